@@ -1,0 +1,172 @@
+"""Bytes → normalized text.
+
+Real CR files come in ascii, cp1252, UTF-8 (with or without BOM) and UTF-16 with a
+BOM, with LF, CRLF, bare CR or a mix of them. Ingest decodes them and turns every line
+end into LF; nothing else in the text changes (NBSP, U+2028, trailing spaces stay).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import IngestError
+
+_UTF16_BOMS = {b"\xff\xfe": "utf-16-le", b"\xfe\xff": "utf-16-be"}
+_UTF8_BOM = b"\xef\xbb\xbf"
+_MONTHS = {
+    m: i
+    for i, m in enumerate(
+        [
+            "january", "february", "march", "april", "may", "june", "july",
+            "august", "september", "october", "november", "december",
+        ],
+        start=1,
+    )
+}
+_DATE_LINE = re.compile(
+    r"(?:effective|current)\s+as\s+of\s+([A-Za-z]+)\s+(\d{1,2}),?\s+(\d{4})", re.IGNORECASE
+)
+# Control characters that never occur in a text file (TAB, LF, CR, FF excluded).
+_BINARY = re.compile(r"[\x00-\x08\x0b\x0e-\x1f]")
+
+
+@dataclass(frozen=True, slots=True)
+class IngestedText:
+    """A decoded edition, before parsing."""
+
+    text: str
+    """The decoded text with LF line ends only."""
+    encoding: str
+    """``ascii``, ``cp1252``, ``utf-8``, ``utf-8-sig``, ``utf-16-le`` or ``utf-16-be``."""
+    line_endings: str
+    """What the bytes used: ``lf``, ``crlf``, ``cr``, a ``+``-joined mix, or ``none``."""
+    sha256: str
+    """Of the raw bytes, the cache and manifest key."""
+    source: str
+    """Where the bytes came from (a path, or ``<bytes>``)."""
+
+
+def decode(data: bytes, source: str = "<bytes>") -> tuple[str, str]:
+    """Decode raw bytes; return ``(text, encoding)`` or raise :class:`IngestError`."""
+    if not data:
+        raise IngestError("empty file", file=source)
+    if data.startswith(b"%PDF"):
+        raise IngestError("this is a PDF, not a text file; export the TXT edition", file=source)
+    if data[:4] == b"PK\x03\x04":
+        raise IngestError("this is a ZIP/DOCX archive, not a text file", file=source)
+    bom = data[:2]
+    if bom in _UTF16_BOMS:
+        encoding = _UTF16_BOMS[bom]
+        try:
+            text = data[2:].decode(encoding)
+        except UnicodeDecodeError as exc:
+            raise IngestError(f"invalid {encoding} at byte {exc.start}", file=source) from None
+    elif data.startswith(_UTF8_BOM):
+        encoding = "utf-8-sig"
+        try:
+            text = data[3:].decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = data[: exc.start].count(b"\n") + 1
+            raise IngestError(
+                f"invalid UTF-8 after a UTF-8 BOM (byte {exc.start})", file=source, line=line
+            ) from None
+    else:
+        try:
+            text = data.decode("ascii")
+            encoding = "ascii"
+        except UnicodeDecodeError:
+            try:
+                text = data.decode("utf-8")
+                encoding = "utf-8"
+            except UnicodeDecodeError:
+                text = _decode_cp1252(data, source)
+                encoding = "cp1252"
+    bad = _BINARY.search(text)
+    if bad:
+        line = text.count("\n", 0, bad.start()) + 1
+        raise IngestError(
+            f"binary data (control character U+{ord(bad.group()):04X}); not a text file",
+            file=source,
+            line=line,
+        )
+    return text, encoding
+
+
+def _decode_cp1252(data: bytes, source: str) -> str:
+    try:
+        return data.decode("cp1252")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise IngestError(
+            f"undecodable byte 0x{data[exc.start]:02x}: not ascii, UTF-8, UTF-16 or cp1252",
+            file=source,
+            line=line,
+        ) from None
+
+
+def line_endings(text: str) -> str:
+    """Describe the line ends of a decoded (not yet normalized) text."""
+    crlf = text.count("\r\n")
+    cr = text.count("\r") - crlf
+    lf = text.count("\n") - crlf
+    kinds = [name for name, n in (("lf", lf), ("crlf", crlf), ("cr", cr)) if n]
+    return "+".join(kinds) if kinds else "none"
+
+
+def normalize_newlines(text: str) -> str:
+    """CRLF and lone CR become LF."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def ingest_bytes(data: bytes, source: str = "<bytes>") -> IngestedText:
+    """Decode and normalize the bytes of one edition."""
+    text, encoding = decode(data, source)
+    return IngestedText(
+        text=normalize_newlines(text),
+        encoding=encoding,
+        line_endings=line_endings(text),
+        sha256=hashlib.sha256(data).hexdigest(),
+        source=source,
+    )
+
+
+def read_bytes(path: str | Path) -> bytes:
+    """Read a file, turning OS errors into one-line :class:`IngestError`s."""
+    p = Path(path)
+    try:
+        if p.is_dir():
+            raise IngestError("is a directory, not a CR text file", file=str(p))
+        return p.read_bytes()
+    except FileNotFoundError:
+        raise IngestError("no such file", file=str(p)) from None
+    except PermissionError:
+        raise IngestError("permission denied", file=str(p)) from None
+    except OSError as exc:
+        raise IngestError(exc.strerror or str(exc), file=str(p)) from None
+
+
+def ingest_file(path: str | Path) -> IngestedText:
+    """Read and ingest one file."""
+    return ingest_bytes(read_bytes(path), str(path))
+
+
+def find_effective_date(text: str) -> tuple[dt.date, int] | None:
+    """The effective date printed in the text, and its 1-based line number.
+
+    Looks at "These rules are effective as of …" (2009+) and the older "current as
+    of …". The first such line wins: later ones repeat it at the end of the file.
+    """
+    for match in _DATE_LINE.finditer(text):
+        month = _MONTHS.get(match.group(1).lower())
+        if month is None:
+            continue
+        try:
+            day = dt.date(int(match.group(3)), month, int(match.group(2)))
+        except ValueError:
+            continue
+        return day, text.count("\n", 0, match.start()) + 1
+    return None

@@ -1,0 +1,418 @@
+"""Text → :class:`~rulediff.model.Edition`, with the Lark document grammar.
+
+The parser is built once (LALR, contextual lexer, whole-line terminals). A
+:class:`DocumentTransformer` turns the tree into small intermediate records, then
+:func:`build_edition` gives each rule its id, undoes the hard wraps that put a rule
+number at the start of a line ("… See rule\\n103.4. …"), and records oddities as
+diagnostics. It never fails on real text: only a text that is not a CR edition at all
+(no contents table, no rules) raises :class:`~rulediff.errors.ParseError`.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+from lark import Lark, Token, Transformer, UnexpectedInput
+
+from .errors import ParseError
+from .ingest import IngestedText, find_effective_date, ingest_bytes, ingest_file
+from .model import (
+    ContentsEntry,
+    Diagnostic,
+    Edition,
+    Example,
+    GlossaryEntry,
+    Rule,
+    RuleId,
+    Section,
+)
+
+log = logging.getLogger(__name__)
+
+#: Bumped whenever the grammar or the model changes shape: part of the cache key.
+PARSER_VERSION = "1"
+
+_LABEL = re.compile(
+    r"^(?P<label>(?P<rule>\d{3})\.(?:(?P<space>[ \t]?)(?P<number>\d+)(?P<letters>[a-z]{0,2})"
+    r"|(?P<bare>[a-z]))(?P<dot>\.?))(?P<sep>[ \t]*)(?P<body>.*)$",
+    re.DOTALL,
+)
+_HEAD = re.compile(r"^(?P<label>\d{1,3}\.)(?P<sep>[ \t]+)(?P<body>.*)$", re.DOTALL)
+_WRAPPED_REFERENCE = re.compile(r"\b(?:rules?|sections?|and|or|to|see)[ \t]*$", re.IGNORECASE)
+_PLACEHOLDER = re.compile(
+    r"section (?:is now empty|has been intentionally left blank)", re.IGNORECASE
+)
+_TITLE_END = re.compile(r"[.:;?!)\]\"”’']\s*$")
+
+
+def grammar_path(name: str = "document.lark") -> Path:
+    """Where a grammar file lives: inside the wheel, or at the repository top."""
+    packaged = resources.files("rulediff") / "grammars" / name
+    if packaged.is_file():
+        return Path(str(packaged))
+    return Path(__file__).resolve().parent.parent / "grammars" / name
+
+
+@lru_cache(maxsize=None)
+def document_parser() -> Lark:
+    """The document parser, built once per process."""
+    return Lark(
+        grammar_path().read_text(encoding="utf-8"),
+        parser="lalr",
+        lexer="contextual",
+        maybe_placeholders=False,
+    )
+
+
+# --- intermediate records produced by the transformer ------------------------------
+@dataclass(slots=True)
+class _Para:
+    """A run of lines: the first (labelled) line, continuation lines, blank lines."""
+
+    first: Token
+    conts: list[str]
+    blanks: str
+
+
+@dataclass(slots=True)
+class _RawRule:
+    head: _Para
+    extras: list[tuple[str, _Para]] = field(default_factory=list)  # ("example"|"stray", para)
+
+
+class _Cont(str):
+    """A continuation line (kept apart from the blank-line runs, also strings)."""
+
+
+def _line(tok: Token) -> str:
+    return str(tok)[:-1]
+
+
+class DocumentTransformer(Transformer):
+    """Tree of the document grammar → intermediate records (one method per rule)."""
+
+    def preamble(self, items: list[Token]) -> str:
+        return "".join(items)
+
+    def toc_line(self, items: list[Token]) -> Token:
+        return items[0]
+
+    def toc_tail(self, items: list[Token]) -> list[Token]:
+        return items
+
+    def contents(self, items: list) -> tuple[str, list[ContentsEntry]]:
+        tokens: list[Token] = [items[0], *items[1:-1], *items[-1]]
+        entries: list[ContentsEntry] = []
+        for tok in tokens[1:]:
+            text = _line(tok).strip()
+            if not text:
+                continue
+            head = _HEAD.match(text)
+            rule_id = RuleId.try_parse(head.group("label")) if head else None
+            title = head.group("body").strip() if head and rule_id else text
+            entries.append(ContentsEntry(rule_id, title, tok.line))
+        return "".join(tokens), entries
+
+    def blanks(self, items: list[Token]) -> str:
+        return "".join(items)
+
+    def cont(self, items: list[Token]) -> _Cont:
+        return _Cont(_line(items[0]))
+
+    def _para(self, items: list) -> _Para:
+        return _Para(items[0], list(items[1:-1]), items[-1])
+
+    def example(self, items: list) -> tuple[str, _Para]:
+        return ("example", self._para(items))
+
+    def stray(self, items: list) -> tuple[str, _Para]:
+        return ("stray", self._para(items))
+
+    def rule(self, items: list) -> _RawRule:
+        conts = [x for x in items[1:] if isinstance(x, _Cont)]
+        rest = items[1 + len(conts) :]
+        return _RawRule(_Para(items[0], [str(c) for c in conts], rest[0]), list(rest[1:]))
+
+    def section(self, items: list) -> tuple[Token, str, list[_RawRule]]:
+        return items[0], items[1], items[2:]
+
+    def body(self, items: list) -> list:
+        return items
+
+    def gloss_line(self, items: list[Token]) -> str:
+        return _line(items[0])
+
+    def gloss_entry(self, items: list) -> tuple[list[str], str, int]:
+        return items[:-1], items[-1], 0
+
+    def glossary(self, items: list) -> tuple[Token, str, list]:
+        return items[0], items[1], items[2:]
+
+    def credits(self, items: list[Token]) -> str:
+        return "".join(items)
+
+
+# --- assembling the edition -------------------------------------------------------
+class _Builder:
+    def __init__(self, text_lines_source: str) -> None:
+        self.source = text_lines_source
+        self.diagnostics: list[Diagnostic] = []
+        self.seen: dict[str, int] = {}
+
+    def diag(self, code: str, severity: str, message: str, line: int | None, **kw: str | None) -> None:
+        self.diagnostics.append(Diagnostic(code, severity, message, line, **kw))  # type: ignore[arg-type]
+
+    def section(self, tok: Token, blanks: str) -> Section:
+        heading = _line(tok)
+        head = _HEAD.match(heading)
+        assert head is not None
+        return Section(
+            RuleId.parse(head.group("label")),
+            head.group("body").strip(),
+            tok.line,
+            heading,
+            blanks,
+        )
+
+    def rule(self, raw: _RawRule, previous: Rule | None) -> Rule:
+        first = _line(raw.head.first)
+        line_no = raw.head.first.line
+        m = _LABEL.match(first)
+        if m is None:  # a heading: "702. Keyword Abilities"
+            head = _HEAD.match(first)
+            assert head is not None
+            rule_id = RuleId.parse(head.group("label"))
+            label, sep, body = head.group("label"), head.group("sep"), head.group("body")
+        else:
+            label, sep, body = m.group("label"), m.group("sep"), m.group("body")
+            rule_id = self._rule_id(m, previous, line_no)
+        conts = list(raw.head.conts)
+        spacing = raw.head.blanks
+        trailing = ""
+        # A one- or two-character line glued under a rule is debris, not text.
+        if conts and len(conts[-1].strip()) <= 2 and not spacing and not raw.extras:
+            stray = conts.pop()
+            trailing = stray + "\n"
+            self.diag("stray-text", "warning", f"stray line {stray!r} after rule {rule_id}",
+                      line_no + len(conts) + 1, rule=str(rule_id))
+        body_text = "\n".join([body, *conts])
+        examples: list[Example] = []
+        stray_parts: list[str] = []
+        for kind, para in raw.extras:
+            para_text = "\n".join([_line(para.first), *para.conts])
+            if kind == "example" and not stray_parts:
+                ex_label = re.match(r"Examples?:", para_text).group(0)  # type: ignore[union-attr]
+                examples.append(
+                    Example(ex_label, para_text[len(ex_label):], para.first.line, para.blanks)
+                )
+            else:
+                stray_parts.append(para_text + "\n" + para.blanks)
+                self.diag(
+                    "stray-text", "info",
+                    f"paragraph without a number after rule {rule_id}",
+                    para.first.line, rule=str(rule_id),
+                )
+        if stray_parts:
+            if examples:
+                last = examples[-1]
+                examples[-1] = replace(last, trailing=last.trailing + "".join(stray_parts))
+            else:
+                trailing += "".join(stray_parts)
+        title = self._title(rule_id, body_text, conts, line_no)
+        return Rule(rule_id, label, sep, body_text, line_no, spacing, tuple(examples), trailing, title)
+
+    def _rule_id(self, m: re.Match[str], previous: Rule | None, line_no: int) -> RuleId:
+        label = m.group("label")
+        if m.group("bare"):
+            # "306.b": the numbered rule was left out; take it from the rule above.
+            number = previous.id.number if previous and previous.id.rule == int(m.group("rule")) else None
+            rule_id = RuleId(int(m.group("rule")), number or 0, m.group("bare"))
+            self.diag("malformed-number", "warning",
+                      f"{label!r} has no rule number; read as {rule_id}", line_no,
+                      rule=str(rule_id), suggestion=str(rule_id))
+            return rule_id
+        rule_id = RuleId(int(m.group("rule")), int(m.group("number")), m.group("letters") or None)
+        if m.group("space"):
+            self.diag("malformed-number", "warning",
+                      f"number written {label!r}; read as {rule_id}", line_no,
+                      rule=str(rule_id), suggestion=str(rule_id))
+        elif rule_id.letters and m.group("dot"):
+            self.diag("malformed-number", "info",
+                      f"subrule written {label!r} with a period; read as {rule_id}", line_no,
+                      rule=str(rule_id), suggestion=str(rule_id))
+        elif not rule_id.letters and not m.group("dot"):
+            self.diag("malformed-number", "info",
+                      f"rule {label!r} has no period after its number", line_no,
+                      rule=str(rule_id), suggestion=f"{rule_id}.")
+        return rule_id
+
+    def _title(self, rule_id: RuleId, body: str, conts: list[str], line_no: int) -> str | None:
+        text = body.strip()
+        if _PLACEHOLDER.search(text):
+            self.diag("empty-placeholder", "info",
+                      f"rule {rule_id} is a placeholder: {text}", line_no, rule=str(rule_id))
+            return None
+        if rule_id.depth == 1:
+            return text
+        if rule_id.depth == 2 and not conts and text and len(text) <= 80 and not _TITLE_END.search(text):
+            return text
+        return None
+
+
+def _merge_wrapped(rules: list[tuple[_RawRule, Token]], diag_builder: _Builder) -> list[_RawRule]:
+    """Undo hard wraps that left a rule number at the start of a line.
+
+    In the hard-wrapped editions, "See rule\\n103.4. If …" puts a number at the start
+    of a line inside a paragraph. Such a line follows a non-blank line that ends with
+    "rule", "rules", "see", "and", …; it continues the rule above.
+    """
+    merged: list[_RawRule] = []
+    for raw, _ in rules:
+        if merged:
+            prev = merged[-1]
+            glued = not prev.head.blanks and not prev.extras
+            last_line = prev.head.conts[-1] if prev.head.conts else _line(prev.head.first)
+            if glued and _WRAPPED_REFERENCE.search(last_line) and _LABEL.match(_line(raw.head.first)):
+                prev.head.conts.append(_line(raw.head.first))
+                prev.head.conts.extend(raw.head.conts)
+                prev.head.blanks = raw.head.blanks
+                prev.extras = raw.extras
+                continue
+        merged.append(raw)
+    return merged
+
+
+def parse_text(
+    text: str,
+    *,
+    source: str = "<text>",
+    sha256: str = "",
+    encoding: str = "",
+    line_endings: str = "",
+) -> Edition:
+    """Parse a normalized (LF) text into an :class:`Edition`."""
+    if not text.strip():
+        raise ParseError("empty text: not a Comprehensive Rules edition", file=source, line=1)
+    final_newline = text.endswith("\n")
+    work = text if final_newline else text + "\n"
+    if "\nContents" not in work and not work.startswith("Contents"):
+        raise ParseError(
+            "no contents table ('Contents' line): not a Comprehensive Rules edition",
+            file=source, line=1,
+        )
+    transformer = DocumentTransformer()
+    try:
+        tree = document_parser().parse(work)
+    except UnexpectedInput as exc:
+        line = getattr(exc, "line", None)
+        line = line if isinstance(line, int) and line > 0 else None
+        snippet = ""
+        if line:
+            snippet = work.split("\n")[line - 1][:60]
+        raise ParseError(
+            f"unexpected line {snippet!r}: not the layout of a Comprehensive Rules edition",
+            file=source, line=line,
+        ) from None
+    parts = {child.data: child for child in tree.children}
+    preamble = transformer.transform(parts["preamble"])
+    contents_text, contents = transformer.transform(parts["contents"])
+    body_tree = transformer.transform(parts["body"])
+
+    builder = _Builder(source)
+    body: list[Section | Rule] = []
+    previous: Rule | None = None
+    for sec_tok, sec_blanks, raw_rules in body_tree:
+        body.append(builder.section(sec_tok, sec_blanks))
+        for raw in _merge_wrapped([(r, r.head.first) for r in raw_rules], builder):
+            rule = builder.rule(raw, previous)
+            body.append(rule)
+            previous = rule
+
+    glossary_heading = None
+    glossary_lead = ""
+    glossary: list[GlossaryEntry] = []
+    if "glossary" in parts:
+        heading_tok, glossary_lead, entries = transformer.transform(parts["glossary"])
+        glossary_heading = _line(heading_tok)
+        line_no = heading_tok.line + 1 + glossary_lead.count("\n")
+        for lines, blanks, _ in entries:
+            glossary.append(GlossaryEntry(lines[0], tuple(lines[1:]), line_no, blanks))
+            line_no += len(lines) + blanks.count("\n")
+    credits = transformer.transform(parts["credits"]) if "credits" in parts else None
+
+    _check_structure(builder, body, glossary_heading, credits, work)
+    found = find_effective_date(preamble) or find_effective_date(text)
+    effective_date = found[0] if found else None
+    if found is None:
+        builder.diag("missing-date", "warning",
+                     "no 'effective as of' / 'current as of' date in the text", 1)
+    title = next((ln.strip() for ln in preamble.split("\n") if ln.strip()), "")
+    return Edition(
+        effective_date=effective_date,
+        title=title,
+        preamble=preamble,
+        contents_text=contents_text,
+        contents=tuple(contents),
+        body=tuple(body),
+        glossary_heading=glossary_heading,
+        glossary=tuple(glossary),
+        glossary_lead=glossary_lead,
+        credits=credits,
+        final_newline=final_newline,
+        diagnostics=tuple(sorted(builder.diagnostics, key=lambda d: (d.line or 0, d.code))),
+        source=source,
+        sha256=sha256,
+        encoding=encoding,
+        line_endings=line_endings,
+    )
+
+
+def _check_structure(
+    builder: _Builder, body: list[Section | Rule], glossary_heading: str | None,
+    credits: str | None, work: str,
+) -> None:
+    last_line = work.count("\n")
+    first_seen: dict[str, int] = {}
+    for item in body:
+        if isinstance(item, Rule):
+            key = str(item.id)
+            if key in first_seen:
+                builder.diag("duplicate-number", "error",
+                             f"rule {key} appears twice (first on line {first_seen[key]})",
+                             item.line, rule=key)
+            else:
+                first_seen[key] = item.line
+    if glossary_heading is None:
+        builder.diag("missing-glossary", "warning",
+                     "the edition ends before its glossary (truncated?)", last_line)
+    if credits is None:
+        builder.diag("missing-credits", "warning",
+                     "the edition has no credits section (truncated?)", last_line)
+    if not any(isinstance(item, Rule) for item in body):
+        raise ParseError("no numbered rules found: not a Comprehensive Rules edition",
+                         file=builder.source, line=1)
+
+
+def parse_ingested(ingested: IngestedText) -> Edition:
+    return parse_text(
+        ingested.text,
+        source=ingested.source,
+        sha256=ingested.sha256,
+        encoding=ingested.encoding,
+        line_endings=ingested.line_endings,
+    )
+
+
+def parse_bytes(data: bytes, source: str = "<bytes>") -> Edition:
+    """Decode, normalize and parse the bytes of one edition (no cache)."""
+    return parse_ingested(ingest_bytes(data, source))
+
+
+def parse_file(path: str | Path) -> Edition:
+    """Read and parse one edition file (no cache; see :mod:`rulediff.corpus` for that)."""
+    return parse_ingested(ingest_file(path))
