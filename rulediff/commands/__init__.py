@@ -1,0 +1,1 @@
+"""Click commands, one module per feature; :mod:`rulediff.cli` registers them."""

@@ -1,0 +1,48 @@
+"""Shared fixtures: the real corpus (``RULEDIFF_CORPUS``) and a cached edition loader."""
+
+from __future__ import annotations
+
+import functools
+import os
+from pathlib import Path
+
+import pytest
+
+from rulediff.model import Edition
+from rulediff.parse import parse_file
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def _corpus_dir() -> Path | None:
+    value = os.environ.get("RULEDIFF_CORPUS")
+    return Path(value) if value else None
+
+
+def corpus_dates() -> list[str]:
+    """Every edition date in the corpus (file stems), oldest first; [] without a corpus."""
+    folder = _corpus_dir()
+    if folder is None or not folder.is_dir():
+        return []
+    return sorted(p.stem for p in folder.glob("*.txt"))
+
+
+@functools.lru_cache(maxsize=None)
+def corpus_edition(date: str) -> Edition:
+    """Parse one corpus edition once per test session."""
+    folder = _corpus_dir()
+    assert folder is not None, "RULEDIFF_CORPUS is not set"
+    return parse_file(folder / f"{date}.txt")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # Corpus tests must not silently vanish: without a corpus they fail loudly.
+    return None
+
+
+@pytest.fixture(scope="session")
+def corpus_dir() -> Path:
+    folder = _corpus_dir()
+    if folder is None or not folder.is_dir():
+        pytest.fail("RULEDIFF_CORPUS must point at the CR corpus (../shared/corpus/mtg-cr)")
+    return folder
