@@ -32,6 +32,7 @@ _DATE_LINE = re.compile(
 )
 # Control characters that never occur in a text file (TAB, LF, CR, FF excluded).
 _BINARY = re.compile(r"[\x00-\x08\x0b\x0e-\x1f]")
+_BINARY_BYTES = re.compile(rb"[\x00-\x08\x0b\x0e-\x1f]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +60,8 @@ def decode(data: bytes, source: str = "<bytes>") -> tuple[str, str]:
     if data[:4] == b"PK\x03\x04":
         raise IngestError("this is a ZIP/DOCX archive, not a text file", file=source)
     bom = data[:2]
+    if bom not in _UTF16_BOMS:
+        _refuse_binary(data, source)
     if bom in _UTF16_BOMS:
         encoding = _UTF16_BOMS[bom]
         try:
@@ -94,6 +97,17 @@ def decode(data: bytes, source: str = "<bytes>") -> tuple[str, str]:
             line=line,
         )
     return text, encoding
+
+
+def _refuse_binary(data: bytes, source: str) -> None:
+    bad = _BINARY_BYTES.search(data)
+    if bad:
+        line = data.count(b"\n", 0, bad.start()) + 1
+        raise IngestError(
+            f"binary data (byte 0x{data[bad.start()]:02x} at offset {bad.start()}); not a text file",
+            file=source,
+            line=line,
+        )
 
 
 def _decode_cp1252(data: bytes, source: str) -> str:

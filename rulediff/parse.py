@@ -387,6 +387,14 @@ def _check_structure(
                              item.line, rule=key)
             else:
                 first_seen[key] = item.line
+    sections = {str(item.id) for item in body if isinstance(item, Section)}
+    for item in body:
+        if isinstance(item, Rule):
+            parent = item.id.parent
+            if parent is not None and str(parent) not in first_seen and str(parent) not in sections:
+                builder.diag("missing-parent", "warning",
+                             f"rule {item.id} has no parent rule {parent} in this edition",
+                             item.line, rule=str(item.id), target=str(parent))
     if glossary_heading is None:
         builder.diag("missing-glossary", "warning",
                      "the edition ends before its glossary (truncated?)", last_line)
