@@ -21,8 +21,18 @@ _MONTHS = {
     m: i
     for i, m in enumerate(
         [
-            "january", "february", "march", "april", "may", "june", "july",
-            "august", "september", "october", "november", "december",
+            "january",
+            "february",
+            "march",
+            "april",
+            "may",
+            "june",
+            "july",
+            "august",
+            "september",
+            "october",
+            "november",
+            "december",
         ],
         start=1,
     )
@@ -104,7 +114,8 @@ def _refuse_binary(data: bytes, source: str) -> None:
     if bad:
         line = data.count(b"\n", 0, bad.start()) + 1
         raise IngestError(
-            f"binary data (byte 0x{data[bad.start()]:02x} at offset {bad.start()}); not a text file",
+            f"binary data (byte 0x{data[bad.start()]:02x} at offset {bad.start()}); "
+            "not a text file",
             file=source,
             line=line,
         )

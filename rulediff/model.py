@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import total_ordering
-from typing import Iterator, Literal
+from typing import Literal
 
 # Subrule letters skip l and o (they look like 1 and 0).
 SUBRULE_LETTERS = "abcdefghijkmnpqrstuvwxyz"
@@ -297,9 +298,7 @@ class GlossaryEntry:
     @property
     def senses(self) -> tuple[str, ...]:
         """Numbered senses (``1. …``, ``2. …``) when the entry has them."""
-        return tuple(
-            s for s in self.text.split("\n") if re.match(r"\d+\.\s", s)
-        )
+        return tuple(s for s in self.text.split("\n") if re.match(r"\d+\.\s", s))
 
     def to_text(self) -> str:
         return "".join(f"{raw}\n" for raw in (self.term, *self.lines)) + self.trailing
@@ -431,7 +430,8 @@ class Edition:
         return tuple(getattr(self, f) for f in _EDITION_FIELDS if f != "_index")
 
     def __setstate__(self, state: tuple) -> None:
-        for name, value in zip((f for f in _EDITION_FIELDS if f != "_index"), state):
+        names = [f for f in _EDITION_FIELDS if f != "_index"]
+        for name, value in zip(names, state, strict=True):
             object.__setattr__(self, name, value)
         object.__setattr__(self, "_index", {})
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from pathlib import Path
 
@@ -58,7 +58,7 @@ def grammar_path(name: str = "document.lark") -> Path:
     return Path(__file__).resolve().parent.parent / "grammars" / name
 
 
-@lru_cache(maxsize=None)
+@cache
 def document_parser() -> Lark:
     """The document parser, built once per process."""
     return Lark(
@@ -164,7 +164,9 @@ class _Builder:
         self.diagnostics: list[Diagnostic] = []
         self.seen: dict[str, int] = {}
 
-    def diag(self, code: str, severity: str, message: str, line: int | None, **kw: str | None) -> None:
+    def diag(
+        self, code: str, severity: str, message: str, line: int | None, **kw: str | None
+    ) -> None:
         self.diagnostics.append(Diagnostic(code, severity, message, line, **kw))  # type: ignore[arg-type]
 
     def section(self, tok: Token, blanks: str) -> Section:
@@ -198,8 +200,13 @@ class _Builder:
         if conts and len(conts[-1].strip()) <= 2 and not spacing and not raw.extras:
             stray = conts.pop()
             trailing = stray + "\n"
-            self.diag("stray-text", "warning", f"stray line {stray!r} after rule {rule_id}",
-                      line_no + len(conts) + 1, rule=str(rule_id))
+            self.diag(
+                "stray-text",
+                "warning",
+                f"stray line {stray!r} after rule {rule_id}",
+                line_no + len(conts) + 1,
+                rule=str(rule_id),
+            )
         body_text = "\n".join([body, *conts])
         examples: list[Example] = []
         stray_parts: list[str] = []
@@ -208,14 +215,16 @@ class _Builder:
             if kind == "example" and not stray_parts:
                 ex_label = re.match(r"Examples?:", para_text).group(0)  # type: ignore[union-attr]
                 examples.append(
-                    Example(ex_label, para_text[len(ex_label):], para.first.line, para.blanks)
+                    Example(ex_label, para_text[len(ex_label) :], para.first.line, para.blanks)
                 )
             else:
                 stray_parts.append(para_text + "\n" + para.blanks)
                 self.diag(
-                    "stray-text", "info",
+                    "stray-text",
+                    "info",
                     f"paragraph without a number after rule {rule_id}",
-                    para.first.line, rule=str(rule_id),
+                    para.first.line,
+                    rule=str(rule_id),
                 )
         if stray_parts:
             if examples:
@@ -224,47 +233,79 @@ class _Builder:
             else:
                 trailing += "".join(stray_parts)
         title = self._title(rule_id, body_text, conts, line_no)
-        return Rule(rule_id, label, sep, body_text, line_no, spacing, tuple(examples), trailing, title)
+        return Rule(
+            rule_id, label, sep, body_text, line_no, spacing, tuple(examples), trailing, title
+        )
 
     def _rule_id(self, m: re.Match[str], previous: Rule | None, line_no: int) -> RuleId:
         label = m.group("label")
         if m.group("bare"):
             # "306.b": the numbered rule was left out; take it from the rule above.
-            number = previous.id.number if previous and previous.id.rule == int(m.group("rule")) else None
+            number = (
+                previous.id.number
+                if previous and previous.id.rule == int(m.group("rule"))
+                else None
+            )
             rule_id = RuleId(int(m.group("rule")), number or 0, m.group("bare"))
-            self.diag("malformed-number", "warning",
-                      f"{label!r} has no rule number; read as {rule_id}", line_no,
-                      rule=str(rule_id), suggestion=str(rule_id))
+            self.diag(
+                "malformed-number",
+                "warning",
+                f"{label!r} has no rule number; read as {rule_id}",
+                line_no,
+                rule=str(rule_id),
+                suggestion=str(rule_id),
+            )
             return rule_id
         rule_id = RuleId(int(m.group("rule")), int(m.group("number")), m.group("letters") or None)
         if m.group("space"):
-            self.diag("malformed-number", "warning",
-                      f"number written {label!r}; read as {rule_id}", line_no,
-                      rule=str(rule_id), suggestion=str(rule_id))
+            self.diag(
+                "malformed-number",
+                "warning",
+                f"number written {label!r}; read as {rule_id}",
+                line_no,
+                rule=str(rule_id),
+                suggestion=str(rule_id),
+            )
         elif rule_id.letters and m.group("dot"):
-            self.diag("malformed-number", "info",
-                      f"subrule written {label!r} with a period; read as {rule_id}", line_no,
-                      rule=str(rule_id), suggestion=str(rule_id))
+            self.diag(
+                "malformed-number",
+                "info",
+                f"subrule written {label!r} with a period; read as {rule_id}",
+                line_no,
+                rule=str(rule_id),
+                suggestion=str(rule_id),
+            )
         elif not rule_id.letters and not m.group("dot"):
-            self.diag("malformed-number", "info",
-                      f"rule {label!r} has no period after its number", line_no,
-                      rule=str(rule_id), suggestion=f"{rule_id}.")
+            self.diag(
+                "malformed-number",
+                "info",
+                f"rule {label!r} has no period after its number",
+                line_no,
+                rule=str(rule_id),
+                suggestion=f"{rule_id}.",
+            )
         return rule_id
 
     def _title(self, rule_id: RuleId, body: str, conts: list[str], line_no: int) -> str | None:
         text = body.strip()
         if _PLACEHOLDER.search(text):
-            self.diag("empty-placeholder", "info",
-                      f"rule {rule_id} is a placeholder: {text}", line_no, rule=str(rule_id))
+            self.diag(
+                "empty-placeholder",
+                "info",
+                f"rule {rule_id} is a placeholder: {text}",
+                line_no,
+                rule=str(rule_id),
+            )
             return None
         if rule_id.depth == 1:
             return text
-        if rule_id.depth == 2 and not conts and text and len(text) <= 80 and not _TITLE_END.search(text):
-            return text
+        short = bool(text) and len(text) <= 80 and not conts
+        if rule_id.depth == 2 and short and not _TITLE_END.search(text):
+            return text  # "702.36. Morph": a headed numbered rule
         return None
 
 
-def _merge_wrapped(rules: list[tuple[_RawRule, Token]], diag_builder: _Builder) -> list[_RawRule]:
+def _merge_wrapped(rules: list[_RawRule]) -> list[_RawRule]:
     """Undo hard wraps that left a rule number at the start of a line.
 
     In the hard-wrapped editions, "See rule\\n103.4. If …" puts a number at the start
@@ -272,12 +313,13 @@ def _merge_wrapped(rules: list[tuple[_RawRule, Token]], diag_builder: _Builder) 
     "rule", "rules", "see", "and", …; it continues the rule above.
     """
     merged: list[_RawRule] = []
-    for raw, _ in rules:
+    for raw in rules:
         if merged:
             prev = merged[-1]
             glued = not prev.head.blanks and not prev.extras
             last_line = prev.head.conts[-1] if prev.head.conts else _line(prev.head.first)
-            if glued and _WRAPPED_REFERENCE.search(last_line) and _LABEL.match(_line(raw.head.first)):
+            first = _line(raw.head.first)
+            if glued and _WRAPPED_REFERENCE.search(last_line) and _LABEL.match(first):
                 prev.head.conts.append(_line(raw.head.first))
                 prev.head.conts.extend(raw.head.conts)
                 prev.head.blanks = raw.head.blanks
@@ -303,7 +345,8 @@ def parse_text(
     if "\nContents" not in work and not work.startswith("Contents"):
         raise ParseError(
             "no contents table ('Contents' line): not a Comprehensive Rules edition",
-            file=source, line=1,
+            file=source,
+            line=1,
         )
     transformer = DocumentTransformer()
     try:
@@ -316,7 +359,8 @@ def parse_text(
             snippet = work.split("\n")[line - 1][:60]
         raise ParseError(
             f"unexpected line {snippet!r}: not the layout of a Comprehensive Rules edition",
-            file=source, line=line,
+            file=source,
+            line=line,
         ) from None
     parts = {child.data: child for child in tree.children}
     preamble = transformer.transform(parts["preamble"])
@@ -328,7 +372,7 @@ def parse_text(
     previous: Rule | None = None
     for sec_tok, sec_blanks, raw_rules in body_tree:
         body.append(builder.section(sec_tok, sec_blanks))
-        for raw in _merge_wrapped([(r, r.head.first) for r in raw_rules], builder):
+        for raw in _merge_wrapped(raw_rules):
             rule = builder.rule(raw, previous)
             body.append(rule)
             previous = rule
@@ -349,8 +393,9 @@ def parse_text(
     found = find_effective_date(preamble) or find_effective_date(text)
     effective_date = found[0] if found else None
     if found is None:
-        builder.diag("missing-date", "warning",
-                     "no 'effective as of' / 'current as of' date in the text", 1)
+        builder.diag(
+            "missing-date", "warning", "no 'effective as of' / 'current as of' date in the text", 1
+        )
     title = next((ln.strip() for ln in preamble.split("\n") if ln.strip()), "")
     return Edition(
         effective_date=effective_date,
@@ -373,8 +418,11 @@ def parse_text(
 
 
 def _check_structure(
-    builder: _Builder, body: list[Section | Rule], glossary_heading: str | None,
-    credits: str | None, work: str,
+    builder: _Builder,
+    body: list[Section | Rule],
+    glossary_heading: str | None,
+    credits: str | None,
+    work: str,
 ) -> None:
     last_line = work.count("\n")
     first_seen: dict[str, int] = {}
@@ -382,9 +430,13 @@ def _check_structure(
         if isinstance(item, Rule):
             key = str(item.id)
             if key in first_seen:
-                builder.diag("duplicate-number", "error",
-                             f"rule {key} appears twice (first on line {first_seen[key]})",
-                             item.line, rule=key)
+                builder.diag(
+                    "duplicate-number",
+                    "error",
+                    f"rule {key} appears twice (first on line {first_seen[key]})",
+                    item.line,
+                    rule=key,
+                )
             else:
                 first_seen[key] = item.line
     sections = {str(item.id) for item in body if isinstance(item, Section)}
@@ -392,18 +444,34 @@ def _check_structure(
         if isinstance(item, Rule):
             parent = item.id.parent
             if parent is not None and str(parent) not in first_seen and str(parent) not in sections:
-                builder.diag("missing-parent", "warning",
-                             f"rule {item.id} has no parent rule {parent} in this edition",
-                             item.line, rule=str(item.id), target=str(parent))
+                builder.diag(
+                    "missing-parent",
+                    "warning",
+                    f"rule {item.id} has no parent rule {parent} in this edition",
+                    item.line,
+                    rule=str(item.id),
+                    target=str(parent),
+                )
     if glossary_heading is None:
-        builder.diag("missing-glossary", "warning",
-                     "the edition ends before its glossary (truncated?)", last_line)
+        builder.diag(
+            "missing-glossary",
+            "warning",
+            "the edition ends before its glossary (truncated?)",
+            last_line,
+        )
     if credits is None:
-        builder.diag("missing-credits", "warning",
-                     "the edition has no credits section (truncated?)", last_line)
+        builder.diag(
+            "missing-credits",
+            "warning",
+            "the edition has no credits section (truncated?)",
+            last_line,
+        )
     if not any(isinstance(item, Rule) for item in body):
-        raise ParseError("no numbered rules found: not a Comprehensive Rules edition",
-                         file=builder.source, line=1)
+        raise ParseError(
+            "no numbered rules found: not a Comprehensive Rules edition",
+            file=builder.source,
+            line=1,
+        )
 
 
 def parse_ingested(ingested: IngestedText) -> Edition:

@@ -27,7 +27,7 @@ def corpus_dates() -> list[str]:
     return sorted(p.stem for p in folder.glob("*.txt"))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def corpus_edition(date: str) -> Edition:
     """Parse one corpus edition once per test session."""
     folder = _corpus_dir()

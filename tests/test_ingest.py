@@ -11,7 +11,10 @@ from rulediff.ingest import find_effective_date, ingest_bytes, ingest_file
 
 from .conftest import corpus_dates
 
-SAMPLE = "Title\n\nThese rules are effective as of June 19, 2026.\n\nA caf\u00e9 \u201cquote\u201d\u2014dash\u00a0nbsp\u2028sep\n"
+SAMPLE = (
+    "Title\n\nThese rules are effective as of June 19, 2026.\n\n"
+    "A caf\u00e9 \u201cquote\u201d\u2014dash\u00a0nbsp\u2028sep\n"
+)
 
 
 @pytest.mark.parametrize(

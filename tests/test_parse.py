@@ -31,9 +31,19 @@ def test_modern_header(modern) -> None:
 
 def test_modern_structure(modern) -> None:
     assert [str(r.id) for r in modern.rules] == [
-        "100", "100.1", "100.1a", "100.1b", "100.2", "100.10",
-        "101", "101.1", "101.1a", "101.1b", "101.1c",
-        "200", "200.1",
+        "100",
+        "100.1",
+        "100.1a",
+        "100.1b",
+        "100.2",
+        "100.10",
+        "101",
+        "101.1",
+        "101.1a",
+        "101.1b",
+        "101.1c",
+        "200",
+        "200.1",
     ]
     assert [(str(s.id), s.title) for s in modern.sections] == [("1", "Basics"), ("2", "Extras")]
     assert modern.rule("100").title == "General"
@@ -59,7 +69,10 @@ def test_contents_table(modern) -> None:
 
 def test_glossary_entries(modern) -> None:
     widget = modern.glossary_entry("widget")
-    assert widget.senses == ("1. A player of the widget game.", "2. An object shaped like a small gear.")
+    assert widget.senses == (
+        "1. A player of the widget game.",
+        "2. An object shaped like a small gear.",
+    )
     assert widget.text.splitlines()[-1] == 'See rule 100, "General."'
     assert [g.term for g in modern.glossary] == ["Crowd Game", "Widget"]
 
