@@ -1,43 +1,33 @@
 """The ``rulediff`` command: parses arguments, calls the library, prints, sets exit codes.
 
 No logic of its own lives here: every command is a thin shell in
-:mod:`rulediff.commands` over a library function.
+:mod:`rulediff.commands` over a library function. Exit codes: 0 success, 1 findings
+(e.g. ``audit --fail-on``), 2 bad input or usage, 3 internal error (a bug).
 """
 
 from __future__ import annotations
 
-import sys
-
 import click
 
 from . import __version__
-from .errors import RuleDiffError
+from .commands import parse as parse_commands
+from .commands.common import RuleDiffGroup, corpus_options, debug_option
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=RuleDiffGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="rulediff")
+@debug_option
+@corpus_options
 def main() -> None:
     """Version, diff and audit the Magic: The Gathering Comprehensive Rules."""
 
 
 # --- command registration (one line per feature module) ---------------------------
+main.add_command(parse_commands.parse)
+main.add_command(parse_commands.show)
+main.add_command(parse_commands.glossary)
 
 
 def run(argv: list[str] | None = None) -> None:
-    """Entry point: user errors become one line on stderr and exit code 2."""
-    try:
-        main.main(args=argv, prog_name="rulediff", standalone_mode=False)
-    except RuleDiffError as exc:
-        click.echo(f"rulediff: error: {exc}", err=True)
-        sys.exit(exc.exit_code)
-    except click.exceptions.Exit as exc:
-        sys.exit(exc.exit_code)
-    except click.ClickException as exc:
-        exc.show()
-        sys.exit(2)
-    except click.exceptions.Abort:
-        click.echo("rulediff: aborted", err=True)
-        sys.exit(130)
-    except BrokenPipeError:
-        sys.exit(0)
-    sys.exit(0)
+    """Console entry point: errors become one line on stderr and an exit code."""
+    main.main(args=argv, prog_name="rulediff")

@@ -61,3 +61,7 @@ class CorpusError(RuleDiffError):
 
 class RuleNotFound(RuleDiffError):
     """A rule number or glossary term that the edition does not have."""
+
+
+class OutputError(RuleDiffError):
+    """An output file could not be written (missing folder, permissions, a directory)."""

@@ -1,0 +1,266 @@
+"""What every command shares: corpus options, edition loading, output, error handling.
+
+A feature module uses it like this::
+
+    from .common import corpus_options, edition_option, load, output_option, write_output
+
+    @click.command()
+    @click.argument("edition")
+    @corpus_options
+    @output_option
+    def mycmd(edition: str, output: Path | None) -> None:
+        ed = load(edition)              # honours --corpus / --no-cache
+        write_output(render(ed), output)  # stdout, or FILE written atomically
+
+``--corpus`` and ``--no-cache`` are stored in the click context (not passed to the
+command function), so adding them to a command changes nothing in its signature. They
+may also be given before the command (``rulediff --corpus DIR parse latest``).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+from ..errors import OutputError, RuleDiffError
+
+if TYPE_CHECKING:
+    from ..model import Edition
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_SETTINGS_KEY = "rulediff.settings"
+_DEBUG_KEY = "rulediff.debug"
+
+#: Exit codes of the ``rulediff`` command.
+EXIT_OK = 0
+EXIT_FINDINGS = 1
+EXIT_BAD_INPUT = 2
+EXIT_INTERNAL = 3
+
+
+@dataclass(frozen=True, slots=True)
+class CorpusSettings:
+    """Where editions come from for this invocation."""
+
+    corpus_dir: Path | None = None
+    """``--corpus DIR``; ``None`` lets :mod:`rulediff.corpus` decide ($RULEDIFF_CORPUS…)."""
+    use_cache: bool = True
+    """``False`` with ``--no-cache``: parse from the text, neither read nor write the cache."""
+
+
+# --- corpus options ------------------------------------------------------------------
+def settings(ctx: click.Context | None = None) -> CorpusSettings:
+    """The corpus settings in force (defaults outside a click invocation)."""
+    ctx = ctx or click.get_current_context(silent=True)
+    if ctx is None:
+        return CorpusSettings()
+    return ctx.meta.get(_SETTINGS_KEY, CorpusSettings())
+
+
+def _store_corpus(ctx: click.Context, _param: click.Parameter, value: Path | None) -> None:
+    if value is not None:
+        ctx.meta[_SETTINGS_KEY] = replace(settings(ctx), corpus_dir=value)
+
+
+def _store_no_cache(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value:
+        ctx.meta[_SETTINGS_KEY] = replace(settings(ctx), use_cache=False)
+
+
+def corpus_options(f: F) -> F:
+    """Add ``--corpus DIR`` and ``--no-cache``; :func:`load` reads them back."""
+    f = click.option(
+        "--no-cache",
+        is_flag=True,
+        expose_value=False,
+        callback=_store_no_cache,
+        help="Parse editions from their text; neither read nor write the cache.",
+    )(f)
+    f = click.option(
+        "--corpus",
+        metavar="DIR",
+        type=click.Path(file_okay=False, path_type=Path),
+        expose_value=False,
+        callback=_store_corpus,
+        help="Folder of CR editions (default: $RULEDIFF_CORPUS, else the user data folder).",
+    )(f)
+    return f
+
+
+def edition_option(default: str = "latest") -> Callable[[F], F]:
+    """``--edition/-e E``: an edition reference (path, date, set, ``latest``, ``@date``)."""
+    return click.option(
+        "--edition",
+        "-e",
+        default=default,
+        show_default=True,
+        metavar="EDITION",
+        help="Path, date (2024-11-08), set code or name, 'latest', or '@DATE' (in force then).",
+    )
+
+
+def load(ref: str) -> Edition:
+    """Load the edition ``ref`` names, honouring ``--corpus`` and ``--no-cache``."""
+    from ..corpus import load_edition
+
+    s = settings()
+    return load_edition(ref, corpus_dir=s.corpus_dir, use_cache=s.use_cache)
+
+
+# --- output ----------------------------------------------------------------------------
+def output_option(f: F) -> F:
+    """``-o/--output FILE`` (default: standard output), passed as ``output``."""
+    return click.option(
+        "-o",
+        "--output",
+        metavar="FILE",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        help="Write to FILE (atomically: complete or untouched) instead of standard output.",
+    )(f)
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file and a rename.
+
+    Readers (and a crash) see either the old file or the complete new one, never half.
+    """
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        raise OutputError("is a directory, cannot write the output there", file=str(path))
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    except FileNotFoundError:
+        raise OutputError("the output folder does not exist", file=str(path)) from None
+    except OSError as exc:
+        raise OutputError(f"cannot write here: {exc.strerror or exc}", file=str(path)) from None
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp_name, _mode_for(path))
+        os.replace(tmp_name, path)
+    except BaseException as exc:
+        try:
+            os.unlink(tmp_name)
+        except OSError:
+            pass
+        if isinstance(exc, OSError):
+            raise OutputError(f"cannot write: {exc.strerror or exc}", file=str(path)) from None
+        raise
+
+
+def _mode_for(path: Path) -> int:
+    """Keep an existing file's mode; a new file gets the usual 0o666 minus the umask."""
+    try:
+        return path.stat().st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def write_output(data: bytes | str, output: Path | None) -> None:
+    """Send bytes (str is UTF-8 encoded, nothing else changed) to ``output`` or stdout."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    if output is None or str(output) == "-":
+        stream = sys.stdout.buffer if hasattr(sys.stdout, "buffer") else None
+        if stream is None:  # a text-only stdout (some test harnesses)
+            sys.stdout.write(raw.decode("utf-8"))
+            sys.stdout.flush()
+            return
+        stream.write(raw)
+        stream.flush()
+    else:
+        write_atomic(output, raw)
+
+
+# --- errors ----------------------------------------------------------------------------
+def one_line(text: str) -> str:
+    """Error messages stay on one line whatever they quote."""
+    return " ".join(str(text).split())
+
+
+class UserError(click.ClickException):
+    """A :class:`RuleDiffError` on its way out: ``rulediff: error: FILE:LINE: what``."""
+
+    def __init__(self, error: RuleDiffError) -> None:
+        super().__init__(one_line(str(error)))
+        self.exit_code = error.exit_code
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"rulediff: error: {self.message}", err=True)
+
+
+class InternalError(click.ClickException):
+    """An exception nobody expected: one line, and a hint to rerun with ``--debug``."""
+
+    exit_code = EXIT_INTERNAL
+
+    def __init__(self, exc: BaseException, debug: bool) -> None:
+        detail = one_line(f"{type(exc).__name__}: {exc}")
+        hint = "" if debug else " (rerun with 'rulediff --debug …' to see the traceback)"
+        super().__init__(f"{detail}{hint}")
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"rulediff: internal error: {self.message}", err=True)
+
+
+def debug_enabled(ctx: click.Context | None = None) -> bool:
+    ctx = ctx or click.get_current_context(silent=True)
+    if ctx is not None and ctx.meta.get(_DEBUG_KEY):
+        return True
+    return os.environ.get("RULEDIFF_DEBUG", "") not in ("", "0")
+
+
+def _store_debug(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value:
+        ctx.meta[_DEBUG_KEY] = True
+
+
+def debug_option(f: F) -> F:
+    """``--debug``: tracebacks for every error (also ``RULEDIFF_DEBUG=1``)."""
+    return click.option(
+        "--debug",
+        is_flag=True,
+        expose_value=False,
+        is_eager=True,
+        callback=_store_debug,
+        help="Show tracebacks (also RULEDIFF_DEBUG=1).",
+    )(f)
+
+
+class RuleDiffGroup(click.Group):
+    """The top-level group: turns errors from any subcommand into one line and an exit code.
+
+    Doing this in the group (not in a wrapper around it) means ``CliRunner`` tests see
+    exactly what a user sees.
+    """
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
+            raise
+        except RuleDiffError as exc:
+            if debug_enabled(ctx):
+                traceback.print_exc()
+            raise UserError(exc) from exc
+        except BrokenPipeError:
+            raise
+        except Exception as exc:
+            debug = debug_enabled(ctx)
+            if debug:
+                traceback.print_exc()
+            raise InternalError(exc, debug) from exc
