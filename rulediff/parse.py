@@ -43,7 +43,9 @@ _LABEL = re.compile(
     re.DOTALL,
 )
 _HEAD = re.compile(r"^(?P<label>\d{1,3}\.)(?P<sep>[ \t]+)(?P<body>.*)$", re.DOTALL)
-_WRAPPED_REFERENCE = re.compile(r"\b(?:rules?|sections?|and|or|to|see)[ \t]*$", re.IGNORECASE)
+_WRAPPED_REFERENCE = re.compile(
+    r"(?:\b(?:rules?|sections?|and|or|to|see|through)|\d[a-z]?,|[–-])[ \t]*$", re.IGNORECASE
+)
 _PLACEHOLDER = re.compile(
     r"section (?:is now empty|has been intentionally left blank)", re.IGNORECASE
 )
@@ -319,13 +321,33 @@ def _merge_wrapped(rules: list[_RawRule]) -> list[_RawRule]:
             glued = not prev.head.blanks and not prev.extras
             last_line = prev.head.conts[-1] if prev.head.conts else _line(prev.head.first)
             first = _line(raw.head.first)
-            if glued and _WRAPPED_REFERENCE.search(last_line) and _LABEL.match(first):
+            numbered = _LABEL.match(first) or _HEAD.match(first)
+            if glued and numbered and _WRAPPED_REFERENCE.search(last_line):
                 prev.head.conts.append(_line(raw.head.first))
                 prev.head.conts.extend(raw.head.conts)
                 prev.head.blanks = raw.head.blanks
                 prev.extras = raw.extras
                 continue
         merged.append(raw)
+    return merged
+
+
+def _merge_glued_sections(sections: list) -> list:
+    """A section heading glued under a rule's text is a hard-wrapped line, not a section.
+
+    Real section headings always follow a blank line; "… a mana cost of\\n1. The …"
+    in a hard-wrapped edition does not.
+    """
+    merged: list = []
+    for sec_tok, sec_blanks, raw_rules in sections:
+        if merged and merged[-1][2]:
+            prev = merged[-1][2][-1]
+            if not prev.head.blanks and not prev.extras:
+                prev.head.conts.append(_line(sec_tok))
+                prev.head.blanks = sec_blanks
+                merged[-1][2].extend(raw_rules)
+                continue
+        merged.append((sec_tok, sec_blanks, list(raw_rules)))
     return merged
 
 
@@ -370,7 +392,7 @@ def parse_text(
     builder = _Builder(source)
     body: list[Section | Rule] = []
     previous: Rule | None = None
-    for sec_tok, sec_blanks, raw_rules in body_tree:
+    for sec_tok, sec_blanks, raw_rules in _merge_glued_sections(body_tree):
         body.append(builder.section(sec_tok, sec_blanks))
         for raw in _merge_wrapped(raw_rules):
             rule = builder.rule(raw, previous)

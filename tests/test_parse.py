@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import textwrap
 
 import pytest
 
@@ -142,6 +143,18 @@ def test_missing_rule_number_is_taken_from_the_rule_above() -> None:
     assert ("malformed-number", "100.3b") in codes(ed)
 
 
+def test_hard_wrap_that_looks_like_a_heading_is_text() -> None:
+    body = (
+        "100. General\n\n100.1. One costs a mana cost of\n0. Zero is fine; see rule\n"
+        "101. Another, and a section\n1. That is not.\n\n100.2. Two.\n"
+    )
+    ed = parse_text(_doc(body))
+    assert [str(r.id) for r in ed.rules] == ["100", "100.1", "100.2"]
+    assert ed.rule("100.1").text.endswith("see rule 101. Another, and a section 1. That is not.")
+    assert len(ed.sections) == 1
+    assert ed.to_text() == _doc(body)
+
+
 def test_orphan_subrule_is_diagnosed() -> None:
     ed = parse_text(_doc("100. General\n\n100.1. One.\n\n100.2b Orphan.\n"))
     assert ("missing-parent", "100.2b") in codes(ed)
@@ -257,3 +270,27 @@ def test_corpus_structure_is_sane(date: str) -> None:
     # the contents table names every section of the body
     toc_sections = {str(c.id) for c in edition.contents if c.id is not None and c.id.is_section}
     assert toc_sections == {str(s.id) for s in edition.sections}
+
+
+@pytest.mark.parametrize("date", corpus_dates()[::3])
+def test_corpus_edition_hard_wrapped_reads_the_same(date: str) -> None:
+    """An unseen edition may be hard-wrapped like 2001-2004: wrapping must not change rules."""
+    edition = corpus_edition(date)
+    wrapped: list[str] = []
+    for line in edition.to_text().split("\n"):
+        if len(line) > 100:
+            wrapped.extend(textwrap.wrap(line, 95, break_long_words=False, break_on_hyphens=False))
+        else:
+            wrapped.append(line)
+    rewrapped = parse_text("\n".join(wrapped))
+
+    def squash(s: str) -> str:
+        return " ".join(s.split())
+
+    assert [str(r.id) for r in rewrapped.rules] == [str(r.id) for r in edition.rules]
+    differ = [
+        str(a.id)
+        for a, b in zip(edition.rules, rewrapped.rules, strict=True)
+        if squash(a.text) != squash(b.text)
+    ]
+    assert differ == []
