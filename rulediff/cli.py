@@ -10,6 +10,7 @@ from __future__ import annotations
 import click
 
 from . import __version__
+from .commands import corpus as corpus_commands
 from .commands import parse as parse_commands
 from .commands.common import RuleDiffGroup, corpus_options, debug_option
 
@@ -26,6 +27,7 @@ def main() -> None:
 main.add_command(parse_commands.parse)
 main.add_command(parse_commands.show)
 main.add_command(parse_commands.glossary)
+main.add_command(corpus_commands.corpus)
 
 
 def run(argv: list[str] | None = None) -> None:
