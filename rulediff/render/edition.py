@@ -1,0 +1,147 @@
+"""The hyperlinked full text of one edition.
+
+Every rule carries an anchor (``#r702.36e``); every reference in the text links to the
+rule it cites in the same page (a reference to a number the edition lacks is marked
+``dangling``, not linked); every rule links to its history page when the site has one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..model import Edition, Rule, Section
+from .env import template
+from .links import Links, glossary_anchor, rule_anchor
+from .refs import find_references
+from .views import EditionView, GlossaryItem, NavLink, Page, Span, TextItem, TocEntry
+
+HistoryKey = Callable[[str], "str | None"]
+
+
+def linked_spans(text: str, edition: Edition, page_href: str = "") -> tuple[Span, ...]:
+    """``text`` cut into plain spans and reference links to rules of ``edition``.
+
+    ``page_href`` is the URL of the edition's full text from the page being written
+    (``""`` when that page *is* the full text).
+    """
+    spans: list[Span] = []
+    pos = 0
+    for start, end, target in find_references(text):
+        if start > pos:
+            spans.append(Span(text[pos:start]))
+        exists = edition.rule(target) is not None or (
+            target.isdigit() and len(target) == 1 and edition.section(target) is not None
+        )
+        if exists:
+            spans.append(Span(text[start:end], f"{page_href}#{rule_anchor(target)}", "ref", target))
+        else:
+            spans.append(Span(text[start:end], None, "ref dangling", f"{target}: no such rule"))
+        pos = end
+    if pos < len(text) or not spans:
+        spans.append(Span(text[pos:]))
+    return tuple(spans)
+
+
+def set_label(set_name: str | None, set_code: str | None) -> str | None:
+    if set_name and set_code:
+        return f"{set_name} ({set_code})"
+    return set_name or set_code
+
+
+def build_edition_view(
+    edition: Edition,
+    links: Links,
+    *,
+    set_name: str | None = None,
+    set_code: str | None = None,
+    previous: str | None = None,
+    following: str | None = None,
+    history_key: HistoryKey | None = None,
+) -> EditionView:
+    """The view of an edition's full text; ``previous``/``following`` are neighbour dates."""
+    date = edition.date_text
+    items: list[TextItem] = []
+    toc: list[TocEntry] = []
+    toc_children: list[TocEntry] = []
+
+    def close_section() -> None:
+        if toc:
+            last = toc[-1]
+            toc[-1] = TocEntry(last.anchor, last.label, last.title, tuple(toc_children))
+        toc_children.clear()
+
+    seen: dict[str, int] = {}
+
+    def unique(anchor: str) -> str:
+        """A number printed twice (an oddity of some editions) keeps distinct anchors."""
+        seen[anchor] = seen.get(anchor, 0) + 1
+        return anchor if seen[anchor] == 1 else f"{anchor}-{seen[anchor]}"
+
+    for item in edition.body:
+        anchor = unique(rule_anchor(item.id))
+        if isinstance(item, Section):
+            close_section()
+            toc.append(TocEntry(anchor, f"{item.id}.", item.title))
+            items.append(TextItem(anchor, f"{item.id}.", "section", (Span(item.title),)))
+            continue
+        rule: Rule = item
+        key = history_key(str(rule.id)) if history_key else None
+        level = rule.kind
+        if level == "rule" and rule.title is not None:
+            toc_children.append(TocEntry(anchor, rule.label, rule.title))
+        items.append(
+            TextItem(
+                anchor=anchor,
+                label=rule.label,
+                level=level,
+                spans=linked_spans(rule.text, edition),
+                examples=tuple(
+                    (
+                        Span(ex.label.strip(), None, "exlabel"),
+                        Span(" "),
+                        *linked_spans(ex.text, edition),
+                    )
+                    for ex in rule.examples
+                ),
+                history=links.history(key),
+            )
+        )
+    close_section()
+
+    glossary = tuple(
+        GlossaryItem(
+            unique(glossary_anchor(entry.term)),
+            entry.term,
+            tuple(linked_spans(par, edition) for par in entry.text.split("\n")),
+        )
+        for entry in edition.glossary
+    )
+    label = set_label(set_name, set_code)
+    nav = (
+        NavLink("← previous edition", links.edition(previous) if previous else None, "prev"),
+        NavLink("changes since previous", links.changelog(previous, date) if previous else None),
+        NavLink("changes in next", links.changelog(date, following) if following else None),
+        NavLink("next edition →", links.edition(following) if following else None, "next"),
+    )
+    page = Page(
+        title=f"Comprehensive Rules {date}" + (f" — {label}" if label else ""),
+        stylesheet=links.static("rulediff.css") if links.site else None,
+        home=links.index(),
+        crumbs=(NavLink("Editions", links.index()), NavLink(date, None)),
+        nav=nav if links.site else (),
+    )
+    return EditionView(
+        page=page,
+        date=date,
+        heading=edition.title,
+        set_label=label,
+        rule_count=sum(1 for r in edition.rules if r.kind != "rule"),
+        toc=tuple(toc),
+        items=tuple(items),
+        glossary=glossary,
+    )
+
+
+def render_edition_html(view: EditionView) -> str:
+    """The full-text page of an edition."""
+    return template("edition.html.j2").render(v=view, page=view.page)

@@ -1,0 +1,100 @@
+"""The jinja2 environment, the templates folder and the static assets.
+
+Templates and assets live in the top-level ``reports/`` folder of the repository, which
+the wheel ships as ``rulediff/reports``: like :func:`rulediff.parse.grammar_path`, the
+packaged copy wins and the repository copy is the fallback of an editable install.
+Autoescape is on for every template and undefined names raise (``StrictUndefined``), so
+a typo in a template fails a test instead of printing nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+import jinja2
+
+#: The static assets every site (and every page that links them) needs. Listed, not
+#: globbed: only these are copied, and their hashes are part of every page's inputs.
+STATIC_ASSETS: tuple[str, ...] = ("rulediff.css",)
+
+
+def reports_dir() -> Path:
+    """Where the templates live: inside the wheel, or at the repository top."""
+    packaged = resources.files("rulediff") / "reports"
+    if packaged.is_dir():
+        return Path(str(packaged))
+    return Path(__file__).resolve().parent.parent.parent / "reports"
+
+
+def static_dir() -> Path:
+    return reports_dir() / "static"
+
+
+@cache
+def environment() -> jinja2.Environment:
+    """The one jinja2 environment: autoescaped, strict, whitespace-trimmed."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(reports_dir())),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        auto_reload=False,
+    )
+    env.globals["static_css"] = static_css
+    return env
+
+
+def template(name: str) -> jinja2.Template:
+    return environment().get_template(name)
+
+
+@cache
+def static_css() -> str:
+    """The stylesheet's text, inlined into standalone pages (one file, works anywhere)."""
+    return (static_dir() / "rulediff.css").read_text(encoding="utf-8")
+
+
+@cache
+def fingerprint() -> str:
+    """A hash of everything that shapes a page besides its data.
+
+    Templates, static assets and the rendering code itself: a change to any of them
+    makes every page of a site stale, so an incremental build never keeps a page made
+    by older code.
+    """
+    digest = hashlib.sha256()
+    files: list[Path] = sorted(reports_dir().glob("*.j2"))
+    files += [static_dir() / name for name in STATIC_ASSETS]
+    code = Path(__file__).resolve().parent
+    files += sorted(code.glob("*.py"))
+    files.append(code.parent / "site.py")
+    for path in files:
+        digest.update(path.name.encode())
+        digest.update(b"\0")
+        digest.update(path.read_bytes())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def copy_static(dest: Path) -> list[Path]:
+    """Copy the listed static assets into ``dest`` (atomically, only when they differ)."""
+    dest.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    for name in STATIC_ASSETS:
+        source = static_dir() / name
+        target = dest / name
+        data = source.read_bytes()
+        if target.is_file() and target.read_bytes() == data:
+            continue
+        tmp = target.with_name(f".{name}.tmp{os.getpid()}")
+        shutil.copyfile(source, tmp)
+        os.replace(tmp, target)
+        written.append(target)
+    return written

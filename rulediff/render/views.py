@@ -1,0 +1,184 @@
+"""View-model dataclasses: what a template shows, already decided.
+
+Templates only loop and print; every choice (which text is linked where, which CSS
+class a change gets, what a count says) is made while building these frozen records.
+That keeps the templates small and lets the site hash a page's inputs cheaply.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: The one mapping from a change kind (``rulediff.diff``) to its CSS class. Templates
+#: never spell a kind's class themselves; unknown kinds fall back to ``ch-other``.
+KIND_CLASS: dict[str, str] = {
+    "unchanged": "ch-unchanged",
+    "added": "ch-added",
+    "removed": "ch-removed",
+    "edited": "ch-edited",
+    "renumbered": "ch-renumbered",
+    "renumbered-edited": "ch-renumbered-edited",
+    "split": "ch-split",
+    "merged": "ch-merged",
+    "references-only": "ch-references",
+    "editorial": "ch-editorial",
+}
+
+
+def kind_class(kind: str) -> str:
+    """The CSS class of a change kind."""
+    return KIND_CLASS.get(kind, "ch-other")
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A piece of text, possibly a link or a marked-up change."""
+
+    text: str
+    href: str | None = None
+    """A link target (relative URL or ``#anchor``)."""
+    cls: str | None = None
+    """CSS class: ``ref``, ``ref dangling``, or the tag name ``ins``/``del`` for changes."""
+    title: str | None = None
+    """Tooltip (the target of a reference, say)."""
+
+
+@dataclass(frozen=True, slots=True)
+class NavLink:
+    label: str
+    href: str | None
+    """``None``: shown greyed out (no such page)."""
+    rel: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """What every page's frame needs."""
+
+    title: str
+    stylesheet: str | None
+    """Relative URL of the stylesheet; ``None`` inlines it (a standalone file)."""
+    home: str | None
+    """The site index, ``None`` for a standalone page."""
+    crumbs: tuple[NavLink, ...] = ()
+    nav: tuple[NavLink, ...] = ()
+    generator: str = "rulediff"
+
+
+# --- full text of an edition ----------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class TextItem:
+    """One section heading, rule heading, rule, subrule of an edition's full text."""
+
+    anchor: str
+    label: str
+    """The number as written in that edition."""
+    level: str
+    """``section``, ``rule`` (702), ``numbered`` (702.36), ``subrule`` (702.36e)."""
+    spans: tuple[Span, ...]
+    examples: tuple[tuple[Span, ...], ...] = ()
+    history: str | None = None
+    """Link to the rule's history page."""
+
+
+@dataclass(frozen=True, slots=True)
+class TocEntry:
+    anchor: str
+    label: str
+    title: str
+    children: tuple[TocEntry, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class GlossaryItem:
+    anchor: str
+    term: str
+    paragraphs: tuple[tuple[Span, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class EditionView:
+    page: Page
+    date: str
+    heading: str
+    set_label: str | None
+    rule_count: int
+    toc: tuple[TocEntry, ...]
+    items: tuple[TextItem, ...]
+    glossary: tuple[GlossaryItem, ...]
+
+
+# --- site index and feed ----------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class EditionRow:
+    """One edition in the site index."""
+
+    date: str
+    set_label: str | None
+    rule_count: int
+    text_href: str
+    changes_href: str | None
+    """The changelog from the previous edition (``None`` for the first)."""
+    counts: tuple[tuple[str, str, int], ...]
+    """(kind, CSS class, count) for each kind that occurs, in a fixed order."""
+    total: int
+    """Changed items (everything but ``unchanged``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Bar:
+    """One bar of the index chart: the changes an edition brought."""
+
+    x: float
+    width: float
+    segments: tuple[tuple[str, float, float], ...]
+    """(CSS class, y, height) stacked from the bottom."""
+    href: str | None
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Chart:
+    width: int
+    height: int
+    bars: tuple[Bar, ...]
+    ticks: tuple[tuple[float, str], ...]
+    """(y, label) on the vertical axis."""
+    years: tuple[tuple[float, str], ...]
+    """(x, label) on the horizontal axis."""
+    legend: tuple[tuple[str, str], ...]
+    """(CSS class, label)."""
+    plot_top: int
+    plot_bottom: int
+    plot_left: int
+
+
+@dataclass(frozen=True, slots=True)
+class IndexView:
+    page: Page
+    editions: tuple[EditionRow, ...]
+    """Newest first."""
+    chart: Chart
+    kinds: tuple[tuple[str, str], ...]
+    """(kind, CSS class) columns of the table."""
+    feed_href: str
+    rules_href: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class FeedEntry:
+    id: str
+    title: str
+    updated: str
+    href: str
+    summary: str
+
+
+@dataclass(frozen=True, slots=True)
+class FeedView:
+    id: str
+    title: str
+    updated: str
+    self_href: str
+    home_href: str
+    entries: tuple[FeedEntry, ...]
