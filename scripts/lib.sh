@@ -4,10 +4,15 @@
 #   ROOT             the checkout
 #   VENV             $RULEDIFF_VENV, else $ROOT/.venv
 #   ensure_venv      create VENV if missing; (re)install `-e .[test]` when the packaging changed
+#   install_key      what the install stamp in VENV records (checkout path + packaging files)
 #   default_corpus   RULEDIFF_CORPUS defaults to ../shared/corpus/mtg-cr beside the checkout
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="${RULEDIFF_VENV:-$ROOT/.venv}"
+
+install_key() {
+    (echo "$ROOT"; cat "$ROOT/pyproject.toml" "$ROOT/setup.py") | sha256sum | cut -d' ' -f1
+}
 
 ensure_venv() {
     if [[ ! -x "$VENV/bin/python" ]]; then
@@ -16,7 +21,7 @@ ensure_venv() {
     fi
     # Reinstall only when what pip reads changed (or the checkout moved).
     local stamp="$VENV/.rulediff-installed" want
-    want="$( (echo "$ROOT"; cat "$ROOT/pyproject.toml" "$ROOT/setup.py") | sha256sum | cut -d' ' -f1)"
+    want="$(install_key)"
     if [[ "$(cat "$stamp" 2>/dev/null || true)" != "$want" ]]; then
         echo "rulediff: installing the project and its test extras into $VENV" >&2
         "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e "$ROOT[test]"
