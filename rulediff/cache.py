@@ -74,7 +74,7 @@ def _constructor_reducer(cls: type) -> Callable[[Any], tuple] | None:
     public = [f.name for f in fields if not f.name.startswith("_")]
     private = [f for f in fields if f.name.startswith("_")]
     # Positional reconstruction needs private fields (memo dicts) last and defaulted.
-    if any(f.name in public for f in fields[len(public):]) or any(
+    if any(f.name in public for f in fields[len(public) :]) or any(
         f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING  # type: ignore[misc]
         for f in private
     ):

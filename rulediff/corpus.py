@@ -251,9 +251,13 @@ class Corpus:
         corpus = cls(directory, manifest, use_cache=use_cache)
         if require:
             if not directory.is_dir():
-                raise CorpusError(f"no corpus folder here: {HOW_TO_GET_EDITIONS}", file=str(directory))
+                raise CorpusError(
+                    f"no corpus folder here: {HOW_TO_GET_EDITIONS}", file=str(directory)
+                )
             if not corpus.editions():
-                raise CorpusError(f"no CR editions in this folder: {HOW_TO_GET_EDITIONS}", file=str(directory))
+                raise CorpusError(
+                    f"no CR editions in this folder: {HOW_TO_GET_EDITIONS}", file=str(directory)
+                )
         return corpus
 
     # -- discovery ---------------------------------------------------------------------
@@ -314,12 +318,16 @@ class Corpus:
         elif name_date is not None and name_date != date:
             log.warning(
                 "%s: the file name says %s but the text says %s; the text wins",
-                path, name_date, date,
+                path,
+                name_date,
+                date,
             )
         known = self.manifest.by_sha256(scanned.sha256)
         entry = known or self.manifest.by_date(date)
         if known is not None and known.date != date:
-            log.warning("%s: manifest lists this file as %s, its text says %s", path, known.date, date)
+            log.warning(
+                "%s: manifest lists this file as %s, its text says %s", path, known.date, date
+            )
             entry = self.manifest.by_date(date)
         return EditionInfo(
             date=date,
@@ -337,14 +345,18 @@ class Corpus:
     def latest(self) -> EditionInfo:
         editions = self.editions()
         if not editions:
-            raise CorpusError(f"no CR editions in this folder: {HOW_TO_GET_EDITIONS}", file=str(self.directory))
+            raise CorpusError(
+                f"no CR editions in this folder: {HOW_TO_GET_EDITIONS}", file=str(self.directory)
+            )
         return editions[-1]
 
     def resolve(self, ref: str) -> EditionInfo:
         """The corpus edition a (non-path) reference names, or :class:`EditionNotFound`."""
         editions = self.editions()
         if not editions:
-            raise CorpusError(f"no CR editions in this folder: {HOW_TO_GET_EDITIONS}", file=str(self.directory))
+            raise CorpusError(
+                f"no CR editions in this folder: {HOW_TO_GET_EDITIONS}", file=str(self.directory)
+            )
         try:
             return _match(ref, editions, where=f"the corpus {self.directory}")
         except EditionNotFound:
@@ -391,7 +403,7 @@ def _date_in_name(name: str) -> dt.date | None:
 
 
 def _warn_duplicates(infos: Sequence[EditionInfo]) -> None:
-    for a, b in zip(infos, infos[1:]):
+    for a, b in zip(infos, infos[1:], strict=False):
         if a.date == b.date and a.sha256 != b.sha256:
             log.warning("two different files are dated %s: %s and %s", a.date, a.path, b.path)
 
@@ -468,7 +480,9 @@ def _match(ref: str, items: Sequence[_X], *, where: str) -> _X:
     for item in items:
         if key in _names(item):
             return item
-    raise EditionNotFound(f"no edition {value!r} in {where}; nearest: {_nearest_names(value, items)}")
+    raise EditionNotFound(
+        f"no edition {value!r} in {where}; nearest: {_nearest_names(value, items)}"
+    )
 
 
 def _match_or_none(ref: str, items: Sequence[_X]) -> _X | None:
@@ -492,7 +506,9 @@ def _nearest_names(value: str, items: Sequence[EditionInfo | ManifestEntry]) -> 
     for item in items:
         for name in (item.set_code, item.set_name, str(item.date)):
             if name:
-                choices.setdefault(_fold(name), f"{name} ({item.date})" if name != str(item.date) else name)
+                choices.setdefault(
+                    _fold(name), f"{name} ({item.date})" if name != str(item.date) else name
+                )
     close = difflib.get_close_matches(_fold(value), list(choices), n=4, cutoff=0.5)
     if not close:
         newest = [_describe(i) for i in list(items)[-3:]][::-1]
@@ -503,10 +519,8 @@ def _nearest_names(value: str, items: Sequence[EditionInfo | ManifestEntry]) -> 
 # --- loading ---------------------------------------------------------------------------
 
 
-def load_file(path: str | os.PathLike[str], *, use_cache: bool = True) -> Edition:
-    """Parse one edition file, through the cache keyed by its sha256 and PARSER_VERSION."""
-    source = str(path)
-    data = read_bytes(path)
+def load_bytes(data: bytes, source: str, *, use_cache: bool = True) -> Edition:
+    """Parse an edition's bytes through the cache keyed by sha256 and PARSER_VERSION."""
     sha = hashlib.sha256(data).hexdigest()
     edition = cache.get_or_compute(
         "edition", sha, PARSER_VERSION, lambda: parse_bytes(data, source), use_cache=use_cache
@@ -514,6 +528,11 @@ def load_file(path: str | os.PathLike[str], *, use_cache: bool = True) -> Editio
     if edition.source != source:
         edition = replace(edition, source=source)
     return edition
+
+
+def load_file(path: str | os.PathLike[str], *, use_cache: bool = True) -> Edition:
+    """Read and parse one edition file, through the cache."""
+    return load_bytes(read_bytes(path), str(path), use_cache=use_cache)
 
 
 def load_edition(
@@ -591,9 +610,7 @@ def import_editions(
             on_file(path)
         data = read_bytes(path)
         sha = hashlib.sha256(data).hexdigest()
-        edition = cache.get_or_compute(
-            "edition", sha, PARSER_VERSION, lambda: parse_bytes(data, str(path)), use_cache=use_cache
-        )
+        edition = load_bytes(data, str(path), use_cache=use_cache)
         date = edition.effective_date
         if date is None:
             raise CorpusError(
@@ -602,7 +619,12 @@ def import_editions(
             )
         name_date = _date_in_name(path.name)
         if name_date is not None and name_date != date:
-            log.warning("%s: the file name says %s but the text says %s; the text wins", path, name_date, date)
+            log.warning(
+                "%s: the file name says %s but the text says %s; the text wins",
+                path,
+                name_date,
+                date,
+            )
         if date in planned and planned[date][2] != sha:
             raise CorpusError(
                 f"two different files are dated {date}: {planned[date][0]} and this one",

@@ -145,9 +145,11 @@ def import_command(sources: tuple[str, ...], force: bool) -> None:
     "--manifest",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="Manifest to read URLs and sha256 from (default: $RULEDIFF_MANIFEST, else the shipped one).",
+    help="Manifest with URLs and sha256 (default: $RULEDIFF_MANIFEST, else the shipped one).",
 )
-@click.option("--timeout", type=float, default=60.0, show_default=True, help="Seconds per download.")
+@click.option(
+    "--timeout", type=float, default=60.0, show_default=True, help="Seconds per download."
+)
 @corpus_options
 def fetch_command(
     editions: tuple[str, ...], force: bool, manifest: Path | None, timeout: float
@@ -169,7 +171,11 @@ def fetch_command(
         status.start()
     try:
         results = corpus_lib.fetch_editions(
-            list(editions), directory, manifest=manifest, force=force, timeout=timeout,
+            list(editions),
+            directory,
+            manifest=manifest,
+            force=force,
+            timeout=timeout,
             on_entry=on_entry,
         )
     finally:
