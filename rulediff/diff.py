@@ -1,0 +1,753 @@
+"""The edit script between two editions: what changed, word by word, and how much it matters.
+
+:func:`diff` turns an :class:`~rulediff.align.Alignment` into an :class:`EditionDiff`, a
+tree of small frozen records in the spirit of sqlglot's edit script:
+
+* :class:`Change` — one rule (or glossary entry) match: its kind, ids, score,
+  significance, the readable word diff (:class:`WordOp`), the items added to or
+  removed from an enumerated list ("The planeswalker types are …"), the reference
+  retargets (:class:`Retarget`, ``702.36d → 702.36e``) and its examples' changes
+  (:class:`ExampleChange`);
+* :class:`ContentsChange` — one line of the contents table added, removed, renumbered
+  or retitled.
+
+Significance: ``editorial`` (typography, recurring wording sweeps, a pure renumbering),
+``references`` (only rule numbers inside references changed), ``substantive``
+(anything else); ``none`` for unchanged rules.
+
+The records are what renderers build on: :func:`as_dict` (the JSON document, schema in
+``rulediff/schemas/diff.schema.json``), :func:`to_text` and :func:`to_markdown` here,
+and the HTML view-model in :mod:`rulediff.render`.
+
+>>> d = diff(old_edition, new_edition)               # doctest: +SKIP
+>>> [c.kind for c in d.changes if c.new_ids == ("702.36b",)]  # doctest: +SKIP
+['added']
+"""
+
+from __future__ import annotations
+
+import difflib
+import logging
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from .align import (
+    KINDS,
+    Alignment,
+    Domain,
+    EditionRef,
+    Kind,
+    Match,
+    align,
+    references,
+    tokenize,
+    typography_key,
+    word_opcodes,
+)
+from .model import Edition
+
+log = logging.getLogger(__name__)
+
+#: Version of the ``diff --format json`` document; bumped when its shape changes.
+DIFF_FORMAT_VERSION = 1
+#: Bumped whenever the diff of a given pair could change (cache key).
+DIFF_VERSION = "1"
+
+Significance = Literal["none", "editorial", "references", "substantive"]
+SIGNIFICANCES: tuple[Significance, ...] = ("none", "editorial", "references", "substantive")
+_RANK = {s: k for k, s in enumerate(SIGNIFICANCES)}
+Op = Literal["equal", "delete", "insert"]
+
+
+# --- records ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class WordOp:
+    """A run of text that is kept, deleted or inserted. A replacement is a delete then an insert."""
+
+    op: Op
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Retarget:
+    """A reference whose rule number changed: ``702.36d → 702.36e``."""
+
+    old: str
+    new: str
+    follows_renumbering: bool
+    """The old number's rule is now numbered ``new``: the reference was only kept up to date."""
+
+
+@dataclass(frozen=True, slots=True)
+class ListChange:
+    """Items added to / removed from one enumerated list, named by its lead-in."""
+
+    lead: str
+    """The words that introduce the list: "The planeswalker types are"."""
+    added: tuple[str, ...]
+    removed: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ExampleChange:
+    """One example of a rule added, removed, edited or moved to another rule."""
+
+    kind: Kind
+    old_id: str | None
+    new_id: str | None
+    score: float
+    significance: Significance
+    words: tuple[WordOp, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One match of the alignment with its edit script."""
+
+    domain: Domain
+    """``rule`` (sections, headings, rules, subrules) or ``glossary``."""
+    kind: Kind
+    old_ids: tuple[str, ...]
+    new_ids: tuple[str, ...]
+    score: float
+    significance: Significance
+    words: tuple[WordOp, ...]
+    """Old text → new text; readable: short unchanged islands are folded into the change."""
+    list_added: tuple[str, ...] = ()
+    list_removed: tuple[str, ...] = ()
+    lists: tuple[ListChange, ...] = ()
+    retargets: tuple[Retarget, ...] = ()
+    examples: tuple[ExampleChange, ...] = ()
+    flags: tuple[str, ...] = ()
+    """``typography``, ``references``, ``sweep`` (see :class:`rulediff.align.Match`)."""
+    sweeps: tuple[tuple[str, str], ...] = ()
+    moved: bool = False
+    ambiguous: bool = False
+    alternatives: tuple[str, ...] = ()
+    method: str = "none"
+    section: str = ""
+    """The section digit it belongs to (of the new number, else the old): grouping key."""
+
+    @property
+    def old_id(self) -> str | None:
+        return self.old_ids[0] if self.old_ids else None
+
+    @property
+    def new_id(self) -> str | None:
+        return self.new_ids[0] if self.new_ids else None
+
+    @property
+    def interesting(self) -> bool:
+        """Shown without ``--all``: anything but an unchanged rule with unchanged examples."""
+        return self.kind != "unchanged" or bool(self.examples)
+
+    def old_text(self) -> str:
+        return "".join(w.text for w in self.words if w.op != "insert")
+
+    def new_text(self) -> str:
+        return "".join(w.text for w in self.words if w.op != "delete")
+
+
+@dataclass(frozen=True, slots=True)
+class ContentsChange:
+    """A line of the contents table that changed."""
+
+    kind: Kind
+    """``added``, ``removed``, ``renumbered``, ``edited`` (retitled) or ``renumbered-edited``."""
+    old_id: str | None
+    new_id: str | None
+    old_title: str | None
+    new_title: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class EditionDiff:
+    """Everything that changed from ``old`` to ``new`` (unchanged rules included)."""
+
+    old: EditionRef
+    new: EditionRef
+    changes: tuple[Change, ...]
+    """Rule changes in the new edition's order (removed rules where they stood), then the
+    glossary's."""
+    contents: tuple[ContentsChange, ...]
+    sweeps: tuple[tuple[str, str, int], ...]
+    """Recurring wording changes over the pair: (old phrase, new phrase, how many texts)."""
+
+    def shown(self, include_unchanged: bool = False) -> tuple[Change, ...]:
+        return (
+            self.changes if include_unchanged else tuple(c for c in self.changes if c.interesting)
+        )
+
+    def summary(self) -> dict[str, Any]:
+        """Counts by kind (rules, glossary, examples, contents) and by significance."""
+        rules = Counter(c.kind for c in self.changes if c.domain == "rule")
+        glossary = Counter(c.kind for c in self.changes if c.domain == "glossary")
+        examples = Counter(e.kind for c in self.changes for e in c.examples)
+        contents = Counter(c.kind for c in self.contents)
+        significance = Counter(c.significance for c in self.changes if c.interesting)
+        return {
+            "rules": {k: rules.get(k, 0) for k in KINDS if k != "renamed"},
+            "glossary": {k: glossary.get(k, 0) for k in KINDS if k in glossary},
+            "examples": {k: examples.get(k, 0) for k in KINDS if k in examples},
+            "contents": {k: contents.get(k, 0) for k in KINDS if k in contents},
+            "significance": {s: significance.get(s, 0) for s in SIGNIFICANCES if s != "none"},
+            "moved": sum(1 for c in self.changes if c.moved),
+            "ambiguous": sum(1 for c in self.changes if c.ambiguous),
+            "sweeps": [{"old": a, "new": b, "count": n} for a, b, n in self.sweeps],
+        }
+
+
+# --- word diffs ---------------------------------------------------------------------------
+
+
+def word_diff(old: str, new: str) -> tuple[WordOp, ...]:
+    """The readable word-level diff of two texts (runs merged, islands folded).
+
+    >>> for w in word_diff("It doesn't have morph.", "It doesn't have a morph ability."):
+    ...     print(w.op, repr(w.text))
+    equal "It doesn't have "
+    delete 'morph'
+    insert 'a morph ability'
+    equal '.'
+    """
+    if old == new:
+        return (WordOp("equal", old),) if old else ()
+    if not old:
+        return (WordOp("insert", new),)
+    if not new:
+        return (WordOp("delete", old),)
+    a, b = tokenize(old), tokenize(new)
+    out: list[WordOp] = []
+
+    def emit(op: Op, text: str) -> None:
+        if not text:
+            return
+        if out and out[-1].op == op:
+            out[-1] = WordOp(op, out[-1].text + text)
+        else:
+            out.append(WordOp(op, text))
+
+    for tag, i1, i2, j1, j2 in word_opcodes(a, b):
+        if tag == "equal":
+            emit("equal", "".join(a[i1:i2]))
+            continue
+        old_part, new_part = "".join(a[i1:i2]), "".join(b[j1:j2])
+        # Whitespace shared by both ends of a replacement belongs to the unchanged text.
+        lead = _common_space_prefix(old_part, new_part)
+        trail = _common_space_suffix(old_part[len(lead) :], new_part[len(lead) :])
+        emit("equal", lead)
+        emit("delete", old_part[len(lead) : len(old_part) - len(trail)])
+        emit("insert", new_part[len(lead) : len(new_part) - len(trail)])
+        emit("equal", trail)
+    return _reorder(out)
+
+
+def _common_space_prefix(a: str, b: str) -> str:
+    k = 0
+    while k < len(a) and k < len(b) and a[k] == b[k] and a[k].isspace():
+        k += 1
+    return a[:k]
+
+
+def _common_space_suffix(a: str, b: str) -> str:
+    k = 0
+    while k < len(a) and k < len(b) and a[-1 - k] == b[-1 - k] and a[-1 - k].isspace():
+        k += 1
+    return a[len(a) - k :] if k else ""
+
+
+def _reorder(ops: list[WordOp]) -> tuple[WordOp, ...]:
+    """Within a run of changes, every deletion before every insertion (one replacement)."""
+    out: list[WordOp] = []
+    k = 0
+    while k < len(ops):
+        if ops[k].op == "equal":
+            out.append(ops[k])
+            k += 1
+            continue
+        dels: list[str] = []
+        ins: list[str] = []
+        while k < len(ops) and ops[k].op != "equal":
+            (dels if ops[k].op == "delete" else ins).append(ops[k].text)
+            k += 1
+        if dels:
+            out.append(WordOp("delete", "".join(dels)))
+        if ins:
+            out.append(WordOp("insert", "".join(ins)))
+    return tuple(out)
+
+
+# --- enumerated lists ----------------------------------------------------------------------
+
+_SENTENCE_END = re.compile(r"\.(?=\s|$)")
+_LIST_LEAD = re.compile(r"(?:\b(?:are|include|includes)\b|:)\s+")
+_ITEM_SPLIT = re.compile(r",\s*(?:(?:and|or)\s+)?")
+_PAREN = re.compile(r"\s*\([^()]*\)")
+_MAX_ITEM_WORDS = 6
+
+
+def _sentences(text: str) -> list[str]:
+    """Split at periods that end a sentence, never inside parentheses."""
+    out: list[str] = []
+    depth = 0
+    start = 0
+    for k, ch in enumerate(text):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth = max(0, depth - 1)
+        elif ch == "\n" and depth == 0:
+            out.append(text[start:k])
+            start = k + 1
+        elif ch == "." and depth == 0 and (k + 1 == len(text) or text[k + 1].isspace()):
+            out.append(text[start:k])
+            start = k + 1
+    out.append(text[start:])
+    return [s.strip() for s in out if s.strip()]
+
+
+def enumerated_lists(text: str) -> list[tuple[str, tuple[str, ...]]]:
+    """The enumerated lists in a text: (lead-in, items).
+
+    A list is a sentence ending "…are A, B, and C." (or "…: A, B, or C.") whose items are
+    short; a line ending "as follows:" followed by lines is one too (glossary style).
+
+    >>> enumerated_lists("The spell types are Adventure, Arcane (see rule 715), and Trap.")
+    [('The spell types are', ('Adventure', 'Arcane', 'Trap'))]
+    """
+    found: list[tuple[str, tuple[str, ...]]] = []
+    lines = text.split("\n")
+    for k, line in enumerate(lines):
+        if line.rstrip().endswith("follows:") and k + 1 < len(lines):
+            items = tuple(s.strip() for s in lines[k + 1 :] if s.strip())
+            found.append((line.strip(), items))
+            break
+    for sentence in _sentences(text):
+        comma = sentence.find(",")
+        if comma < 0:
+            continue
+        leads = list(_LIST_LEAD.finditer(sentence, 0, comma))
+        if not leads:
+            continue
+        lead_end = leads[-1].end()
+        rest = _PAREN.sub("", sentence[lead_end:])
+        if not re.search(r",\s*(?:and|or)\s", rest):
+            continue
+        items = tuple(i.strip() for i in _ITEM_SPLIT.split(rest) if i.strip())
+        if len(items) < 3 or any(len(i.split()) > _MAX_ITEM_WORDS for i in items):
+            continue
+        found.append((sentence[:lead_end].strip(), items))
+    return found
+
+
+def list_changes(old: str, new: str) -> tuple[ListChange, ...]:
+    """Items added/removed per enumerated list present (by its lead-in) in both texts."""
+    old_lists = {typography_key(lead).casefold(): items for lead, items in enumerated_lists(old)}
+    out: list[ListChange] = []
+    for lead, items in enumerated_lists(new):
+        before = old_lists.get(typography_key(lead).casefold())
+        if before is None:
+            continue
+        had = {typography_key(i).casefold() for i in before}
+        has = {typography_key(i).casefold() for i in items}
+        added = tuple(i for i in items if typography_key(i).casefold() not in had)
+        removed = tuple(i for i in before if typography_key(i).casefold() not in has)
+        if added or removed:
+            out.append(ListChange(lead, added, removed))
+    return tuple(out)
+
+
+# --- references -------------------------------------------------------------------------------
+
+
+def retargets(old: str, new: str, mapping: dict[str, str]) -> tuple[Retarget, ...]:
+    """References whose number changed between two versions of one text, in order."""
+    a, b = references(old), references(new)
+    if a == b:
+        return ()
+    out: list[Retarget] = []
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "replace":
+            for x, y in zip(a[i1:i2], b[j1:j2], strict=False):
+                out.append(Retarget(x, y, mapping.get(x) == y))
+    return tuple(dict.fromkeys(out))
+
+
+# --- building ---------------------------------------------------------------------------------
+
+
+def _significance(kind: Kind, flags: tuple[str, ...]) -> Significance:
+    if kind == "unchanged":
+        return "none"
+    if kind == "editorial":
+        return "editorial"
+    if kind == "references-only":
+        return "references"
+    if kind in ("renumbered", "renamed"):
+        return "references" if "references" in flags and "sweep" not in flags else "editorial"
+    return "substantive"
+
+
+class _Texts:
+    """Text lookups for one edition (rules, sections, examples, glossary) by id."""
+
+    def __init__(self, edition: Edition) -> None:
+        self.rules: dict[str, str] = {}
+        self.examples: dict[str, str] = {}
+        for item in edition.body:
+            key = str(item.id)
+            if key in self.rules:
+                continue
+            if item.id.is_section:
+                self.rules[key] = item.title  # type: ignore[union-attr]
+            else:
+                self.rules[key] = item.text  # type: ignore[union-attr]
+                for n, example in enumerate(item.examples, 1):  # type: ignore[union-attr]
+                    self.examples[f"{key}#ex{n}"] = example.text
+        self.glossary: dict[str, str] = {}
+        for entry in edition.glossary:
+            self.glossary.setdefault(entry.term, entry.text)
+
+    def get(self, domain: Domain, ident: str) -> str:
+        table = {"rule": self.rules, "example": self.examples, "glossary": self.glossary}[domain]
+        return table.get(ident, "")
+
+
+def _owner(example_id: str) -> str:
+    return example_id.split("#", 1)[0]
+
+
+def _section_of(ids: tuple[str, ...]) -> str:
+    if not ids:
+        return ""
+    head = ids[0].split(".", 1)[0]
+    return head[0] if head[:1].isdigit() else ""
+
+
+def diff(old: Edition, new: Edition, alignment: Alignment | None = None) -> EditionDiff:
+    """The edit script from ``old`` to ``new`` (aligning them unless ``alignment`` is given)."""
+    if alignment is None:
+        alignment = align(old, new)
+    mapping = alignment.rule_map()
+    before, after = _Texts(old), _Texts(new)
+
+    example_changes: dict[str, list[ExampleChange]] = {}
+    for m in alignment.examples:
+        if m.kind == "unchanged":
+            continue
+        old_text = before.get("example", m.old_ids[0]) if m.old_ids else ""
+        new_text = after.get("example", m.new_ids[0]) if m.new_ids else ""
+        change = ExampleChange(
+            kind=m.kind,
+            old_id=m.old_id,
+            new_id=m.new_id,
+            score=m.score,
+            significance=_significance(m.kind, m.flags),
+            words=word_diff(old_text, new_text),
+        )
+        # An example belongs to the rule it is in now (its old rule if it was removed);
+        # one that moved to another rule says so by its old id.
+        owner_old = _owner(m.old_ids[0]) if m.old_ids else None
+        owner_new = _owner(m.new_ids[0]) if m.new_ids else None
+        if owner_new is not None:
+            example_changes.setdefault(f"new:{owner_new}", []).append(change)
+        elif owner_old is not None:
+            example_changes.setdefault(f"old:{owner_old}", []).append(change)
+
+    changes: list[Change] = []
+    for m in alignment.rules:
+        changes.append(_rule_change(m, before, after, mapping, example_changes))
+    for m in alignment.glossary:
+        changes.append(_text_change(m, before.get, after.get, mapping, ()))
+    return EditionDiff(
+        old=alignment.old,
+        new=alignment.new,
+        changes=tuple(changes),
+        contents=_contents_changes(old, new, mapping),
+        sweeps=alignment.sweeps,
+    )
+
+
+def _rule_change(
+    m: Match,
+    before: _Texts,
+    after: _Texts,
+    mapping: dict[str, str],
+    example_changes: dict[str, list[ExampleChange]],
+) -> Change:
+    examples: list[ExampleChange] = []
+    for new_id in m.new_ids:
+        examples.extend(example_changes.get(f"new:{new_id}", ()))
+    # Examples removed with (or moved away from) an old rule are shown where it went.
+    for old_id in m.old_ids:
+        examples.extend(example_changes.get(f"old:{old_id}", ()))
+    return _text_change(m, before.get, after.get, mapping, tuple(examples))
+
+
+def _text_change(
+    m: Match,
+    get_old: Any,
+    get_new: Any,
+    mapping: dict[str, str],
+    examples: tuple[ExampleChange, ...],
+) -> Change:
+    old_text = "\n".join(get_old(m.domain, i) for i in m.old_ids)
+    new_text = "\n".join(get_new(m.domain, i) for i in m.new_ids)
+    words = word_diff(old_text, new_text)
+    lists = (
+        list_changes(old_text, new_text) if m.old_ids and m.new_ids and old_text != new_text else ()
+    )
+    significance = _significance(m.kind, m.flags)
+    for example in examples:
+        if _RANK[example.significance] > _RANK[significance]:
+            significance = example.significance
+    return Change(
+        domain=m.domain,
+        kind=m.kind,
+        old_ids=m.old_ids,
+        new_ids=m.new_ids,
+        score=m.score,
+        significance=significance,
+        words=words,
+        list_added=tuple(dict.fromkeys(i for lc in lists for i in lc.added)),
+        list_removed=tuple(dict.fromkeys(i for lc in lists for i in lc.removed)),
+        lists=lists,
+        retargets=retargets(old_text, new_text, mapping) if m.old_ids and m.new_ids else (),
+        examples=examples,
+        flags=m.flags,
+        sweeps=m.sweeps,
+        moved=m.moved,
+        ambiguous=m.ambiguous,
+        alternatives=m.alternatives,
+        method=m.method,
+        section=_section_of(m.new_ids or m.old_ids) if m.domain == "rule" else "",
+    )
+
+
+def _contents_changes(
+    old: Edition, new: Edition, mapping: dict[str, str]
+) -> tuple[ContentsChange, ...]:
+    """Contents lines matched through the rule alignment (unnumbered parts by title)."""
+    new_by_id = {str(e.id): e for e in new.contents if e.id is not None}
+    new_plain = {typography_key(e.title).casefold(): e for e in new.contents if e.id is None}
+    seen: set[int] = set()
+    out: list[ContentsChange] = []
+    for entry in old.contents:
+        if entry.id is None:
+            other = new_plain.get(typography_key(entry.title).casefold())
+            if other is None:
+                out.append(ContentsChange("removed", None, None, entry.title, None))
+            else:
+                seen.add(id(other))
+            continue
+        old_id = str(entry.id)
+        target = mapping.get(old_id)
+        other = new_by_id.get(target) if target is not None else None
+        if other is None:
+            out.append(ContentsChange("removed", old_id, None, entry.title, None))
+            continue
+        seen.add(id(other))
+        retitled = typography_key(entry.title) != typography_key(other.title)
+        if target == old_id and not retitled:
+            continue
+        kind: Kind = (
+            ("renumbered-edited" if retitled else "renumbered") if target != old_id else "edited"
+        )
+        out.append(ContentsChange(kind, old_id, target, entry.title, other.title))
+    for entry in new.contents:
+        if id(entry) not in seen:
+            out.append(
+                ContentsChange(
+                    "added", None, str(entry.id) if entry.id else None, None, entry.title
+                )
+            )
+    return tuple(out)
+
+
+# --- output -------------------------------------------------------------------------------------
+
+
+def _change_dict(c: Change) -> dict[str, Any]:
+    return {
+        "kind": c.kind,
+        "domain": c.domain,
+        "old_ids": list(c.old_ids),
+        "new_ids": list(c.new_ids),
+        "score": c.score,
+        "significance": c.significance,
+        "words": [{"op": w.op, "text": w.text} for w in c.words],
+        "list_added": list(c.list_added),
+        "list_removed": list(c.list_removed),
+        "lists": [
+            {"lead": lc.lead, "added": list(lc.added), "removed": list(lc.removed)}
+            for lc in c.lists
+        ],
+        "retargets": [
+            {"old": r.old, "new": r.new, "follows_renumbering": r.follows_renumbering}
+            for r in c.retargets
+        ],
+        "examples": [
+            {
+                "kind": e.kind,
+                "old_id": e.old_id,
+                "new_id": e.new_id,
+                "score": e.score,
+                "significance": e.significance,
+                "words": [{"op": w.op, "text": w.text} for w in e.words],
+            }
+            for e in c.examples
+        ],
+        "flags": list(c.flags),
+        "sweeps": [{"old": a, "new": b} for a, b in c.sweeps],
+        "moved": c.moved,
+        "ambiguous": c.ambiguous,
+        "alternatives": list(c.alternatives),
+        "method": c.method,
+        "section": c.section,
+    }
+
+
+def as_dict(d: EditionDiff, *, include_unchanged: bool = False) -> dict[str, Any]:
+    """The JSON document of ``rulediff diff --format json`` (see the schema)."""
+    return {
+        "format": "rulediff-diff",
+        "version": DIFF_FORMAT_VERSION,
+        "old": d.old.date,
+        "new": d.new.date,
+        "old_sha256": d.old.sha256,
+        "new_sha256": d.new.sha256,
+        "summary": d.summary(),
+        "changes": [_change_dict(c) for c in d.shown(include_unchanged)],
+        "contents": [
+            {
+                "kind": c.kind,
+                "old_id": c.old_id,
+                "new_id": c.new_id,
+                "old_title": c.old_title,
+                "new_title": c.new_title,
+            }
+            for c in d.contents
+        ],
+    }
+
+
+def _arrow(c: Change) -> str:
+    old = "+".join(c.old_ids) or "—"
+    new = "+".join(c.new_ids) or "—"
+    return old if old == new else f"{old} → {new}"
+
+
+def _inline(words: tuple[WordOp, ...], *, md: bool) -> str:
+    parts: list[str] = []
+    for w in words:
+        text = w.text.replace("\n", " / ")
+        if w.op == "equal":
+            parts.append(text)
+        elif md:
+            parts.append(f"~~{text}~~" if w.op == "delete" else f"**{text}**")
+        else:
+            parts.append(f"[-{text}-]" if w.op == "delete" else f"{{+{text}+}}")
+    return "".join(parts)
+
+
+def to_text(d: EditionDiff, *, include_unchanged: bool = False) -> str:
+    """A plain-text changelog: one block per change, wdiff-style ``[-old-]{+new+}``."""
+    lines = [f"rulediff {d.old.date} → {d.new.date}"]
+    summary = d.summary()
+    counts = ", ".join(f"{k} {n}" for k, n in summary["rules"].items() if n and k != "unchanged")
+    lines.append(f"rules: {counts or 'no changes'}")
+    for c in d.shown(include_unchanged):
+        tags = [c.kind, c.significance]
+        if c.moved:
+            tags.append("moved")
+        if c.ambiguous:
+            tags.append("ambiguous: " + ", ".join(c.alternatives))
+        where = ("glossary " if c.domain == "glossary" else "") + _arrow(c)
+        lines.append("")
+        lines.append(f"{where}  ({'; '.join(tags)}; score {c.score:g})")
+        if c.kind != "unchanged" and c.kind not in ("renumbered",):
+            lines.append("  " + _inline(c.words, md=False))
+        for lc in c.lists:
+            if lc.added:
+                lines.append(f"  {lc.lead} … added: {', '.join(lc.added)}")
+            if lc.removed:
+                lines.append(f"  {lc.lead} … removed: {', '.join(lc.removed)}")
+        if c.retargets:
+            lines.append("  references: " + ", ".join(f"{r.old} → {r.new}" for r in c.retargets))
+        for e in c.examples:
+            where = f"{e.old_id or '—'} → {e.new_id or '—'}"
+            lines.append(f"  example {where} ({e.kind}): {_inline(e.words, md=False)}")
+    for cc in d.contents:
+        before = " ".join(x for x in (cc.old_id, cc.old_title) if x) or "—"
+        after = " ".join(x for x in (cc.new_id, cc.new_title) if x) or "—"
+        lines.append(f"contents {cc.kind}: {before} → {after}")
+    return "\n".join(lines) + "\n"
+
+
+def _md_escape(text: str) -> str:
+    return re.sub(r"([\\`*_\[\]<>|])", r"\\\1", text)
+
+
+def to_markdown(d: EditionDiff, *, include_unchanged: bool = False) -> str:
+    """A Markdown changelog: summary table, then changes grouped by section."""
+    summary = d.summary()
+    out = [
+        f"# Comprehensive Rules changes: {d.old.date} → {d.new.date}",
+        "",
+        "| kind | rules |",
+        "|---|---|",
+    ]
+    for kind, n in summary["rules"].items():
+        if n:
+            out.append(f"| {kind} | {n} |")
+    section = None
+    for c in d.shown(include_unchanged):
+        heading = "Glossary" if c.domain == "glossary" else f"Section {c.section}"
+        if heading != section:
+            section = heading
+            out += ["", f"## {heading}", ""]
+        words = tuple(type(w)(w.op, _md_escape(w.text)) for w in c.words)
+        extra = " (moved)" if c.moved else ""
+        extra += " (ambiguous)" if c.ambiguous else ""
+        out.append(f"- **{_md_escape(_arrow(c))}** — {c.kind}, {c.significance}{extra}")
+        if c.kind not in ("unchanged", "renumbered"):
+            out.append(f"  {_inline(words, md=True)}")
+        for lc in c.lists:
+            if lc.added:
+                out.append(f"  - added to the list: {_md_escape(', '.join(lc.added))}")
+            if lc.removed:
+                out.append(f"  - removed from the list: {_md_escape(', '.join(lc.removed))}")
+        for e in c.examples:
+            ew = tuple(type(w)(w.op, _md_escape(w.text)) for w in e.words)
+            out.append(f"  - example ({e.kind}): {_inline(ew, md=True)}")
+    if d.contents:
+        out += ["", "## Contents", ""]
+        for cc in d.contents:
+            before = " ".join(x for x in (cc.old_id, cc.old_title) if x)
+            after = " ".join(x for x in (cc.new_id, cc.new_title) if x)
+            out.append(f"- {cc.kind}: {_md_escape(before) or '—'} → {_md_escape(after) or '—'}")
+    return "\n".join(out) + "\n"
+
+
+def diff_cached(old: Edition, new: Edition, *, use_cache: bool = True) -> EditionDiff:
+    """:func:`diff` through the on-disk cache (the alignment is cached on its own too)."""
+    from . import cache
+    from .align import ALIGN_VERSION, align_cached
+
+    def compute() -> EditionDiff:
+        return diff(old, new, align_cached(old, new, use_cache=use_cache))
+
+    if not (old.sha256 and new.sha256):
+        return compute()
+    return cache.get_or_compute(
+        "diff",
+        f"{old.sha256[:32]}-{new.sha256[:32]}",
+        f"{DIFF_VERSION}.{ALIGN_VERSION}",
+        compute,
+        use_cache=use_cache,
+    )
