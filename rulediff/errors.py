@@ -65,3 +65,11 @@ class RuleNotFound(RuleDiffError):
 
 class OutputError(RuleDiffError):
     """An output file could not be written (missing folder, permissions, a directory)."""
+
+
+class EngineError(RuleDiffError):
+    """The rules engine cannot go on: a scenario step that makes no sense, a flag unset."""
+
+
+class ScenarioError(RuleDiffError):
+    """A scenario file is unreadable or malformed (unknown action, missing field)."""

@@ -1,0 +1,44 @@
+"""A small rules kernel that behaves as any edition's text says.
+
+Every procedure whose behaviour changed between editions (state-based actions, the P/T
+sublayers, mana pools, mulligans, combat damage, redirection, cleanup) reads only the
+behaviour flags (:class:`rulediff.flags.FlagSet` or any object with the same attribute
+names), never an edition's date. Scenarios (``corpus/scenarios/*.toml``) drive it.
+
+>>> from rulediff.engine import open_scenario, run   # doctest: +SKIP
+>>> run(open_scenario("mana-burn"), flags).result    # doctest: +SKIP
+'life=17'
+"""
+
+from __future__ import annotations
+
+from .runner import (
+    Run,
+    Span,
+    compare,
+    find_scenario,
+    open_scenario,
+    run,
+    run_edition,
+    scenario_names,
+)
+from .scenario import ACTIONS, RESULTS, Expectation, Scenario, load_scenario
+from .state import Game, LogEntry
+
+__all__ = [
+    "ACTIONS",
+    "RESULTS",
+    "Expectation",
+    "Game",
+    "LogEntry",
+    "Run",
+    "Scenario",
+    "Span",
+    "compare",
+    "find_scenario",
+    "load_scenario",
+    "open_scenario",
+    "run",
+    "run_edition",
+    "scenario_names",
+]

@@ -1,0 +1,136 @@
+"""Running a scenario under one edition, a hand-written flag set, or every corpus edition."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from ..errors import EngineError, ScenarioError
+from ..model import Edition
+from .cite import citations
+from .scenario import Scenario, load_scenario, play, render_result
+from .state import LogEntry
+
+SCENARIO_DIR_ENV = "RULEDIFF_SCENARIOS"
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """What one scenario did under one rule set."""
+
+    scenario: str
+    edition: str | None
+    """The edition's effective date, or the name of a hand-written flags file."""
+    result: str
+    log: tuple[LogEntry, ...]
+    flags: Mapping[str, object]
+    """The flags the run read, with their values (what decided the result)."""
+
+    def as_dict(self) -> dict[str, object]:
+        """The ``engine run --format json`` shape."""
+        return {"scenario": self.scenario, "edition": self.edition, "result": self.result,
+                "log": [entry.as_dict() for entry in self.log]}
+
+
+def run(scenario: Scenario, flags: Any, *, edition: Edition | None = None,
+        label: str | None = None) -> Run:
+    """Play ``scenario`` under ``flags``; with ``edition``, the log cites its rules."""
+    cite = citations(edition) if edition is not None else (lambda concept: ())
+    if label is None and edition is not None and edition.effective_date is not None:
+        label = edition.effective_date.isoformat()
+    game = play(scenario, flags, cite)
+    return Run(scenario.name, label, render_result(game, scenario.result), tuple(game.log),
+               dict(game.flags_read))
+
+
+def flags_of(edition: Edition) -> Any:
+    """The flags derived from an edition's text."""
+    from ..flags import flags_for
+
+    return flags_for(edition)
+
+
+def run_edition(scenario: Scenario, edition: Edition) -> Run:
+    """Play ``scenario`` under the flags an edition's own text gives."""
+    return run(scenario, flags_of(edition), edition=edition)
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Consecutive editions that give the same result."""
+
+    result: str
+    editions: tuple[str, ...]
+
+    @property
+    def first(self) -> str:
+        return self.editions[0]
+
+    @property
+    def last(self) -> str:
+        return self.editions[-1]
+
+    def as_dict(self) -> dict[str, object]:
+        return {"first": self.first, "last": self.last, "count": len(self.editions),
+                "result": self.result, "editions": list(self.editions)}
+
+
+def compare(scenario: Scenario, editions: Iterable[Edition]) -> tuple[Span, ...]:
+    """The result under each edition (oldest first), collapsed into runs of equal results.
+
+    An edition under which the scenario cannot run (a flag it needs is undetermined)
+    shows ``error: …`` as its result instead of stopping the comparison.
+    """
+    spans: list[Span] = []
+    for edition in editions:
+        label = edition.effective_date.isoformat() if edition.effective_date else edition.source
+        try:
+            result = run_edition(scenario, edition).result
+        except EngineError as exc:
+            result = f"error: {exc.message}"
+        if spans and spans[-1].result == result:
+            spans[-1] = Span(result, spans[-1].editions + (label,))
+        else:
+            spans.append(Span(result, (label,)))
+    return tuple(spans)
+
+
+# --- finding scenario files ---------------------------------------------------------------
+def scenario_dirs() -> list[Path]:
+    """Where named scenarios live: $RULEDIFF_SCENARIOS, the repository, the wheel."""
+    dirs = []
+    if os.environ.get(SCENARIO_DIR_ENV):
+        dirs.append(Path(os.environ[SCENARIO_DIR_ENV]))
+    dirs.append(Path(__file__).resolve().parent.parent.parent / "corpus" / "scenarios")
+    packaged = resources.files("rulediff") / "data" / "scenarios"
+    if packaged.is_dir():
+        dirs.append(Path(str(packaged)))
+    return [d for d in dirs if d.is_dir()]
+
+
+def scenario_names() -> list[str]:
+    """Every named scenario, sorted."""
+    return sorted({p.stem for d in scenario_dirs() for p in d.glob("*.toml")})
+
+
+def find_scenario(ref: str) -> Path:
+    """A scenario file from a path or a name (``mana-burn``)."""
+    path = Path(ref)
+    if path.suffix == ".toml" or os.sep in ref or "/" in ref:
+        if not path.is_file():
+            raise ScenarioError("no such scenario file", file=ref)
+        return path
+    for d in scenario_dirs():
+        candidate = d / f"{ref}.toml"
+        if candidate.is_file():
+            return candidate
+    known = ", ".join(scenario_names()) or "none found"
+    raise ScenarioError(f"unknown scenario {ref!r} (known: {known})")
+
+
+def open_scenario(ref: str) -> Scenario:
+    return load_scenario(find_scenario(ref))

@@ -1,0 +1,498 @@
+"""Scenarios: a starting state, actions and choices, and the result they report.
+
+A scenario is a TOML file (``corpus/scenarios/NAME.toml``)::
+
+    summary = "A 1/3 gets +0/+1, is switched, then gets +5/+0"
+    start = "precombat-main"          # where the game starts (default)
+    result = "{pt:bear}"              # a template: {function:argument}
+
+    [[players]]                       # life defaults to the flags' starting_life
+    id = "alice"
+    library = 20                      # a number of anonymous cards, or a list of ids
+
+    [[permanents]]
+    id = "bear"
+    types = ["creature"]
+    power = 1
+    toughness = 3
+    controller = "alice"
+
+    [[actions]]
+    do = "pump"
+    target = "bear"
+    toughness = 1
+
+    [[expect]]                        # expected results per flag value, first match wins
+    when = { pt_switch_sublayer = "timestamp" }
+    result = "9/1"
+    why = "418.5i: effects applied after the switch apply normally"
+
+:data:`ACTIONS` lists every action and :data:`RESULTS` every result function.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import EngineError, ScenarioError
+from . import combat, mulligan, sba, turn
+from .layers import power_toughness, sublayer_of
+from .state import POSITIONS, Citer, Effect, Game, Permanent, Player, StackObject, position_name
+
+
+@dataclass(frozen=True, slots=True)
+class Expectation:
+    """The result a scenario should give when the flags have the values in ``when``."""
+
+    when: Mapping[str, Any]
+    result: str
+    why: str = ""
+
+    def matches(self, flags: Any) -> bool:
+        for name, wanted in self.when.items():
+            value = getattr(flags, name, None)
+            allowed = wanted if isinstance(wanted, list) else [wanted]
+            if value not in allowed:
+                return False
+        return True
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    """A parsed scenario file (the raw tables are validated when it runs)."""
+
+    name: str
+    summary: str
+    result: str
+    start: str
+    active: str
+    players: tuple[Mapping[str, Any], ...]
+    permanents: tuple[Mapping[str, Any], ...]
+    actions: tuple[Mapping[str, Any], ...]
+    choices: Mapping[str, Any] = field(default_factory=dict)
+    expect: tuple[Expectation, ...] = ()
+    seed: int = 0
+    source: str = "<scenario>"
+    lines: Mapping[int, int] = field(default_factory=dict)
+    """Line of each action in the file (action index -> line), for error messages."""
+
+    def expected(self, flags: Any) -> Expectation | None:
+        """The first expectation whose flag values match, if any."""
+        return next((e for e in self.expect if e.matches(flags)), None)
+
+
+# --- loading ------------------------------------------------------------------------------
+def load_scenario(path: str | Path) -> Scenario:
+    """Read and check a scenario file; errors name the file and, if known, the line."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ScenarioError(f"cannot read scenario: {exc}", file=str(path)) from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        m = re.search(r"line (\d+)", str(exc))
+        raise ScenarioError(f"invalid TOML: {exc}", file=str(path),
+                            line=int(m.group(1)) if m else None) from None
+    return scenario_from_mapping(data, name=path.stem, source=str(path), text=text)
+
+
+def scenario_from_mapping(data: Mapping[str, Any], *, name: str, source: str = "<scenario>",
+                          text: str = "") -> Scenario:
+    def fail(message: str, line: int | None = None) -> ScenarioError:
+        return ScenarioError(message, file=source, line=line)
+
+    known = {"name", "summary", "result", "start", "active", "players", "permanents",
+             "actions", "choices", "expect", "seed"}
+    for key in data:
+        if key not in known:
+            raise fail(f"unknown key {key!r} (expected one of: {', '.join(sorted(known))})",
+                       _line_of(text, key))
+    if not isinstance(data.get("result"), str):
+        raise fail("a scenario needs a 'result' template, e.g. result = \"{pt:bear}\"")
+    players = tuple(data.get("players", ()))
+    if not players:
+        raise fail("a scenario needs at least one [[players]] table")
+    action_lines = [i + 1 for i, ln in enumerate(text.splitlines()) if ln.strip() == "[[actions]]"]
+    actions = tuple(data.get("actions", ()))
+    for i, action in enumerate(actions):
+        kind = action.get("do")
+        if kind not in ACTIONS:
+            line = action_lines[i] if i < len(action_lines) else None
+            raise fail(f"action {i + 1}: unknown 'do' {kind!r} (one of: {', '.join(ACTIONS)})",
+                       line)
+    for m in _PLACEHOLDER.finditer(data["result"]):
+        if m.group(1) not in RESULTS:
+            raise fail(f"unknown result function {m.group(1)!r} (one of: {', '.join(RESULTS)})",
+                       _line_of(text, "result"))
+    expect = []
+    for item in data.get("expect", ()):
+        if "result" not in item:
+            raise fail("each [[expect]] needs a 'result'")
+        expect.append(Expectation(dict(item.get("when", {})), str(item["result"]),
+                                  str(item.get("why", ""))))
+    start = data.get("start", "precombat-main")
+    if start not in [position_name(*p) for p in POSITIONS]:
+        raise fail(f"unknown start {start!r}", _line_of(text, "start"))
+    return Scenario(
+        name=str(data.get("name", name)), summary=str(data.get("summary", "")),
+        result=data["result"], start=start, active=str(data.get("active", players[0]["id"])),
+        players=players, permanents=tuple(data.get("permanents", ())), actions=actions,
+        choices=dict(data.get("choices", {})), expect=tuple(expect),
+        seed=int(data.get("seed", 0)), source=source,
+        lines=dict(enumerate(action_lines)),
+    )
+
+
+def _line_of(text: str, key: str) -> int | None:
+    for i, line in enumerate(text.splitlines(), 1):
+        if re.match(rf"\s*{re.escape(key)}\s*=", line):
+            return i
+    return None
+
+
+# --- building the starting state ----------------------------------------------------------
+def _cards(value: Any, prefix: str) -> list[str]:
+    if isinstance(value, int):
+        return [f"{prefix}-{i + 1}" for i in range(value)]
+    return [str(v) for v in value or ()]
+
+
+def _permanent(game: Game, spec: Mapping[str, Any], timestamp: int) -> Permanent:
+    counters = {str(k): int(v) for k, v in dict(spec.get("counters", {})).items()}
+    if "loyalty" in spec:
+        counters["loyalty"] = int(spec["loyalty"])
+    controller = str(spec.get("controller", game.active))
+    return Permanent(
+        id=str(spec["id"]), name=str(spec.get("name", spec["id"])), controller=controller,
+        owner=str(spec.get("owner", controller)), timestamp=timestamp,
+        card_types=tuple(spec.get("types", ())), subtypes=tuple(spec.get("subtypes", ())),
+        supertypes=tuple(spec.get("supertypes", ())), power=spec.get("power"),
+        toughness=spec.get("toughness"), keywords=tuple(spec.get("keywords", ())),
+        counters=counters,
+    )
+
+
+def new_game(scenario: Scenario, flags: Any, cite: Citer) -> Game:
+    """The starting state of a scenario under ``flags``."""
+    game = Game(flags=flags, players={}, cite=cite, active=scenario.active,
+                choices=dict(scenario.choices))
+    for spec in scenario.players:
+        pid = str(spec["id"])
+        life = spec["life"] if "life" in spec else game.flag("starting_life")
+        game.players[pid] = Player(
+            id=pid, life=int(life), poison=int(spec.get("poison", 0)),
+            hand=_cards(spec.get("hand", 0), f"{pid}-hand"),
+            library=_cards(spec.get("library", 0), f"{pid}-card"),
+            mana=list(str(spec.get("mana", ""))),
+        )
+    if game.active not in game.players:
+        raise ScenarioError(f"active player {game.active!r} is not a player", file=scenario.source)
+    for spec in scenario.permanents:
+        perm = _permanent(game, spec, game.tick())
+        game.battlefield[perm.id] = perm
+    game.position = [position_name(*p) for p in POSITIONS].index(scenario.start)
+    return game
+
+
+# --- actions ------------------------------------------------------------------------------
+Action = Callable[[Game, Mapping[str, Any]], None]
+ACTIONS: dict[str, Action] = {}
+
+
+def action(name: str) -> Callable[[Action], Action]:
+    def register(fn: Action) -> Action:
+        ACTIONS[name] = fn
+        return fn
+
+    return register
+
+
+def _need(a: Mapping[str, Any], key: str) -> Any:
+    if key not in a:
+        raise EngineError(f"action {a.get('do')!r} needs {key!r}")
+    return a[key]
+
+
+def _effect(game: Game, a: Mapping[str, Any], kind: str) -> None:
+    target = _need(a, "target")
+    game.permanent(target)
+    static = bool(a.get("static", False))
+    e = Effect(id=str(a.get("id", game.new_id("effect"))), target=target, kind=kind,
+               timestamp=game.tick(), power=int(a.get("power", 0)),
+               toughness=int(a.get("toughness", 0)), static=static, source=a.get("source"),
+               until=a.get("until", None if static else "end-of-turn"))
+    game.effects.append(e)
+    label = sublayer_of(game, e)
+    what = {"set": f"becomes {e.power}/{e.toughness}",
+            "modify": f"gets {e.power:+d}/{e.toughness:+d}",
+            "switch": "has its power and toughness switched"}[kind]
+    p, t = power_toughness(game, game.permanent(target))
+    concept = "pt-switch" if kind == "switch" and game.cite("pt-switch") else f"pt-{label}"
+    game.say(concept, f"{target} {what} ({e.id}, applied in {label}): now {p}/{t}")
+
+
+@action("pump")
+def _pump(game: Game, a: Mapping[str, Any]) -> None:
+    """``target`` gets +``power``/+``toughness`` (``static = true`` for a static ability)."""
+    _effect(game, a, "modify")
+
+
+@action("set-pt")
+def _set_pt(game: Game, a: Mapping[str, Any]) -> None:
+    _effect(game, a, "set")
+
+
+@action("switch")
+def _switch(game: Game, a: Mapping[str, Any]) -> None:
+    _effect(game, a, "switch")
+
+
+@action("end-effect")
+def _end_effect(game: Game, a: Mapping[str, Any]) -> None:
+    eid = _need(a, "id")
+    gone = [e for e in game.effects if e.id == eid]
+    if not gone:
+        raise EngineError(f"no effect {eid!r} to end")
+    game.effects = [e for e in game.effects if e.id != eid]
+    target = gone[0].target
+    p, t = power_toughness(game, game.permanent(target))
+    game.say("", f"effect {eid} ends: {target} is now {p}/{t}")
+
+
+@action("counters")
+def _counters(game: Game, a: Mapping[str, Any]) -> None:
+    perm = game.permanent(_need(a, "target"))
+    kind, n = str(_need(a, "kind")), int(a.get("n", 1))
+    perm.counters[kind] = perm.counters.get(kind, 0) + n
+    game.say("", f"{n} {kind} counter{'s' if n != 1 else ''} put on {perm.id}")
+
+
+@action("enter")
+def _enter(game: Game, a: Mapping[str, Any]) -> None:
+    """One permanent (``permanent``) or several at once (``permanents``) enter."""
+    specs = a.get("permanents") or [_need(a, "permanent")]
+    stamp = game.tick()
+    for spec in specs:
+        perm = _permanent(game, spec, stamp)
+        game.battlefield[perm.id] = perm
+    ids = ", ".join(str(s["id"]) for s in specs)
+    game.say("", f"{ids} enter{'s' if len(specs) == 1 else ''} the battlefield"
+             + (" simultaneously" if len(specs) > 1 else ""))
+
+
+@action("damage")
+def _damage(game: Game, a: Mapping[str, Any]) -> None:
+    """A spell or ability from ``source`` (controlled by ``controller``) deals damage."""
+    src = combat.Source(str(_need(a, "source")), str(a.get("controller", game.active)),
+                        tuple(a.get("keywords", ())))
+    combat.noncombat_damage(game, src, str(_need(a, "target")), int(_need(a, "amount")),
+                            a.get("redirect_to"))
+
+
+@action("activate-sacrifice")
+def _activate_sacrifice(game: Game, a: Mapping[str, Any]) -> None:
+    """Sacrifice ``permanent`` to have it deal ``amount`` damage to ``target`` (on the stack)."""
+    pid = str(_need(a, "permanent"))
+    if pid not in game.battlefield:
+        game.say("", f"{pid} is not on the battlefield: its ability can't be activated")
+        return
+    src = combat.source_of(game, game.battlefield[pid])
+    sba.leave_battlefield(game, pid, "graveyard")
+    game.say("sacrifice", f"{src.controller} sacrifices {pid} to activate its ability")
+    target, amount = str(_need(a, "target")), int(_need(a, "amount"))
+    game.stack.append(StackObject(
+        game.new_id("ability"), "ability", src.controller, f"{pid}'s ability",
+        lambda g: combat.noncombat_damage(g, src, target, amount, None)))
+
+
+@action("counter-trigger")
+def _counter_trigger(game: Game, a: Mapping[str, Any]) -> None:
+    """Counter the topmost triggered ability on the stack (a Stifle)."""
+    for obj in reversed(game.stack):
+        if obj.kind == "trigger":
+            game.stack.remove(obj)
+            game.say("counter-ability", f"{obj.text} is countered")
+            return
+    game.say("", "there is no triggered ability on the stack to counter")
+
+
+@action("trigger")
+def _trigger(game: Game, a: Mapping[str, Any]) -> None:
+    """A triggered ability (with no effect of its own) triggers."""
+    game.pending.append(StackObject(game.new_id("trigger"), "trigger",
+                                    str(a.get("player", game.active)),
+                                    str(a.get("text", "a triggered ability")), lambda g: None))
+
+
+@action("resolve")
+def _resolve(game: Game, a: Mapping[str, Any]) -> None:
+    """All players pass: the top object resolves (``all = true``: until the stack is empty)."""
+    while game.stack:
+        obj = game.stack.pop()
+        game.say("resolve", f"all players pass: {obj.text} resolves")
+        obj.resolve(game)
+        turn.settle(game)
+        if not a.get("all", False):
+            return
+
+
+@action("goto")
+def _goto(game: Game, a: Mapping[str, Any]) -> None:
+    turn.goto(game, str(_need(a, "to")))
+
+
+@action("end-turn")
+def _end_turn(game: Game, a: Mapping[str, Any]) -> None:
+    game.say("end-turn", f"{a.get('source', 'an effect')} ends the turn")
+    turn.end_turn(game)
+
+
+@action("draw")
+def _draw(game: Game, a: Mapping[str, Any]) -> None:
+    turn.draw(game, str(a.get("player", game.active)), int(a.get("n", 1)))
+
+
+@action("add-mana")
+def _add_mana(game: Game, a: Mapping[str, Any]) -> None:
+    player = game.player(str(a.get("player", game.active)))
+    mana = str(_need(a, "mana"))
+    player.mana.extend(mana)
+    game.say("mana-add", f"{player.id} adds {mana} to the mana pool")
+
+
+@action("spend-mana")
+def _spend_mana(game: Game, a: Mapping[str, Any]) -> None:
+    """Try to spend ``mana``; ``note`` records ``spent`` or ``lost``."""
+    player = game.player(str(a.get("player", game.active)))
+    wanted = list(str(_need(a, "mana")))
+    pool = list(player.mana)
+    ok = True
+    for m in wanted:
+        if m in pool:
+            pool.remove(m)
+        else:
+            ok = False
+    game.notes[str(a.get("note", "mana"))] = "spent" if ok else "lost"
+    if ok:
+        player.mana = pool
+        game.say("", f"{player.id} spends {''.join(wanted)}")
+    else:
+        game.say("", f"{player.id} has no {''.join(wanted)} left to spend")
+
+
+@action("lose-life")
+def _lose_life(game: Game, a: Mapping[str, Any]) -> None:
+    player = game.player(str(a.get("player", game.active)))
+    player.life -= int(_need(a, "n"))
+    game.say("", f"{player.id} loses {a['n']} life (life {player.life})")
+
+
+@action("poison")
+def _poison(game: Game, a: Mapping[str, Any]) -> None:
+    player = game.player(str(a.get("player", game.active)))
+    player.poison += int(a.get("n", 1))
+    game.say("", f"{player.id} gets {a.get('n', 1)} poison (total {player.poison})")
+
+
+@action("attack")
+def _attack(game: Game, a: Mapping[str, Any]) -> None:
+    combat.declare_attackers(game, list(_need(a, "attackers")), str(_need(a, "defender")))
+
+
+@action("block")
+def _block(game: Game, a: Mapping[str, Any]) -> None:
+    combat.declare_blockers(game, {str(k): str(v) for k, v in dict(_need(a, "blocks")).items()})
+
+
+@action("order-blockers")
+def _order(game: Game, a: Mapping[str, Any]) -> None:
+    combat.order_blockers(game, str(_need(a, "attacker")), list(_need(a, "order")))
+
+
+@action("assign")
+def _assign(game: Game, a: Mapping[str, Any]) -> None:
+    split = {str(k): int(v) for k, v in dict(_need(a, "damage")).items()}
+    combat.assign(game, str(_need(a, "attacker")), split, str(a.get("note", "assignment")))
+
+
+@action("mulligan")
+def _mulligan(game: Game, a: Mapping[str, Any]) -> None:
+    mulligan.mulligan(game, str(a.get("player", game.active)), game.rng)
+
+
+@action("keep")
+def _keep(game: Game, a: Mapping[str, Any]) -> None:
+    mulligan.keep(game, str(a.get("player", game.active)), a.get("bottom"), a.get("scry"))
+
+
+_NO_PRIORITY = {"goto", "mulligan", "keep", "end-turn", "resolve"}
+"""Actions after which the game does not check state-based actions on its own."""
+
+
+# --- results ------------------------------------------------------------------------------
+def _pt(game: Game, arg: str) -> str:
+    if arg not in game.battlefield:
+        return game.zone_of(arg)
+    p, t = power_toughness(game, game.battlefield[arg])
+    return f"{p}/{t}"
+
+
+def _counters_of(game: Game, arg: str) -> str:
+    perm = game.battlefield.get(arg)
+    if perm is None:
+        return game.zone_of(arg)
+    items = sorted((k, v) for k, v in perm.counters.items() if v)
+    return ",".join(f"{k}:{v}" for k, v in items) or "none"
+
+
+RESULTS: dict[str, Callable[[Game, str], object]] = {
+    "pt": _pt,
+    "battlefield": lambda g, arg: ",".join(sorted(g.battlefield)),
+    "life": lambda g, arg: g.player(arg).life,
+    "poison": lambda g, arg: g.player(arg).poison,
+    "hand": lambda g, arg: len(g.player(arg).hand),
+    "library": lambda g, arg: len(g.player(arg).library),
+    "graveyard": lambda g, arg: len(g.player(arg).graveyard),
+    "mana": lambda g, arg: len(g.player(arg).mana),
+    "status": lambda g, arg: "lost" if g.player(arg).lost else "alive",
+    "zone": lambda g, arg: g.zone_of(arg),
+    "damage": lambda g, arg: g.permanent(arg).damage,
+    "loyalty": lambda g, arg: g.battlefield[arg].counters.get("loyalty", 0)
+    if arg in g.battlefield else g.zone_of(arg),
+    "counters": _counters_of,
+    "note": lambda g, arg: g.notes.get(arg, "none"),
+    "mulligan": lambda g, arg: mulligan.summary(g, arg),
+    "cleanups": lambda g, arg: g.cleanups,
+}
+_PLACEHOLDER = re.compile(r"\{([a-z]+)(?::([\w.+/-]+))?\}")
+
+
+def render_result(game: Game, template: str) -> str:
+    """Fill a result template such as ``life={life:alice}``."""
+    return _PLACEHOLDER.sub(lambda m: str(RESULTS[m.group(1)](game, m.group(2) or "")), template)
+
+
+# --- running ------------------------------------------------------------------------------
+def play(scenario: Scenario, flags: Any, cite: Citer) -> Game:
+    """Run every action of the scenario; the final state is returned."""
+    game = new_game(scenario, flags, cite)
+    game.rng = random.Random(scenario.seed)
+    for i, a in enumerate(scenario.actions):
+        try:
+            ACTIONS[a["do"]](game, a)
+            if a["do"] not in _NO_PRIORITY:
+                turn.settle(game)
+        except EngineError as exc:
+            if exc.file:
+                raise
+            raise EngineError(f"action {i + 1} ({a['do']}): {exc.message}",
+                              file=scenario.source, line=scenario.lines.get(i)) from None
+    return game
