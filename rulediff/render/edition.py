@@ -18,12 +18,17 @@ from .views import EditionView, GlossaryItem, NavLink, Page, Span, TextItem, Toc
 HistoryKey = Callable[[str], "str | None"]
 
 
-def linked_spans(text: str, edition: Edition, page_href: str = "") -> tuple[Span, ...]:
+def linked_spans(
+    text: str, edition: Edition | None, page_href: str | None = "", prefix: str = ""
+) -> tuple[Span, ...]:
     """``text`` cut into plain spans and reference links to rules of ``edition``.
 
     ``page_href`` is the URL of the edition's full text from the page being written
-    (``""`` when that page *is* the full text).
+    (``""`` when that page *is* the full text, ``None`` when there is none to link to);
+    ``prefix`` starts the anchors when a page holds more than one full text.
     """
+    if edition is None or page_href is None or ("ule" not in text and "ection" not in text):
+        return (Span(text),)
     spans: list[Span] = []
     pos = 0
     for start, end, target in find_references(text):
@@ -33,7 +38,8 @@ def linked_spans(text: str, edition: Edition, page_href: str = "") -> tuple[Span
             target.isdigit() and len(target) == 1 and edition.section(target) is not None
         )
         if exists:
-            spans.append(Span(text[start:end], f"{page_href}#{rule_anchor(target)}", "ref", target))
+            href = f"{page_href}#{prefix}{rule_anchor(target)}"
+            spans.append(Span(text[start:end], href, "ref", target))
         else:
             spans.append(Span(text[start:end], None, "ref dangling", f"{target}: no such rule"))
         pos = end
@@ -48,28 +54,17 @@ def set_label(set_name: str | None, set_code: str | None) -> str | None:
     return set_name or set_code
 
 
-def build_edition_view(
+def text_items(
     edition: Edition,
     links: Links,
     *,
-    set_name: str | None = None,
-    set_code: str | None = None,
-    previous: str | None = None,
-    following: str | None = None,
+    prefix: str = "",
     history_key: HistoryKey | None = None,
-) -> EditionView:
-    """The view of an edition's full text; ``previous``/``following`` are neighbour dates."""
-    date = edition.date_text
+) -> tuple[tuple[TextItem, ...], tuple[TocEntry, ...], Callable[[str], str]]:
+    """The items of an edition's full text, its contents, and the anchor de-duplicator."""
     items: list[TextItem] = []
     toc: list[TocEntry] = []
     toc_children: list[TocEntry] = []
-
-    def close_section() -> None:
-        if toc:
-            last = toc[-1]
-            toc[-1] = TocEntry(last.anchor, last.label, last.title, tuple(toc_children))
-        toc_children.clear()
-
     seen: dict[str, int] = {}
 
     def unique(anchor: str) -> str:
@@ -77,8 +72,14 @@ def build_edition_view(
         seen[anchor] = seen.get(anchor, 0) + 1
         return anchor if seen[anchor] == 1 else f"{anchor}-{seen[anchor]}"
 
+    def close_section() -> None:
+        if toc:
+            last = toc[-1]
+            toc[-1] = TocEntry(last.anchor, last.label, last.title, tuple(toc_children))
+        toc_children.clear()
+
     for item in edition.body:
-        anchor = unique(rule_anchor(item.id))
+        anchor = unique(prefix + rule_anchor(item.id))
         if isinstance(item, Section):
             close_section()
             toc.append(TocEntry(anchor, f"{item.id}.", item.title))
@@ -94,12 +95,12 @@ def build_edition_view(
                 anchor=anchor,
                 label=rule.label,
                 level=level,
-                spans=linked_spans(rule.text, edition),
+                spans=linked_spans(rule.text, edition, "", prefix),
                 examples=tuple(
                     (
                         Span(ex.label.strip(), None, "exlabel"),
                         Span(" "),
-                        *linked_spans(ex.text, edition),
+                        *linked_spans(ex.text, edition, "", prefix),
                     )
                     for ex in rule.examples
                 ),
@@ -107,15 +108,38 @@ def build_edition_view(
             )
         )
     close_section()
+    return tuple(items), tuple(toc), unique
 
-    glossary = tuple(
+
+def glossary_items(
+    edition: Edition, *, prefix: str = "", unique: Callable[[str], str] | None = None
+) -> tuple[GlossaryItem, ...]:
+    """The glossary of an edition, references linked, each entry with its anchor."""
+    unique = unique or (lambda anchor: anchor)
+    return tuple(
         GlossaryItem(
-            unique(glossary_anchor(entry.term)),
+            unique(prefix + glossary_anchor(entry.term)),
             entry.term,
-            tuple(linked_spans(par, edition) for par in entry.text.split("\n")),
+            tuple(linked_spans(par, edition, "", prefix) for par in entry.text.split("\n")),
         )
         for entry in edition.glossary
     )
+
+
+def build_edition_view(
+    edition: Edition,
+    links: Links,
+    *,
+    set_name: str | None = None,
+    set_code: str | None = None,
+    previous: str | None = None,
+    following: str | None = None,
+    history_key: HistoryKey | None = None,
+) -> EditionView:
+    """The view of an edition's full text; ``previous``/``following`` are neighbour dates."""
+    date = edition.date_text
+    items, toc, unique = text_items(edition, links, history_key=history_key)
+    glossary = glossary_items(edition, unique=unique)
     label = set_label(set_name, set_code)
     nav = (
         NavLink("← previous edition", links.edition(previous) if previous else None, "prev"),
@@ -136,8 +160,8 @@ def build_edition_view(
         heading=edition.title,
         set_label=label,
         rule_count=sum(1 for r in edition.rules if r.kind != "rule"),
-        toc=tuple(toc),
-        items=tuple(items),
+        toc=toc,
+        items=items,
         glossary=glossary,
     )
 

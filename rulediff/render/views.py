@@ -22,6 +22,7 @@ KIND_CLASS: dict[str, str] = {
     "merged": "ch-merged",
     "references-only": "ch-references",
     "editorial": "ch-editorial",
+    "renamed": "ch-renamed",
 }
 
 
@@ -106,6 +107,104 @@ class EditionView:
     toc: tuple[TocEntry, ...]
     items: tuple[TextItem, ...]
     glossary: tuple[GlossaryItem, ...]
+
+
+# --- changelog ------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """A run of a word diff: kept (``op == ""``), inserted (``ins``) or deleted (``del``)."""
+
+    op: str
+    spans: tuple[Span, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RuleLink:
+    """A rule number shown in a change's header, linked to the full text of its edition."""
+
+    label: str
+    href: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ExampleView:
+    kind: str
+    css: str
+    label: str
+    segments: tuple[Segment, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeView:
+    """One change of a changelog."""
+
+    anchor: str
+    """Permalink ``id``: ``n702.36e`` (by new number), ``o702.36d`` (removed), ``g-…``."""
+    kind: str
+    css: str
+    domain: str
+    old: tuple[RuleLink, ...]
+    new: tuple[RuleLink, ...]
+    significance: str
+    score: str
+    notes: tuple[str, ...]
+    """Moved, ambiguous (with the runner-ups), sweeps, list and reference changes."""
+    segments: tuple[Segment, ...]
+    """The text with its word diff (the whole text of the rule, old and new merged)."""
+    show_text: bool
+    examples: tuple[ExampleView, ...]
+    history: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeGroup:
+    anchor: str
+    title: str
+    changes: tuple[ChangeView, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Count:
+    label: str
+    css: str
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class ContentsRow:
+    kind: str
+    css: str
+    old: str
+    new: str
+
+
+@dataclass(frozen=True, slots=True)
+class EmbeddedText:
+    """A full text carried inside a standalone page (so its rule links work offline)."""
+
+    anchor: str
+    title: str
+    items: tuple[TextItem, ...]
+    glossary: tuple[GlossaryItem, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ChangelogView:
+    page: Page
+    old: str
+    new: str
+    old_href: str | None
+    new_href: str | None
+    heading: str
+    counts: tuple[Count, ...]
+    """Rule changes by kind."""
+    significance: tuple[Count, ...]
+    other_counts: tuple[Count, ...]
+    """Glossary, examples, contents, moved, ambiguous."""
+    sweeps: tuple[tuple[str, str, int], ...]
+    groups: tuple[ChangeGroup, ...]
+    contents: tuple[ContentsRow, ...]
+    texts: tuple[EmbeddedText, ...] = ()
 
 
 # --- site index and feed ----------------------------------------------------------------

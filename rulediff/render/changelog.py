@@ -1,0 +1,371 @@
+"""The changelog page of two editions, built from :class:`rulediff.diff.EditionDiff`.
+
+A summary (counts by kind and significance), then the changes grouped by section, each
+with a permalink anchor, its rule numbers linked to the full text of their edition
+(``old → new`` for a move), and its text with insertions and deletions marked.
+
+Two settings:
+
+* in a site (``Links(site=True)``) rule numbers and references link to the full-text
+  pages of the site;
+* standalone (``rulediff diff --format html``): one self-contained file. When the two
+  editions are given, their full texts are carried at the end of the page (collapsed),
+  so every rule number still links somewhere from ``file://``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ..diff import Change, EditionDiff, ExampleChange, WordOp
+from ..model import Edition
+from .edition import HistoryKey, glossary_items, linked_spans, set_label, text_items
+from .env import template
+from .links import Links, glossary_anchor, rule_anchor
+from .refs import find_references
+from .views import (
+    ChangeGroup,
+    ChangelogView,
+    ChangeView,
+    ContentsRow,
+    Count,
+    EmbeddedText,
+    ExampleView,
+    NavLink,
+    Page,
+    RuleLink,
+    Segment,
+    Span,
+    kind_class,
+)
+
+_OP = {"equal": "", "insert": "ins", "delete": "del"}
+#: Anchor prefixes of the full texts embedded in a standalone page.
+OLD_PREFIX, NEW_PREFIX = "o-", "n-"
+
+
+class _Side:
+    """One edition as seen from the changelog: how to link its rules and references."""
+
+    def __init__(self, edition: Edition | None, href: str | None, prefix: str, date: str) -> None:
+        self.edition = edition
+        self.href = href
+        """URL of the full text (``""``: in this page, ``None``: nowhere)."""
+        self.prefix = prefix
+        self.date = date
+
+    def rule(self, rule_id: str) -> str | None:
+        if self.href is None:
+            return None
+        return f"{self.href}#{self.prefix}{rule_anchor(rule_id)}"
+
+    def term(self, term: str) -> str | None:
+        if self.href is None:
+            return None
+        return f"{self.href}#{self.prefix}{glossary_anchor(term)}"
+
+    def references(self, text: str) -> list[tuple[int, int, str]]:
+        if self.edition is None or self.href is None:
+            return []
+        return find_references(text)
+
+    def link(self, text: str, target: str) -> Span:
+        ed = self.edition
+        assert ed is not None
+        exists = ed.rule(target) is not None or (
+            len(target) == 1 and ed.section(target) is not None
+        )
+        if not exists:
+            return Span(text, None, "ref dangling", f"{target}: not in {self.date}")
+        return Span(text, self.rule(target), "ref", f"{target} ({self.date})")
+
+
+def word_segments(words: Sequence[WordOp], old: _Side, new: _Side) -> tuple[Segment, ...]:
+    """Word-diff runs as segments, references inside them linked to their edition.
+
+    References are found on each side's whole text (a reference may straddle runs),
+    then cut at the runs' bounds: kept and inserted text link into the new edition,
+    deleted text into the old one.
+    """
+    old_text = "".join(w.text for w in words if w.op != "insert")
+    new_text = "".join(w.text for w in words if w.op != "delete")
+    refs = {"old": old.references(old_text), "new": new.references(new_text)}
+    pos = {"old": 0, "new": 0}
+    out: list[Segment] = []
+    for w in words:
+        side_name = "old" if w.op == "delete" else "new"
+        side = old if side_name == "old" else new
+        start = pos[side_name]
+        end = start + len(w.text)
+        spans: list[Span] = []
+        cursor = start
+        for r_start, r_end, target in refs[side_name]:
+            if r_end <= start or r_start >= end:
+                continue
+            a, b = max(r_start, start), min(r_end, end)
+            if a > cursor:
+                spans.append(Span(w.text[cursor - start:a - start]))
+            spans.append(side.link(w.text[a - start:b - start], target))
+            cursor = b
+        if cursor < end or not spans:
+            spans.append(Span(w.text[cursor - start:]))
+        out.append(Segment(_OP[w.op], tuple(spans)))
+        if w.op == "equal":
+            pos["old"] += len(w.text)
+            pos["new"] += len(w.text)
+        else:
+            pos[side_name] = end
+    return tuple(out)
+
+
+def _anchor(c: Change, unique: Callable[[str], str]) -> str:
+    if c.domain == "glossary":
+        term = c.new_id or c.old_id or ""
+        side = "gn" if c.new_ids else "go"
+        return unique(f"{side}-{glossary_anchor(term)[2:]}")
+    return unique(f"n{c.new_id}" if c.new_ids else f"o{c.old_id}")
+
+
+def _notes(c: Change) -> tuple[str, ...]:
+    notes: list[str] = []
+    if c.moved:
+        notes.append("moved: a new parent, or a new place among its siblings")
+    if c.ambiguous:
+        also = ", ".join(c.alternatives) or "another candidate"
+        notes.append(f"ambiguous match: {also} scored almost as well")
+    for lc in c.lists:
+        if lc.added:
+            notes.append(f"{lc.lead} … added: {', '.join(lc.added)}")
+        if lc.removed:
+            notes.append(f"{lc.lead} … removed: {', '.join(lc.removed)}")
+    if c.retargets:
+        parts = [
+            f"{r.old} → {r.new}" + ("" if r.follows_renumbering else " (retargeted)")
+            for r in c.retargets
+        ]
+        notes.append("references: " + ", ".join(parts))
+    for a, b in c.sweeps:
+        notes.append(f"wording sweep: “{a}” → “{b}”")
+    if "typography" in c.flags and c.kind == "editorial":
+        notes.append("typography only (quotes, dashes, spacing)")
+    return tuple(notes)
+
+
+def _example_view(e: ExampleChange, old: _Side, new: _Side) -> ExampleView:
+    where = " → ".join(dict.fromkeys(i.replace("#ex", " example ") for i in (e.old_id, e.new_id) if i))
+    return ExampleView(e.kind, kind_class(e.kind), where, word_segments(e.words, old, new))
+
+
+def _change_view(
+    c: Change,
+    old: _Side,
+    new: _Side,
+    unique: Callable[[str], str],
+    links: Links,
+    history_old: HistoryKey | None,
+    history_new: HistoryKey | None,
+) -> ChangeView:
+    if c.domain == "glossary":
+        old_links = tuple(RuleLink(t, old.term(t)) for t in c.old_ids)
+        new_links = tuple(RuleLink(t, new.term(t)) for t in c.new_ids)
+        key = None
+    else:
+        old_links = tuple(RuleLink(i, old.rule(i)) for i in c.old_ids)
+        new_links = tuple(RuleLink(i, new.rule(i)) for i in c.new_ids)
+        key = None
+        if history_new is not None and c.new_ids:
+            key = history_new(c.new_ids[0])
+        if key is None and history_old is not None and c.old_ids:
+            key = history_old(c.old_ids[0])
+    if old_links and new_links and [r.label for r in old_links] == [r.label for r in new_links]:
+        old_links = ()  # same number on both sides: show it once, linked to the new text
+    matched = bool(c.old_ids and c.new_ids)
+    return ChangeView(
+        anchor=_anchor(c, unique),
+        kind=c.kind,
+        css=kind_class(c.kind),
+        domain=c.domain,
+        old=old_links,
+        new=new_links,
+        significance=c.significance,
+        score=f"{c.score:.0f}" if matched else "",
+        notes=_notes(c),
+        segments=word_segments(c.words, old, new),
+        show_text=bool(c.words),
+        examples=tuple(_example_view(e, old, new) for e in c.examples),
+        history=links.history(key),
+    )
+
+
+def _section_titles(d: EditionDiff) -> dict[str, str]:
+    titles: dict[str, str] = {}
+    for c in d.changes:
+        ident = c.new_id or c.old_id or ""
+        if c.domain == "rule" and len(ident) == 1 and ident.isdigit():
+            titles.setdefault(ident, c.new_text() or c.old_text())
+    return titles
+
+
+def build_changelog_view(
+    d: EditionDiff,
+    links: Links | None = None,
+    *,
+    old: Edition | None = None,
+    new: Edition | None = None,
+    old_set: tuple[str | None, str | None] = (None, None),
+    new_set: tuple[str | None, str | None] = (None, None),
+    previous: str | None = None,
+    following: str | None = None,
+    history_old: HistoryKey | None = None,
+    history_new: HistoryKey | None = None,
+    include_unchanged: bool = False,
+) -> ChangelogView:
+    """The view of a changelog page.
+
+    ``old``/``new`` (the editions) let references inside the text be linked; in a
+    standalone page they are also embedded. ``previous``/``following`` are the dates of
+    the editions around the pair, for the site's navigation.
+    """
+    links = links or Links(site=False)
+    a, b = d.old.date, d.new.date
+    embed = not links.site and old is not None and new is not None
+    if links.site:
+        old_side = _Side(old, links.edition(a), "", a)
+        new_side = _Side(new, links.edition(b), "", b)
+    elif embed:
+        old_side = _Side(old, "", OLD_PREFIX, a)
+        new_side = _Side(new, "", NEW_PREFIX, b)
+    else:
+        old_side = _Side(None, None, "", a)
+        new_side = _Side(None, None, "", b)
+
+    seen: dict[str, int] = {}
+
+    def unique(anchor: str) -> str:
+        seen[anchor] = seen.get(anchor, 0) + 1
+        return anchor if seen[anchor] == 1 else f"{anchor}-{seen[anchor]}"
+
+    titles = _section_titles(d)
+    grouped: dict[str, list[ChangeView]] = {}
+    for c in d.shown(include_unchanged):
+        group = "glossary" if c.domain == "glossary" else (c.section or "other")
+        view = _change_view(c, old_side, new_side, unique, links, history_old, history_new)
+        grouped.setdefault(group, []).append(view)
+    groups = []
+    for name, changes in grouped.items():
+        if name == "glossary":
+            title = "Glossary"
+        elif name == "other":
+            title = "Other"
+        else:
+            title = f"{name}. {titles.get(name, '')}".rstrip()
+        groups.append(ChangeGroup(unique(f"sec-{name}"), title, tuple(changes)))
+
+    summary = d.summary()
+    rule_counts = summary["rules"]
+    counts = tuple(
+        Count(kind, kind_class(kind), n)
+        for kind, n in sorted(rule_counts.items(), key=lambda kv: kv[0] == "unchanged")
+        if n
+    )
+    significance = tuple(
+        Count(s, f"sig-{s}", n) for s, n in summary["significance"].items() if n
+    )
+    other: list[Count] = []
+    for part in ("glossary", "examples", "contents"):
+        for kind, n in summary[part].items():
+            if n and kind != "unchanged":
+                other.append(Count(f"{part}: {kind}", kind_class(kind), n))
+    for name in ("moved", "ambiguous"):
+        if summary[name]:
+            other.append(Count(name, "ch-other", summary[name]))
+
+    contents = tuple(
+        ContentsRow(
+            cc.kind,
+            kind_class(cc.kind),
+            f"{cc.old_id or ''} {cc.old_title or ''}".strip(),
+            f"{cc.new_id or ''} {cc.new_title or ''}".strip(),
+        )
+        for cc in d.contents
+    )
+
+    texts: tuple[EmbeddedText, ...] = ()
+    if embed:
+        assert old is not None and new is not None
+        texts = (
+            _embedded("text-old", f"Full text of {a}", old, OLD_PREFIX),
+            _embedded("text-new", f"Full text of {b}", new, NEW_PREFIX),
+        )
+
+    old_label, new_label = set_label(*old_set), set_label(*new_set)
+    heading = f"Changes from {a} to {b}"
+    nav: tuple[NavLink, ...] = ()
+    if links.site:
+        nav = (
+            NavLink("← previous changes", links.changelog(previous, a) if previous else None, "prev"),
+            NavLink(f"text of {a}", links.edition(a)),
+            NavLink(f"text of {b}", links.edition(b)),
+            NavLink("next changes →", links.changelog(b, following) if following else None, "next"),
+        )
+    page = Page(
+        title=f"Comprehensive Rules changes {a} → {b}",
+        stylesheet=links.static("rulediff.css") if links.site else None,
+        home=links.index(),
+        crumbs=(NavLink("Editions", links.index()), NavLink(f"{a} → {b}", None))
+        if links.site
+        else (),
+        nav=nav,
+    )
+    return ChangelogView(
+        page=page,
+        old=a + (f" ({old_label})" if old_label else ""),
+        new=b + (f" ({new_label})" if new_label else ""),
+        old_href=old_side.href if old_side.href else ("#text-old" if embed else None),
+        new_href=new_side.href if new_side.href else ("#text-new" if embed else None),
+        heading=heading,
+        counts=counts,
+        significance=significance,
+        other_counts=tuple(other),
+        sweeps=d.sweeps,
+        groups=tuple(groups),
+        contents=contents,
+        texts=texts,
+    )
+
+
+def _embedded(anchor: str, title: str, edition: Edition, prefix: str) -> EmbeddedText:
+    items, _toc, unique = text_items(edition, Links(site=False), prefix=prefix)
+    return EmbeddedText(anchor, title, items, glossary_items(edition, prefix=prefix, unique=unique))
+
+
+def render_changelog(view: ChangelogView) -> str:
+    """Render a built changelog view."""
+    return template("changelog.html.j2").render(v=view, page=view.page)
+
+
+def render_changelog_html(
+    edition_diff: EditionDiff,
+    old: Edition | None = None,
+    new: Edition | None = None,
+    *,
+    include_unchanged: bool = False,
+) -> str:
+    """A standalone HTML changelog (one file, stylesheet inlined, works from ``file://``).
+
+    With the two editions, their full texts are embedded so every rule number links to
+    its text; without them the rule numbers are plain text.
+    """
+    view = build_changelog_view(
+        edition_diff, Links(site=False), old=old, new=new, include_unchanged=include_unchanged
+    )
+    return render_changelog(view)
+
+
+__all__ = [
+    "build_changelog_view",
+    "linked_spans",
+    "render_changelog",
+    "render_changelog_html",
+    "word_segments",
+]
