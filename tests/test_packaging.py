@@ -79,8 +79,11 @@ def test_wheel_carries_code_grammars_reports_and_data(wheel: Path) -> None:
     for rel in _tracked_files("reports"):
         assert f"rulediff/reports/{rel}" in names, rel
     assert f"rulediff/{PROBE.as_posix()}" in names
-    if (ROOT / "corpus" / "editions.toml").is_file():
-        assert "rulediff/data/editions.toml" in names
+    for rel in _tracked_files("corpus"):
+        if rel.endswith(".toml"):  # the manifest and the engine's scenarios
+            assert f"rulediff/data/{rel}" in names, rel
+        else:
+            assert f"rulediff/data/{rel}" not in names, rel
     assert "rulediff/schemas/parse.schema.json" in names
     # Every module of the package, sub-packages included (none forgotten in setup.py).
     for module in (ROOT / "rulediff").rglob("*.py"):
