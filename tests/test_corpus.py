@@ -15,7 +15,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import tomllib
 from click.testing import CliRunner
 
 from rulediff import cache
@@ -31,6 +30,7 @@ from rulediff.corpus import (
     load_edition,
     parse_reference,
     resolve_edition,
+    tomllib,
 )
 from rulediff.errors import CorpusError, EditionNotFound, IngestError, ParseError
 from rulediff.ingest import find_effective_date, ingest_bytes
