@@ -11,6 +11,7 @@ import click
 
 from . import __version__
 from .commands import corpus as corpus_commands
+from .commands import diff as diff_commands
 from .commands import parse as parse_commands
 from .commands.common import RuleDiffGroup, corpus_options, debug_option
 
@@ -28,6 +29,9 @@ main.add_command(parse_commands.parse)
 main.add_command(parse_commands.show)
 main.add_command(parse_commands.glossary)
 main.add_command(corpus_commands.corpus)
+main.add_command(diff_commands.diff)
+main.add_command(diff_commands.history)
+main.add_command(diff_commands.at)
 
 
 def run(argv: list[str] | None = None) -> None:

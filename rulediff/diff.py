@@ -643,15 +643,21 @@ def _arrow(c: Change) -> str:
 
 
 def _inline(words: tuple[WordOp, ...], *, md: bool) -> str:
+    """wdiff-style ``[-old-]{+new+}`` (text) or ``~~old~~**new**`` (Markdown) inline marks."""
     parts: list[str] = []
     for w in words:
         text = w.text.replace("\n", " / ")
         if w.op == "equal":
             parts.append(text)
-        elif md:
-            parts.append(f"~~{text}~~" if w.op == "delete" else f"**{text}**")
+            continue
+        core = text.strip() or "\u00b7"  # a whitespace-only change shows as a middle dot
+        lead = text[: len(text) - len(text.lstrip())] if text.strip() else ""
+        trail = text[len(text.rstrip()) :] if text.strip() else ""
+        if md:
+            mark = f"~~{core}~~" if w.op == "delete" else f"**{core}**"
         else:
-            parts.append(f"[-{text}-]" if w.op == "delete" else f"{{+{text}+}}")
+            mark = f"[-{core}-]" if w.op == "delete" else f"{{+{core}+}}"
+        parts.append(f"{lead}{mark}{trail}")
     return "".join(parts)
 
 

@@ -1,0 +1,428 @@
+"""The lineage of every rule across all editions: when it was born, edited, renumbered, removed.
+
+Lineage is computed by chaining *adjacent* editions: each consecutive pair is aligned
+(:func:`rulediff.align.align_cached`, cached by the two sha256s) and reduced to a
+:class:`Step` that keeps only what changed (an unchanged rule keeps its number, so
+"absent from the step" means "same number, same text"). A :class:`Lineage` is the list
+of steps over the corpus; following a rule back (or forward) is a walk over dictionaries,
+so once the steps are cached the history of any rule — or of all of them, for the site —
+costs milliseconds.
+
+>>> lin = build_lineage(corpus_editions)                 # doctest: +SKIP
+>>> [e.kind for e in rule_history(lin, "702.36f").events]  # doctest: +SKIP
+['renumbered-edited', ..., 'added']
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import cache
+from .align import ALIGN_VERSION, EditionRef, Kind, align_cached
+from .errors import RuleNotFound
+from .model import Edition
+
+log = logging.getLogger(__name__)
+
+#: Bumped when a Step's content for a given pair could change (cache key).
+LINEAGE_VERSION = f"1.{ALIGN_VERSION}"
+
+
+@dataclass(frozen=True, slots=True)
+class StepChange:
+    """One non-trivial rule match between two adjacent editions."""
+
+    kind: Kind
+    old_ids: tuple[str, ...]
+    new_ids: tuple[str, ...]
+    score: float
+    moved: bool = False
+    ambiguous: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """What changed from one edition to the next (rules whose match is not ``unchanged``)."""
+
+    old: EditionRef
+    new: EditionRef
+    changes: tuple[StepChange, ...]
+    examples: tuple[StepChange, ...] = ()
+    """Example matches other than ``unchanged`` (ids like ``702.36e#ex1``)."""
+    _index: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def __getstate__(self) -> tuple:
+        return (self.old, self.new, self.changes, self.examples)
+
+    def __setstate__(self, state: tuple) -> None:
+        for name, value in zip(("old", "new", "changes", "examples"), state, strict=True):
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "_index", {})
+
+    def _lookup(self, side: str) -> dict[str, StepChange]:
+        found = self._index.get(side)
+        if found is None:
+            found = {}
+            for change in self.changes:
+                for ident in change.old_ids if side == "old" else change.new_ids:
+                    found.setdefault(ident, change)
+            self._index[side] = found
+        return found
+
+    def for_new(self, rule_id: str) -> StepChange | None:
+        """The change that produced ``rule_id`` of the newer edition (``None``: unchanged)."""
+        return self._lookup("new").get(rule_id)
+
+    def for_old(self, rule_id: str) -> StepChange | None:
+        """What happened to ``rule_id`` of the older edition (``None``: unchanged)."""
+        return self._lookup("old").get(rule_id)
+
+    def examples_of(self, new_id: str | None, old_id: str | None) -> tuple[StepChange, ...]:
+        """Example changes of the rule numbered ``new_id`` now (``old_id`` before)."""
+        out = []
+        for change in self.examples:
+            owner_new = change.new_ids[0].split("#")[0] if change.new_ids else None
+            owner_old = change.old_ids[0].split("#")[0] if change.old_ids else None
+            if (new_id is not None and owner_new == new_id) or (
+                owner_new is None and old_id is not None and owner_old == old_id
+            ):
+                out.append(change)
+        return tuple(out)
+
+
+def step_of(old: Edition, new: Edition, *, use_cache: bool = True) -> Step:
+    """The :class:`Step` between two editions (through the alignment cache)."""
+
+    def compute() -> Step:
+        alignment = align_cached(old, new, use_cache=use_cache)
+        return Step(
+            old=alignment.old,
+            new=alignment.new,
+            changes=tuple(
+                StepChange(m.kind, m.old_ids, m.new_ids, m.score, m.moved, m.ambiguous)
+                for m in alignment.rules
+                if m.kind != "unchanged"
+            ),
+            examples=tuple(
+                StepChange(m.kind, m.old_ids, m.new_ids, m.score, m.moved, m.ambiguous)
+                for m in alignment.examples
+                if m.kind != "unchanged"
+            ),
+        )
+
+    if not (old.sha256 and new.sha256):
+        return compute()
+    key = f"{old.sha256[:32]}-{new.sha256[:32]}"
+    return cache.get_or_compute("step", key, LINEAGE_VERSION, compute, use_cache=use_cache)
+
+
+@dataclass(frozen=True, slots=True)
+class Lineage:
+    """The steps between consecutive editions, oldest first."""
+
+    editions: tuple[EditionRef, ...]
+    steps: tuple[Step, ...]
+    """``steps[k]`` goes from ``editions[k]`` to ``editions[k + 1]``."""
+
+    def index_of(self, date: str) -> int:
+        for k, ref in enumerate(self.editions):
+            if ref.date == date:
+                return k
+        raise RuleNotFound(f"no edition dated {date} in the lineage")
+
+    def in_force(self, day: dt.date) -> int:
+        """Index of the edition in force on ``day`` (newest with date ≤ day)."""
+        found = -1
+        for k, ref in enumerate(self.editions):
+            if ref.date != "unknown" and dt.date.fromisoformat(ref.date) <= day:
+                found = k
+        if found < 0:
+            raise RuleNotFound(
+                f"no edition in force on {day}: the oldest is {self.editions[0].date}"
+            )
+        return found
+
+
+EditionLoader = Callable[[Any], Edition]
+
+
+def build_lineage(
+    editions: Sequence[Any],
+    load: EditionLoader,
+    *,
+    use_cache: bool = True,
+    progress: Callable[[int, int], None] | None = None,
+) -> Lineage:
+    """Chain every consecutive pair of ``editions`` (oldest first).
+
+    ``progress(k, n)`` is called before each step that must be computed (not cached).
+
+    ``editions`` are whatever ``load`` accepts (corpus :class:`EditionInfo` objects,
+    paths…) and should carry a ``sha256`` attribute: then the whole lineage is cached
+    under the hash of all of them, and each step under its pair.
+    """
+    shas = [getattr(e, "sha256", None) for e in editions]
+    whole_key = None
+    if all(shas):
+        whole_key = hashlib.sha256("\n".join(shas).encode()).hexdigest()  # type: ignore[arg-type]
+        if use_cache:
+            found = cache.read("lineage", whole_key, LINEAGE_VERSION)
+            if found is not cache.MISSING:
+                return found  # type: ignore[no-any-return]
+    loaded: dict[int, Edition] = {}
+
+    def get(k: int) -> Edition:
+        if k not in loaded:
+            for old in [i for i in loaded if i < k - 1]:
+                del loaded[old]  # keep at most the two editions of the current pair
+            loaded[k] = load(editions[k])
+        return loaded[k]
+
+    steps: list[Step] = []
+    for k in range(1, len(editions)):
+        step = None
+        if use_cache and shas[k - 1] and shas[k]:
+            # A cached step needs neither edition parsed.
+            found = cache.read("step", f"{shas[k - 1][:32]}-{shas[k][:32]}", LINEAGE_VERSION)  # type: ignore[index]
+            if found is not cache.MISSING:
+                step = found
+        if step is None:
+            if progress:
+                progress(k, len(editions) - 1)
+            step = step_of(get(k - 1), get(k), use_cache=use_cache)
+        steps.append(step)
+    if steps:
+        refs = [steps[0].old, *(s.new for s in steps)]
+    elif editions:
+        refs = [EditionRef.of(get(0))]
+    else:
+        refs = []
+    lineage = Lineage(tuple(refs), tuple(steps))
+    if whole_key is not None and use_cache:
+        cache.write("lineage", whole_key, LINEAGE_VERSION, lineage)
+    return lineage
+
+
+# --- one rule's history -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEvent:
+    """Something that happened to the rule in one edition (compared with the one before)."""
+
+    date: str
+    """The edition where it happened."""
+    previous: str | None
+    """The edition before (``None``: the rule is in the oldest edition of the corpus)."""
+    kind: Kind
+    """``added`` (born), ``edited``, ``renumbered``…, ``removed``; ``unchanged`` when only
+    its examples changed."""
+    old_ids: tuple[str, ...]
+    new_ids: tuple[str, ...]
+    score: float = 0.0
+    moved: bool = False
+    examples: tuple[StepChange, ...] = ()
+
+    @property
+    def in_oldest(self) -> bool:
+        return self.previous is None
+
+
+@dataclass(frozen=True, slots=True)
+class RuleHistory:
+    """The events of one rule, newest first, following renumberings back to its origin."""
+
+    rule: str
+    """The number asked about, in edition ``edition``."""
+    edition: str
+    events: tuple[HistoryEvent, ...]
+
+    @property
+    def origin(self) -> HistoryEvent | None:
+        """The event where the rule first appears (born, or present in the oldest edition)."""
+        return self.events[-1] if self.events else None
+
+    def numbers(self) -> tuple[str, ...]:
+        """Every number the rule has had, newest first."""
+        out: list[str] = []
+        for event in self.events:
+            for ident in (*event.new_ids, *event.old_ids):
+                if ident not in out:
+                    out.append(ident)
+        return tuple(out) or (self.rule,)
+
+
+def rule_history(lineage: Lineage, rule_id: str, edition: int | None = None) -> RuleHistory:
+    """Events of ``rule_id`` (numbered as in edition index ``edition``, default the newest).
+
+    Walks back to where the rule was born (or the oldest edition) and forward to the
+    newest edition (or its removal). The caller checks that the rule exists there.
+    """
+    k = len(lineage.editions) - 1 if edition is None else edition
+    events: list[HistoryEvent] = []
+    # Forward: what happened to it after edition k (newest events first at the end).
+    forward: list[HistoryEvent] = []
+    current = rule_id
+    for j in range(k, len(lineage.steps)):
+        step = lineage.steps[j]
+        change = step.for_old(current)
+        new_id = current if change is None else (change.new_ids[0] if change.new_ids else None)
+        examples = step.examples_of(new_id, current)
+        if change is None and not examples:
+            continue
+        forward.append(_event(step, change, current, new_id, examples))
+        if new_id is None:
+            break
+        current = new_id
+    events.extend(reversed(forward))
+    # Backward: how it came to be in edition k.
+    current = rule_id
+    for j in range(k - 1, -1, -1):
+        step = lineage.steps[j]
+        change = step.for_new(current)
+        old_id = current if change is None else (change.old_ids[0] if change.old_ids else None)
+        examples = step.examples_of(current, old_id)
+        if change is None and not examples:
+            continue
+        events.append(_event(step, change, old_id, current, examples))
+        if old_id is None:
+            break
+        current = old_id
+    else:
+        events.append(HistoryEvent(lineage.editions[0].date, None, "added", (), (current,), 0.0))
+    return RuleHistory(rule_id, lineage.editions[k].date, tuple(events))
+
+
+def _event(
+    step: Step,
+    change: StepChange | None,
+    old_id: str | None,
+    new_id: str | None,
+    examples: tuple[StepChange, ...],
+) -> HistoryEvent:
+    if change is None:
+        return HistoryEvent(
+            step.new.date,
+            step.old.date,
+            "unchanged",
+            (old_id,) if old_id else (),
+            (new_id,) if new_id else (),
+            100.0,
+            False,
+            examples,
+        )
+    return HistoryEvent(
+        step.new.date,
+        step.old.date,
+        change.kind,
+        change.old_ids,
+        change.new_ids,
+        change.score,
+        change.moved,
+        examples,
+    )
+
+
+def trace_to(lineage: Lineage, rule_id: str, start: int, target: int) -> str | None:
+    """The number that rule ``rule_id`` of edition ``start`` had (or has) in edition ``target``.
+
+    ``None`` if it did not exist there (born later, or removed).
+    """
+    current: str | None = rule_id
+    if target < start:
+        for j in range(start - 1, target - 1, -1):
+            change = lineage.steps[j].for_new(current)  # type: ignore[arg-type]
+            if change is not None:
+                current = change.old_ids[0] if change.old_ids else None
+            if current is None:
+                return None
+    else:
+        for j in range(start, target):
+            change = lineage.steps[j].for_old(current)  # type: ignore[arg-type]
+            if change is not None:
+                current = change.new_ids[0] if change.new_ids else None
+            if current is None:
+                return None
+    return current
+
+
+# --- texts for display -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EventDetail:
+    """A history event with the rule's texts before and after it, and their word diff."""
+
+    event: HistoryEvent
+    old_text: str
+    new_text: str
+    words: tuple  # tuple[rulediff.diff.WordOp, ...]
+
+
+def _rule_text(edition: Edition, ids: tuple[str, ...]) -> str:
+    parts = []
+    for ident in ids:
+        rule = edition.rule(ident)
+        if rule is not None:
+            parts.append(rule.text)
+        else:
+            section = edition.section(ident) if ident.isdigit() and len(ident) == 1 else None
+            if section is not None:
+                parts.append(section.title)
+    return "\n".join(parts)
+
+
+def history_details(
+    history: RuleHistory, load_date: Callable[[str], Edition]
+) -> tuple[EventDetail, ...]:
+    """Each event with its texts (``load_date`` loads an edition by its date)."""
+    from .diff import word_diff
+
+    out = []
+    for event in history.events:
+        new_text = _rule_text(load_date(event.date), event.new_ids) if event.new_ids else ""
+        old_text = (
+            _rule_text(load_date(event.previous), event.old_ids)
+            if event.previous and event.old_ids
+            else ""
+        )
+        out.append(EventDetail(event, old_text, new_text, word_diff(old_text, new_text)))
+    return tuple(out)
+
+
+def history_as_dict(history: RuleHistory, details: Sequence[EventDetail] = ()) -> dict[str, Any]:
+    """The JSON document of ``rulediff history --format json``."""
+    by_event = {id(d.event): d for d in details}
+    events = []
+    for event in history.events:
+        item: dict[str, Any] = {
+            "date": event.date,
+            "previous": event.previous,
+            "kind": event.kind,
+            "old_ids": list(event.old_ids),
+            "new_ids": list(event.new_ids),
+            "score": event.score,
+            "moved": event.moved,
+            "examples": [
+                {"kind": x.kind, "old_ids": list(x.old_ids), "new_ids": list(x.new_ids)}
+                for x in event.examples
+            ],
+        }
+        detail = by_event.get(id(event))
+        if detail is not None:
+            item["text"] = detail.new_text or detail.old_text
+            item["words"] = [{"op": w.op, "text": w.text} for w in detail.words]
+        events.append(item)
+    return {
+        "format": "rulediff-history",
+        "version": 1,
+        "rule": history.rule,
+        "edition": history.edition,
+        "numbers": list(history.numbers()),
+        "events": events,
+    }
