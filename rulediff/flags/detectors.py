@@ -1,0 +1,571 @@
+"""The detectors: one function per flag, each reading the text of an edition.
+
+Every detector looks for the sentences that state a behaviour, classifies them, and
+returns the value with those sentences as evidence. When the text states two
+incompatible things, or nothing at all, it returns :class:`Undetermined` with the
+reason. None of them looks at the edition's date, file name or rule numbers' history:
+a new edition is read the same way as an old one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Iterable
+
+from ..clauses import parse_clauses
+from .registry import Decision, Outcome, Undetermined, flag
+from .text import NUMBER, EditionText, Hit, normalize, number_value
+
+# --- helpers -----------------------------------------------------------------------------
+_HISTORY = re.compile(
+    r"\b(?:previously|no longer|older versions|earlier versions|obsolete|used to)\b", re.I
+)
+_VARIANT = re.compile(
+    r"two-headed giant|\bteams?\b|vanguard|\bEDH\b|commander|archenemy|planechase|brawl|"
+    r"multiplayer|emperor|\bsubgame\b|oathbreaker|conspiracy draft",
+    re.I,
+)
+
+
+def decide(value: object, hits: Iterable[Hit], extra: Iterable[Hit] = ()) -> Decision:
+    """A decision citing ``hits`` (then ``extra``): unique rules, unique sentences."""
+    rules: list[str] = []
+    sentences: list[str] = []
+    for hit in [*hits, *extra]:
+        if hit.where not in rules:
+            rules.append(hit.where)
+        if hit.sentence not in sentences:
+            sentences.append(hit.sentence)
+    return Decision(value, tuple(rules), " ".join(sentences[:3]))  # type: ignore[arg-type]
+
+
+def current(hits: Iterable[Hit]) -> list[Hit]:
+    """Hits that state the rules in force (not "previously …" history notes)."""
+    return [h for h in hits if not _HISTORY.search(h.norm)]
+
+
+def core(t: EditionText, hits: Iterable[Hit]) -> list[Hit]:
+    """Hits about the ordinary two-player game, not a variant's modification of it.
+
+    A hit is a variant's when its sentence names one, or when a heading above its rule
+    (rule title, section title) does: "903. Commander", "8. Multiplayer Rules".
+    """
+    return [h for h in hits if not _VARIANT.search(h.norm) and not t.in_variant(h.where)]
+
+
+def classify(
+    name: str, hits: Iterable[Hit], kinds: list[tuple[object, re.Pattern[str]]]
+) -> Outcome | None:
+    """Put each hit in the first kind whose pattern it matches; one kind → Decision.
+
+    ``None`` when no hit matched any kind; :class:`Undetermined` when hits disagree.
+    """
+    votes: dict[object, list[Hit]] = {}
+    for hit in hits:
+        for value, pattern in kinds:
+            if pattern.search(hit.norm):
+                votes.setdefault(value, []).append(hit)
+                break
+    if not votes:
+        return None
+    if len(votes) > 1:
+        detail = "; ".join(f"{v!r} by {', '.join(h.where for h in hs)}" for v, hs in votes.items())
+        first = [hs[0] for hs in votes.values()]
+        return Undetermined(
+            f"{name}: the text states conflicting values ({detail})",
+            tuple(h.where for h in first),
+            " ".join(h.sentence for h in first),
+        )
+    value, chosen = next(iter(votes.items()))
+    return decide(value, chosen)
+
+
+def _re(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.I)
+
+
+def _planeswalkers_exist(t: EditionText) -> bool:
+    return t.mentions(r"\bplaneswalkers?\b", key="planeswalker")
+
+
+def _card_types_evidence(t: EditionText) -> list[Hit]:
+    """The sentence listing the card types (to cite when a card type is absent)."""
+    return t.find(r"card types?[:]? (?:are )?artifact, creature|the card types are|"
+                  r"one or more card types:", key="card type")[:1]
+
+
+def _list_items(sentence: str, intro: re.Pattern[str]) -> tuple[str, ...] | None:
+    """The items of the enumerated list that follows ``intro`` in ``sentence``.
+
+    Uses the clause grammar's list structure; item text is normalized (straight
+    apostrophes) so a change of typography is not a change of value.
+    """
+    norm = normalize(sentence)
+    m = intro.search(norm)
+    if m is None:
+        return None
+    for clause in parse_clauses(norm):
+        if clause.kind == "list" and clause.end > m.start() and clause.children:
+            items = [c.value or norm[c.start : c.end] for c in clause.children]
+            cleaned = [_clean_item(i) for i in items]
+            return tuple(i for i in cleaned if i)
+    # Fallback: split the rest of the sentence on commas and "and".
+    rest = norm[m.end() :].strip().rstrip(".")
+    parts = re.split(r",\s*(?:and\s+)?|\s+and\s+", rest)
+    cleaned = [_clean_item(p) for p in parts]
+    return tuple(i for i in cleaned if i) or None
+
+
+def _clean_item(item: str) -> str:
+    item = re.sub(r"^(?:and|or)\s+", "", item.strip())
+    return item.strip().rstrip(".;,").strip().strip('"').strip()
+
+
+# --- mana ----------------------------------------------------------------------------------
+_MANA_LOST = (
+    r"\b(?:unused|unspent) mana\b[^\n]*\b(?:is lost|lost|empties|emptied)\b|"
+    r"\bmana pools?\b[^\n]*\b(?:empties|empty|emptied|is cleared|are cleared)\b[^\n]*\b(?:phase|step)"
+)
+_EMPTIES_KINDS = [
+    ("step", _re(r"\b(?:step or phase|step and phase|phase or step|phase and step)\b")),
+    ("phase", _re(r"\bphase ends \(but not a step\)|\bwhen a phase ends\b|"
+                  r"\bend of each phase\b|\bas a phase ends\b")),
+]
+
+
+def _emptying(t: EditionText) -> list[Hit]:
+    hits = [h for h in current(t.find(_MANA_LOST, key=("mana",))) if "drain power" not in h.norm.lower()]
+    return [h for h in hits if re.search(r"\b(?:phase|step)\b", h.norm, re.I)]
+
+
+@flag("mana_burn", "bool", "Unused mana causes its player to lose life as the pool empties "
+      "(mana burn).")
+def mana_burn(t: EditionText) -> Outcome:
+    burn = current(t.find(r"\blose[s]? (?:1|one) life for each (?:one )?mana\b|"
+                          r"\bthis is called [\"']?mana burn|\bmana burn is loss of life", key=("life", "mana burn")))
+    if burn:
+        return decide(True, burn)
+    emptying = _emptying(t)
+    if emptying:
+        obsolete = t.find(r"mana burn", "glossary", key="mana burn")
+        return decide(False, emptying[:1], [h for h in obsolete if _HISTORY.search(h.norm)][:1])
+    return Undetermined("no rule says what happens to unused mana")
+
+
+@flag("mana_empties", "enum", "Mana pools empty at the end of each phase only ('phase'), "
+      "or of each step and phase ('step').", ("phase", "step"))
+def mana_empties(t: EditionText) -> Outcome:
+    result = classify("mana_empties", _emptying(t), _EMPTIES_KINDS)
+    return result or Undetermined("no rule says when unused mana leaves the mana pool")
+
+
+# --- combat --------------------------------------------------------------------------------
+@flag("combat_damage_uses_stack", "bool", "Combat damage is put on the stack and can be "
+      "responded to before it is dealt.")
+def combat_damage_uses_stack(t: EditionText) -> Outcome:
+    on_stack = current(t.find(
+        r"\bcombat damage (?:also )?(?:goes|go) on(?:to)? the stack|"
+        r"\bassignments of combat damage (?:go|goes) on(?:to)? the stack|"
+        r"\bcombat damage (?:also )?uses the stack|"
+        r"\bcombat damage resolves as (?:though it were )?an? (?:object|pseudospell)",
+        key=("combat damage",),
+    ))
+    dealt = []
+    for hit in t.find(r"\bcombat damage\b[^\n]*\bis dealt (?:simultaneously|at once)\b", key="is dealt"):
+        rule = t.rule_text(hit.where)
+        if re.search(r"(?:doesn't|does not) use the stack", rule, re.I):
+            dealt.append(hit)
+            dealt.extend(t.find(r"between the time combat damage is assigned and the time", key="between the time"))
+    if on_stack and dealt:
+        return Undetermined(
+            "combat_damage_uses_stack: one rule puts combat damage on the stack, another "
+            "deals it without the stack",
+            (on_stack[0].where, dealt[0].where),
+            f"{on_stack[0].sentence} {dealt[0].sentence}",
+        )
+    if on_stack:
+        return decide(True, on_stack)
+    if dealt:
+        rule_hits = [h for h in t.find(r"(?:doesn't|does not) use the stack", key="use the stack")
+                     if h.where == dealt[0].where]
+        return decide(False, [dealt[0], *rule_hits[:1]], dealt[1:2])
+    return Undetermined("no rule says how combat damage is dealt")
+
+
+@flag("damage_assignment_order", "bool", "A creature blocked by several creatures has a damage "
+      "assignment order and must assign lethal damage in that order.")
+def damage_assignment_order(t: EditionText) -> Outcome:
+    hits = t.find(r"^a blocked creature (?:will )?assigns? (?:its )?combat damage", key="a blocked creature")
+    if not hits:
+        return Undetermined("no rule says how a blocked creature assigns its combat damage")
+    decided: list[tuple[bool, Hit]] = []
+    for hit in hits:
+        rule = t.rule_text(hit.where)
+        if re.search(r"damage assignment order|\bin (?:that|its) order\b", rule, re.I):
+            order = [s for s in t.sentences_of(hit.where)
+                     if re.search(r"order", normalize(s), re.I)]
+            decided.append((True, hit))
+            evidence = order[0] if order else hit.sentence
+            return Decision(True, (hit.where,), evidence)
+        if re.search(r"\bdivided as (?:its|the) controller chooses\b|"
+                     r"\bdivide[sd]? [^\n]*as (?:he or she|they|its controller) chooses", rule, re.I):
+            split = [s for s in t.sentences_of(hit.where)
+                     if re.search(r"divided|divide", normalize(s), re.I)]
+            return Decision(False, (hit.where,), split[0] if split else hit.sentence)
+    return Undetermined("the rule for blocked creatures names neither an order nor a free division",
+                        (hits[0].where,), hits[0].sentence)
+
+
+# --- uniqueness rules --------------------------------------------------------------------
+_UNIQUE_KINDS = [
+    ("controller-chooses", _re(r"\bchooses one of them\b")),
+    ("oldest-stays", _re(r"\ball except the one\b[^\n]*\blongest\b")),
+    ("all-die", _re(r"\ball are put into\b|\beach [^\n]*is put into its owner's graveyard")),
+]
+
+
+@flag("legend_rule", "enum", "What happens when legendary permanents share a name.",
+      ("oldest-stays", "all-die", "controller-chooses"))
+def legend_rule(t: EditionText) -> Outcome:
+    hits = [
+        h for h in current(t.find(r"\blegend(?:s|ary)?\b[^\n]*\bsame name\b[^\n]*\bgraveyards?\b|"
+                                  r"\bsame name\b[^\n]*\blegend(?:s|ary)\b[^\n]*\bgraveyards?\b", key="same name"))
+        if "planeswalker" not in h.norm.lower() and not h.norm.lower().startswith("in the event of")
+    ]
+    result = classify("legend_rule", hits, _UNIQUE_KINDS)
+    return result or Undetermined("no rule says what happens to legendary permanents with the same name")
+
+
+@flag("planeswalker_uniqueness", "enum", "What happens when planeswalkers share a planeswalker "
+      "type ('absent': no such rule).", ("absent", "all-die", "controller-chooses"))
+def planeswalker_uniqueness(t: EditionText) -> Outcome:
+    hits = current(t.find(r"\bplaneswalkers? (?:that|which) share a planeswalker type\b|"
+                          r"\bplaneswalkers with the same (?:planeswalker )?(?:sub)?type\b", key="planeswalker"))
+    hits = [h for h in hits if re.search(r"graveyard", h.norm, re.I)]
+    result = classify("planeswalker_uniqueness", hits, _UNIQUE_KINDS)
+    if result is not None:
+        return result
+    removed = t.find(r"\bpreviously\b[^\n]*planeswalker uniqueness rule", key="uniqueness")
+    if removed:
+        return decide("absent", removed)
+    if not _planeswalkers_exist(t):
+        types = _card_types_evidence(t)
+        if types:
+            return decide("absent", types)
+        return Decision("absent", (), "no rule mentions planeswalkers")
+    return Decision("absent", (), "planeswalkers exist but no rule limits planeswalkers that "
+                    "share a planeswalker type")
+
+
+@flag("planeswalker_damage_redirection", "bool", "Noncombat damage a source would deal to an "
+      "opponent may be dealt to a planeswalker that opponent controls instead.")
+def planeswalker_damage_redirection(t: EditionText) -> Outcome:
+    hits = current(t.find(r"\bnoncombat damage would be dealt to (?:a|an opponent|the) "
+                          r"(?:player|opponent)?[^\n]*planeswalker[^\n]*\binstead\b", key="noncombat damage"))
+    if hits:
+        return decide(True, hits)
+    removed = t.find(r"\bpreviously\b[^\n]*planeswalkers[^\n]*redirect", key="previously")
+    if removed:
+        return decide(False, removed)
+    if not _planeswalkers_exist(t):
+        types = _card_types_evidence(t)
+        if types:
+            return decide(False, types)
+        return Decision(False, (), "no rule mentions planeswalkers")
+    return Decision(False, (), "no rule lets damage dealt to a player be dealt to a "
+                    "planeswalker instead")
+
+
+# --- mulligan ------------------------------------------------------------------------------
+_LONDON = _re(r"\bnew hand of (?:cards equal to [^\n]*starting hand size|seven cards)[^\n]*"
+              r"\bon the bottom of (?:their|his or her|the player's) library")
+_FEWER = _re(r"\bnew hand of (?:one fewer|six)\b|\bone fewer card")
+_SCRY = _re(r"\bfewer cards than [^\n]*starting hand size\b[^\n]*\b(?:look at the top card|scry)|"
+            r"\bafter all players have kept (?:an )?opening hands?\b[^\n]*\bscry\b")
+
+
+@flag("mulligan", "enum", "How a mulligan works: 'paris' (a new hand of one fewer card), "
+      "'vancouver' (Paris, then scry 1 if the hand is smaller), 'london' (draw seven, put one "
+      "card on the bottom per mulligan).", ("paris", "vancouver", "london"))
+def mulligan(t: EditionText) -> Outcome:
+    # The ordinary two-player procedure: rules that say how to take a mulligan, minus
+    # the variants (Two-Headed Giant, Commander, Vanguard, multiplayer…) that modify it.
+    how = core(t, t.find(r"\bto take a mulligan\b|\bmay (?:take a )?mulligan\b", key="mulligan"))
+    if not how:
+        return Undetermined("no rule describes the mulligan")
+    rules = list(dict.fromkeys(h.where for h in how))
+    london = [h for h in core(t, t.find(_LONDON, key="new hand")) if h.where in rules]
+    if london:
+        return decide("london", london)
+    fewer = [h for h in core(t, t.find(_FEWER, key=("new hand", "fewer card"))) if h.where in rules]
+    if not fewer:
+        return Undetermined("the mulligan rule states neither a smaller hand nor cards put on "
+                            "the bottom", tuple(rules), how[0].sentence)
+    scry = [h for h in core(t, t.find(_SCRY, key=("starting hand size", "scry"))) if h.where in rules]
+    if scry:
+        return decide("vancouver", fewer[:1], scry[:1])
+    return decide("paris", fewer[:1])
+
+
+# --- layers --------------------------------------------------------------------------------
+@flag("pt_switch_sublayer", "enum", "Where effects that switch power and toughness apply: "
+      "'timestamp' (in timestamp order with the other power/toughness effects), or the "
+      "sublayer the text names.", ("timestamp", "6e", "7e", "7d"))
+def pt_switch_sublayer(t: EditionText) -> Outcome:
+    named = t.find(r"(?:\(|\blayer )(\d[a-z])\)?:?\s*effects that switch\b", key="effects that switch")
+    values = {h.group(1).lower() for h in named}
+    if len(values) > 1:
+        return Undetermined(f"pt_switch_sublayer: the text names several sublayers ({sorted(values)})",
+                            tuple(h.where for h in named), " ".join(h.sentence for h in named[:2]))
+    if values:
+        value = values.pop()
+        if value not in ("6e", "7e", "7d"):
+            return Undetermined(f"switch effects are in sublayer {value}, which is not a known value",
+                                (named[0].where,), named[0].sentence)
+        return decide(value, named[:1])
+    normally = t.find(r"\beffects that are applied after the switching effect apply normally\b",
+                      key="switching effect")
+    if normally:
+        return decide("timestamp", normally)
+    if not t.mentions(r"\bswitch(?:es|ing)? (?:a |the )?(?:creature's |object's )?power and toughness",
+                      key="switch"):
+        order = t.find(r"\bvalues? of (?:a|an)? ?(?:permanent's|object's)? ?characteristics? "
+                       r"(?:is|are) determined by starting with\b", key="determined by starting")
+        if order:
+            return decide("timestamp", order[:1])
+    return Undetermined("no rule says where effects that switch power and toughness apply")
+
+
+# --- keywords ------------------------------------------------------------------------------
+def _keyword_kind(t: EditionText, keyword: str) -> Outcome:
+    hits = current(t.find(rf"^{keyword} is an? (static|triggered) ability\b", key=keyword))
+    kinds = {h.group(1).lower() for h in hits}
+    if len(kinds) == 1:
+        return decide(kinds.pop(), hits[:1], t.find(rf"^\"?{keyword}\"? means\b", key=keyword)[:1])
+    if len(kinds) > 1:
+        return Undetermined(f"{keyword} is described as both static and triggered",
+                            tuple(h.where for h in hits), " ".join(h.sentence for h in hits[:2]))
+    if not t.mentions(rf"\b{keyword}\b", key=keyword):
+        return Decision("absent", (), f"no rule mentions {keyword}")
+    return Undetermined(f"{keyword} is mentioned but no rule says what kind of ability it is")
+
+
+@flag("deathtouch", "enum", "Whether deathtouch exists and whether it is a triggered or a "
+      "static ability.", ("absent", "triggered", "static"))
+def deathtouch(t: EditionText) -> Outcome:
+    return _keyword_kind(t, "deathtouch")
+
+
+@flag("lifelink", "enum", "Whether lifelink exists and whether it is a triggered or a static "
+      "ability.", ("absent", "triggered", "static"))
+def lifelink(t: EditionText) -> Outcome:
+    return _keyword_kind(t, "lifelink")
+
+
+# --- costs, turn structure ---------------------------------------------------------------
+@flag("x_in_alternative_and_additional_costs", "bool", "While a spell is on the stack, an X "
+      "in its alternative or additional costs equals the announced value too, not only an X "
+      "in its mana cost.")
+def x_in_alternative_and_additional_costs(t: EditionText) -> Outcome:
+    hits = t.find(r"\bwhile a spell is on the stack, any (?:\{?X\}?) in its mana cost\b",
+                  key="while a spell is on the stack")
+    if not hits:
+        return Undetermined("no rule says what X equals while a spell is on the stack")
+    alt = [h for h in hits if re.search(r"alternative cost|additional cost", h.norm, re.I)]
+    if alt:
+        return decide(True, alt)
+    return decide(False, hits)
+
+
+@flag("cleanup_repeats_after_end_turn", "bool", "Ending the turn during the cleanup step "
+      "starts a new cleanup step.")
+def cleanup_repeats_after_end_turn(t: EditionText) -> Outcome:
+    hits = t.find(r"\bends? the turn during (?:the|a) cleanup step\b[^\n]*\b(?:new|another) "
+                  r"cleanup step\b", key="cleanup step")
+    if hits:
+        return decide(True, hits)
+    procedure = t.find(r"\bwhen an effect ends the turn\b", key="ends the turn")
+    if procedure:
+        skip = [h for h in t.find(r"\bskips? straight to the cleanup step\b", key="straight to the cleanup")]
+        return decide(False, skip[:1] or procedure[:1])
+    return Undetermined("no rule describes an effect ending the turn")
+
+
+# --- terms ---------------------------------------------------------------------------------
+@flag("mana_value_term", "enum", "The name of the number of mana symbols in a mana cost.",
+      ("converted mana cost", "mana value"))
+def mana_value_term(t: EditionText) -> Outcome:
+    defined = current(t.find(r"\bthe (mana value|converted mana cost) of an object is\b",
+                             key=("mana value", "converted mana cost")))
+    names = {h.group(1).lower() for h in defined}
+    if len(names) == 1:
+        return decide(names.pop(), defined[:1])
+    counts = Counter()
+    first: dict[str, Hit] = {}
+    for hit in current(t.find(r"\b(mana value|converted mana cost)s?\b",
+                               key=("mana value", "converted mana cost"))):
+        name = hit.group(1).lower()
+        counts[name] += 1
+        first.setdefault(name, hit)
+    if not counts:
+        return Undetermined("no rule names the mana value of an object")
+    (top, n), *rest = counts.most_common()
+    if rest and rest[0][1] * 4 > n:
+        return Undetermined(f"both terms are in use ({dict(counts)})")
+    return decide(top, [first[top]])
+
+
+@flag("commander_zone_change", "enum", "How a commander (earlier: EDH general) that goes to "
+      "the graveyard or exile returns to the command zone: a replacement effect, a "
+      "state-based action, or 'absent' (no such variant).",
+      ("absent", "replacement", "state-based-action"))
+def commander_zone_change(t: EditionText) -> Outcome:
+    sba = t.find(r"\bif a (?:commander|general) is in a graveyard or in exile\b[^\n]*"
+                 r"\bcommand zone\b", key="is in a graveyard or in exile")
+    if sba:
+        return decide("state-based-action", sba)
+    replacement = t.find(r"\bif a (?:commander|general) would be (?:put into|exiled)\b[^\n]*"
+                         r"(?:graveyard|exile)[^\n]*\bcommand zone instead\b", key="command zone instead")
+    if replacement:
+        return decide("replacement", replacement)
+    if not t.mentions(r"\b(?:EDH|commander)\b[^\n]*\bvariant\b|\bcommander game\b",
+                      key=("edh", "commander")):
+        return Decision("absent", (), "no rule describes the Commander (or EDH) variant")
+    return Undetermined("the Commander variant exists but no rule says how a commander returns "
+                        "to the command zone")
+
+
+def _zone_list(t: EditionText) -> tuple[Hit, tuple[str, ...]] | None:
+    intro = _re(r"\bthere are (?:normally |\w+ )*(?:basic )?zones:\s*")
+    for hit in t.find(intro, key="zones"):
+        items = _list_items(hit.sentence, intro)
+        if items:
+            return hit, tuple(i.lower() for i in items)
+    return None
+
+
+@flag("exile_zone_name", "enum", "The name of the zone for cards removed from the game.",
+      ("removed-from-game", "exile"))
+def exile_zone_name(t: EditionText) -> Outcome:
+    found = _zone_list(t)
+    if found is None:
+        return Undetermined("no rule lists the zones")
+    hit, items = found
+    if "exile" in items:
+        return decide("exile", [hit])
+    if any(re.fullmatch(r"removed[- ]from[- ](?:the[- ])?game", i) for i in items):
+        return decide("removed-from-game", [hit])
+    return Undetermined("the list of zones names neither exile nor removed from the game",
+                        (hit.where,), hit.sentence)
+
+
+@flag("battlefield_term", "enum", "The name of the zone permanents are in.",
+      ("in play", "battlefield"))
+def battlefield_term(t: EditionText) -> Outcome:
+    found = _zone_list(t)
+    if found is None:
+        return Undetermined("no rule lists the zones")
+    hit, items = found
+    if "battlefield" in items:
+        return decide("battlefield", [hit])
+    if "in play" in items:
+        return decide("in play", [hit])
+    return Undetermined("the list of zones names neither the battlefield nor in play",
+                        (hit.where,), hit.sentence)
+
+
+@flag("sideboard_up_to_15", "bool", "A constructed sideboard may have up to fifteen cards "
+      "(false: exactly fifteen if used).")
+def sideboard_up_to_15(t: EditionText) -> Outcome:
+    up_to = t.find(r"\bsideboard\b[^\n]*\b(?:no more than|up to|at most) (?:fifteen|15)\b",
+                   key="sideboard")
+    exactly = t.find(r"\bsideboards?\b[^\n]*\bexactly (?:fifteen|15)\b", key="sideboard")
+    if up_to and exactly:
+        return Undetermined("the text states both 'up to' and 'exactly' fifteen sideboard cards",
+                            (up_to[0].where, exactly[0].where),
+                            f"{up_to[0].sentence} {exactly[0].sentence}")
+    if up_to:
+        return decide(True, up_to)
+    if exactly:
+        return decide(False, exactly)
+    return Undetermined("no rule states the size of a sideboard")
+
+
+# --- lists ---------------------------------------------------------------------------------
+def _listed(
+    t: EditionText, noun: str, concept: str
+) -> Outcome:
+    rule_intro = _re(rf"\bthe {noun} are\s+")
+    for hit in t.find(rule_intro, key=noun):
+        items = _list_items(hit.sentence, rule_intro)
+        if items:
+            return decide(tuple(sorted(set(items))), [hit])
+    gloss_intro = _re(rf"\bthe list of {noun}\b[^:]*\bis as follows:\s*")
+    for hit in t.find(gloss_intro, "glossary", key=noun):
+        items = _list_items(hit.sentence, gloss_intro)
+        if items:
+            return decide(tuple(sorted(set(items))), [hit])
+    return Undetermined(f"the text mentions {concept} but lists no {noun}")
+
+
+@flag("planeswalker_types", "list", "The planeswalker types (sorted).")
+def planeswalker_types(t: EditionText) -> Outcome:
+    result = _listed(t, "planeswalker types", "planeswalkers")
+    if isinstance(result, Undetermined) and not _planeswalkers_exist(t):
+        types = _card_types_evidence(t)
+        if types:
+            return decide((), types)
+        return Decision((), (), "no rule mentions planeswalkers")
+    return result
+
+
+@flag("ability_words", "list", "The ability words (sorted): words with no rules meaning that "
+      "tie cards together.")
+def ability_words(t: EditionText) -> Outcome:
+    result = _listed(t, "ability words", "ability words")
+    if isinstance(result, Undetermined) and not t.mentions(r"\bability words?\b", "rules", "glossary",
+                                                                 key="ability word"):
+        return Decision((), (), "no rule or glossary entry mentions ability words")
+    return result
+
+
+# --- numbers -------------------------------------------------------------------------------
+def _number(
+    t: EditionText, name: str, pattern: str, what: str, key: tuple[str, ...]
+) -> Outcome:
+    hits = core(t, current(t.find(pattern, key=key)))
+    values: dict[int, list[Hit]] = {}
+    for hit in hits:
+        values.setdefault(number_value(hit.group("n")), []).append(hit)
+    if not values:
+        return Undetermined(f"no rule states {what}")
+    if len(values) > 1:
+        detail = ", ".join(f"{v} ({hs[0].where})" for v, hs in sorted(values.items()))
+        return Undetermined(f"{name}: the text states several values: {detail}",
+                            tuple(hs[0].where for hs in values.values()),
+                            " ".join(hs[0].sentence for hs in values.values()))
+    value, chosen = next(iter(values.items()))
+    return decide(value, chosen[:2])
+
+
+@flag("starting_life", "int", "Each player's starting life total in an ordinary game.")
+def starting_life(t: EditionText) -> Outcome:
+    return _number(t, "starting_life",
+                   rf"\b(?:sets? (?:his or her|their|its) life totals? to|begins? the game with "
+                   rf"(?:a )?(?:starting )?life total of) (?P<n>{NUMBER})\b",
+                   "the starting life total", ("life total",))
+
+
+@flag("max_hand_size", "int", "The normal maximum hand size checked in the cleanup step.")
+def max_hand_size(t: EditionText) -> Outcome:
+    return _number(t, "max_hand_size",
+                   rf"\bmaximum hand size,? (?:which is )?\(?normally (?P<n>{NUMBER})\b",
+                   "the maximum hand size", ("maximum hand size",))
+
+
+@flag("poison_threshold", "int", "How many poison counters make a player lose the game.")
+def poison_threshold(t: EditionText) -> Outcome:
+    return _number(t, "poison_threshold",
+                   rf"\b(?P<n>{NUMBER}) or more poison counters\b[^\n]*\bloses? the game",
+                   "how many poison counters lose the game", ("poison counters",))

@@ -1,0 +1,269 @@
+"""Searchable text of one edition, for the flag detectors.
+
+Detectors ask questions of sentences ("which sentence says unused mana is lost?"). To
+answer thirty such questions for 120 editions in seconds, the sentences of each scope
+(rule texts, examples, glossary definitions) are joined into one string per scope and
+searched with a single regex pass; a hit is mapped back to its sentence and rule.
+
+Matching runs on a *normalized* copy (curly quotes and dashes straightened, the ``?``
+that a lossy encoding left for an apostrophe repaired) of exactly the same length, so
+the evidence we report is the edition's own text, character for character.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+from typing import Iterable, Iterator, Literal
+
+from ..model import Edition, RuleId
+
+Scope = Literal["rules", "examples", "glossary"]
+
+# One-for-one replacements (str.replace is much faster than str.translate here).
+_REPLACE = (
+    ("\u2019", "'"), ("\u2018", "'"), ("\u00b4", "'"), ("\u201c", '"'), ("\u201d", '"'),
+    ("\u201e", '"'), ("\u2014", "-"), ("\u2013", "-"), ("\u00a0", " "), ("\u2212", "-"),
+)
+# "player?s", "don?t": a "?" standing for an apostrophe between letters.
+_LOST_APOSTROPHE = re.compile(r"(?<=[A-Za-z])\?(?=[a-z])")
+# A sentence ends at . ! ? (plus closing quotes/brackets) before a capital, quote,
+# bracket or digit; a line break inside a text (a new paragraph) also ends one.
+_SENTENCE_END = re.compile(r"[.!?][\"'\u201d\u2019)\]]*(?=\s+[\"'(\[\u201c\u2018]?[A-Z0-9])")
+
+_VARIANT_HEADING = re.compile(
+    r"variants?\b|multiplayer|two-headed|commander|\bEDH\b|vanguard|planechase|archenemy|"
+    r"emperor|brawl|subgames?|conspiracy|limited range|teams?\b|oathbreaker",
+    re.IGNORECASE,
+)
+
+_NEWLINE = re.compile("\n")
+
+_NUMBER_WORDS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+    "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
+    "eighteen": 18, "nineteen": 19, "twenty": 20, "twenty-one": 21, "thirty": 30,
+    "forty": 40, "fifty": 50, "sixty": 60, "hundred": 100,
+}
+NUMBER = r"(?:\d+|" + "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True)) + r")"
+"""A regex alternative matching a written number ("20", "twenty", "twenty-one")."""
+
+
+def normalize(text: str) -> str:
+    """Straighten quotes and dashes; same length as ``text`` (offsets stay valid)."""
+    if not text.isascii():
+        for old, new in _REPLACE:
+            text = text.replace(old, new)
+    return _LOST_APOSTROPHE.sub("'", text)
+
+
+def number_value(word: str) -> int:
+    """``"seven"`` → 7, ``"20"`` → 20."""
+    word = word.strip().lower()
+    return int(word) if word.isdigit() else _NUMBER_WORDS[word]
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of one text (a paragraph break always ends a sentence)."""
+    out: list[str] = []
+    for paragraph in text.split("\n"):
+        start = 0
+        norm = normalize(paragraph)
+        for m in _SENTENCE_END.finditer(norm):
+            piece = paragraph[start : m.end()].strip()
+            if piece:
+                out.append(piece)
+            start = m.end()
+        piece = paragraph[start:].strip()
+        if piece:
+            out.append(piece)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One sentence that matched a pattern."""
+
+    where: str
+    """Rule number (``704.5j``) or ``glossary:Term``."""
+    sentence: str
+    """The sentence exactly as the edition writes it."""
+    norm: str
+    """The normalized sentence the pattern matched."""
+    match: re.Match[str]
+    """The match inside ``norm``."""
+
+    def group(self, index: int | str = 0) -> str:
+        return self.match.group(index)
+
+
+class _Blob:
+    """Every sentence of one scope, one per line, with an index back to its rule.
+
+    Built in one pass: the texts are joined by newlines, normalized (same length), and
+    the whitespace character after each sentence end becomes a newline too, so every
+    line of ``text`` is one sentence and offsets map straight back to the original.
+    """
+
+    def __init__(self, items: list[tuple[str, str]]) -> None:
+        raw = "\n".join(text for _, text in items)
+        norm = list(normalize(raw))
+        for m in _SENTENCE_END.finditer("".join(norm)):
+            norm[m.end()] = "\n"  # the whitespace the lookahead guaranteed
+        self.text = "".join(norm)
+        self.raw = raw
+        lower = self.text.lower()
+        self.lower = lower if len(lower) == len(self.text) else "".join(
+            c.lower() if len(c.lower()) == 1 else c for c in self.text
+        )
+        # Where each item starts, to map a sentence back to its rule.
+        self._item_starts: list[int] = []
+        self._item_where: list[str] = []
+        offset = 0
+        for where, text in items:
+            self._item_starts.append(offset)
+            self._item_where.append(where)
+            offset += len(text) + 1
+        self.starts: list[int] = [0]
+        self.starts.extend(m.end() for m in _NEWLINE.finditer(self.text))
+
+    def _sentence(self, index: int) -> tuple[int, int]:
+        start = self.starts[index]
+        end = self.starts[index + 1] - 1 if index + 1 < len(self.starts) else len(self.text)
+        return start, end
+
+    def _hit(self, index: int, pattern: re.Pattern[str]) -> Hit | None:
+        start, end = self._sentence(index)
+        norm = self.text[start:end]
+        local = pattern.search(norm.strip())
+        if local is None:
+            return None
+        item = bisect.bisect_right(self._item_starts, start) - 1
+        return Hit(self._item_where[item], self.raw[start:end].strip(), norm.strip(), local)
+
+    def search(self, pattern: re.Pattern[str], key: tuple[str, ...] = ()) -> Iterator[Hit]:
+        if key:
+            indices: set[int] = set()
+            for word in key:
+                pos = self.lower.find(word)
+                while pos >= 0:
+                    indices.add(bisect.bisect_right(self.starts, pos) - 1)
+                    pos = self.lower.find(word, pos + 1)
+            candidates: Iterable[int] = sorted(indices)
+        else:
+            candidates = sorted({bisect.bisect_right(self.starts, m.start()) - 1
+                                 for m in pattern.finditer(self.text)})
+        for index in candidates:
+            hit = self._hit(index, pattern)
+            if hit is not None:
+                yield hit
+
+
+class EditionText:
+    """The text of one edition as detectors see it: sentences by rule and scope."""
+
+    def __init__(self, edition: Edition) -> None:
+        self.edition = edition
+        rules: list[tuple[str, str]] = []
+        examples: list[tuple[str, str]] = []
+        self.rule_texts: dict[str, str] = {}
+        self.titles: dict[str, str] = {}
+        for rule in edition.rules:
+            rid = str(rule.id)
+            text = rule.text
+            if rule.title is not None:
+                self.titles.setdefault(rid, rule.title)
+            rules.append((rid, text))
+            self.rule_texts[rid] = (
+                f"{self.rule_texts[rid]}\n{text}" if rid in self.rule_texts else text
+            )
+            for example in rule.examples:
+                examples.append((rid, example.text))
+        glossary = [(f"glossary:{g.term}", g.text) for g in edition.glossary]
+        self._items: dict[Scope, list[tuple[str, str]]] = {
+            "rules": rules, "examples": examples, "glossary": glossary,
+        }
+        self._blobs: dict[Scope, _Blob] = {}
+        self._variant: dict[str, bool] = {}
+
+    def blob(self, scope: Scope) -> _Blob:
+        found = self._blobs.get(scope)
+        if found is None:
+            found = self._blobs[scope] = _Blob(self._items[scope])
+        return found
+
+    def find(
+        self, pattern: str | re.Pattern[str], *scopes: Scope, key: str | tuple[str, ...] = ()
+    ) -> list[Hit]:
+        """Every sentence (in ``scopes``, default rules) matching ``pattern`` (case-insensitive).
+
+        ``key``: lowercase words of which every matching sentence contains at least one;
+        only those sentences are tried (a plain substring search is ~50x faster than a
+        regex pass over the whole edition).
+        """
+        compiled = _compile(pattern)
+        keys = (key,) if isinstance(key, str) else key
+        out: list[Hit] = []
+        for scope in scopes or ("rules",):
+            out.extend(self.blob(scope).search(compiled, keys))
+        return out
+
+    def mentions(
+        self, pattern: str | re.Pattern[str], *scopes: Scope, key: str | tuple[str, ...] = ()
+    ) -> bool:
+        """Whether any sentence in ``scopes`` (default: rules) matches ``pattern``."""
+        for _hit in (h for s in scopes or ("rules",) for h in self.blob(s).search(
+                _compile(pattern), (key,) if isinstance(key, str) else key)):
+            return True
+        return False
+
+    def rule_text(self, rule_id: str) -> str:
+        """The normalized text of a rule (all paragraphs), or ``""``."""
+        return normalize(self.rule_texts.get(rule_id, ""))
+
+    def sentences_of(self, rule_id: str) -> list[str]:
+        """The sentences of one rule, as written."""
+        return split_sentences(self.rule_texts.get(rule_id, ""))
+
+    def title_of(self, rule_id: str) -> str | None:
+        return self.titles.get(rule_id)
+
+    def headings(self, where: str) -> list[str]:
+        """Titles of the rule headings and section above a rule (nearest first)."""
+        rid = RuleId.try_parse(where)
+        if rid is None:
+            return []
+        out: list[str] = []
+        for node in (rid, *rid.ancestors()):
+            if node.is_section:
+                section = self.edition.section(node.rule)
+                if section is not None:
+                    out.append(section.title)
+            else:
+                title = self.titles.get(str(node))
+                if title:
+                    out.append(title)
+        return out
+
+    def in_variant(self, where: str) -> bool:
+        """Whether the rule sits under a heading about a variant or multiplayer play."""
+        found = self._variant.get(where)
+        if found is None:
+            found = self._variant[where] = any(
+                _VARIANT_HEADING.search(title) for title in self.headings(where)
+            )
+        return found
+
+
+_CACHE: dict[str, re.Pattern[str]] = {}
+
+
+def _compile(pattern: str | re.Pattern[str]) -> re.Pattern[str]:
+    if isinstance(pattern, re.Pattern):
+        return pattern
+    found = _CACHE.get(pattern)
+    if found is None:
+        found = _CACHE[pattern] = re.compile(pattern, re.IGNORECASE | re.MULTILINE)
+    return found
