@@ -63,6 +63,10 @@ class RuleNotFound(RuleDiffError):
     """A rule number or glossary term that the edition does not have."""
 
 
+class FlagError(RuleDiffError):
+    """A flags file (hand-written or exported) has an unknown flag or a bad value."""
+
+
 class OutputError(RuleDiffError):
     """An output file could not be written (missing folder, permissions, a directory)."""
 
