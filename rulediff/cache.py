@@ -25,6 +25,7 @@ import pickle
 import re
 import sys
 import tempfile
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
@@ -40,12 +41,13 @@ T = TypeVar("T")
 
 #: Environment variable that moves the cache folder.
 CACHE_ENV = "RULEDIFF_CACHE_DIR"
-#: How many values the in-process memo keeps (parsed editions are ~10 MB each).
-MEMO_SIZE = 48
+#: How many values the in-process memo keeps (a parsed modern edition is ~6 MB).
+MEMO_SIZE = 16
 
 _PY = f"py{sys.version_info.major}{sys.version_info.minor}"
 _SAFE = re.compile(r"[^A-Za-z0-9_.-]")
 _memo: OrderedDict[tuple[str, str, str], Any] = OrderedDict()
+_memo_lock = threading.Lock()
 
 
 def cache_dir() -> Path:
@@ -121,18 +123,27 @@ _MISSING = object()
 
 
 def _remember(mkey: tuple[str, str, str], value: Any) -> None:
-    _memo[mkey] = value
-    _memo.move_to_end(mkey)
-    while len(_memo) > MEMO_SIZE:
-        _memo.popitem(last=False)
+    with _memo_lock:
+        _memo[mkey] = value
+        _memo.move_to_end(mkey)
+        while len(_memo) > MEMO_SIZE:
+            _memo.popitem(last=False)
+
+
+def _recall(mkey: tuple[str, str, str]) -> Any:
+    with _memo_lock:
+        value = _memo.get(mkey, _MISSING)
+        if value is not _MISSING:
+            _memo.move_to_end(mkey)
+        return value
 
 
 def read(kind: str, key: str, version: str) -> Any:
     """The cached value, or :data:`MISSING` (absent, unreadable or corrupt)."""
     mkey = (kind, key, str(version))
-    if mkey in _memo:
-        _memo.move_to_end(mkey)
-        return _memo[mkey]
+    value = _recall(mkey)
+    if value is not _MISSING:
+        return value
     path = entry_path(kind, key, version)
     try:
         data = path.read_bytes()
@@ -189,7 +200,8 @@ def get_or_compute(
 
 def forget_memo() -> None:
     """Empty the in-process memo (tests and benchmarks measure the disk this way)."""
-    _memo.clear()
+    with _memo_lock:
+        _memo.clear()
 
 
 MISSING = _MISSING

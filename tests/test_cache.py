@@ -231,3 +231,15 @@ def test_real_edition_round_trips_through_the_cache(monkeypatch: pytest.MonkeyPa
     assert warm.to_text() == cold.to_text()
     assert [str(r.id) for r in warm.rules] == [str(r.id) for r in cold.rules]
     assert warm.diagnostics == cold.diagnostics
+
+
+def test_memo_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cache, "MEMO_SIZE", 2)
+    for key in ("a", "b", "c"):
+        cache.get_or_compute("thing", key, "1", Counter(key))
+    assert len(cache._memo) == 2
+    cache.entry_path("thing", "a", "1").unlink()  # "a" was evicted and is gone from disk
+    compute = Counter("again")
+    assert cache.get_or_compute("thing", "a", "1", compute) == "again"
+    assert compute.calls == 1
+    assert cache.get_or_compute("thing", "c", "1", Counter("unused")) == "c"
