@@ -441,3 +441,89 @@ def _term_key(term: str) -> str:
 
 
 _EDITION_FIELDS = tuple(Edition.__dataclass_fields__)
+
+
+# --- clauses (the inside of one rule; see rulediff/clauses.py) ------------------------
+ClauseKind = Literal[
+    "text", "reference", "quote", "definition", "symbol", "number", "condition", "list", "item"
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    """One rule (or section) a text cites: ``rule 702.36e``, one member of ``601.2a–h``."""
+
+    target: str
+    """The cited number, canonical (``702.36e``, ``7`` for section 7); as written when
+    ``malformed``. A range contributes one reference per member (``601.2f``, ``601.2g`` …)."""
+    text: str
+    """The reference phrase as written, keyword included, title excluded:
+    ``rule 702.36e``, ``rules 103.2, 103.3, and 103.4`` (shared by its members), ``see 805.8``."""
+    start: int
+    """Offset of ``text`` in the text it was read from (rule text, example, glossary)."""
+    end: int
+    title: str | None = None
+    """The quoted title after the number (``State-Based Actions``), without the quotes and
+    the punctuation the sentence put inside them; ``None`` when there is none."""
+    kind: Literal["rule", "section"] = "rule"
+    """``section`` after the word "section"; ``rule`` otherwise."""
+    written: str = ""
+    """The number (or range) exactly as written: ``601.2f–h``, ``b`` in ``608.3a and b``."""
+    implied: bool = False
+    """A member of a range that is not written out (``601.2g`` in ``601.2f–h``)."""
+    malformed: bool = False
+    """The number is not a well-formed rule number (``4091f``, ``419,8``)."""
+
+    def as_dict(self) -> dict[str, object]:
+        """The ``references`` item of ``rulediff parse --format json``."""
+        return {
+            "target": self.target,
+            "text": self.text,
+            "title": self.title,
+            "start": self.start,
+            "end": self.end,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Clause:
+    """A span of a rule's text with a kind: reference, quote, symbol, list, condition …
+
+    The top-level clauses of a text tile it: they are contiguous, in order, and cover
+    every character (what the grammar does not structure is a ``text`` clause).
+    """
+
+    kind: ClauseKind
+    start: int
+    """Offset of the first character in the text the clause was read from."""
+    end: int
+    """Offset just past the last character."""
+    value: str | None = None
+    """Kind-specific: a symbol's inside (``2/W``), a number's digits, a quote's inside,
+    a definition's defined phrase (``Morph [cost]``), a list's subject
+    (``The planeswalker types``), an item's text without its conjunction."""
+    children: tuple[Clause, ...] = ()
+    """Nested clauses: a quote's inside, a definition's two quotes, a list's items, the
+    pieces of a condition or of an item (text between them is not repeated)."""
+    references: tuple[Reference, ...] = ()
+    """For ``reference`` clauses: one per target (ranges expanded)."""
+
+    def as_dict(self) -> dict[str, object]:
+        """Compact JSON form: ``kind``, ``start``, ``end``, then only what is set."""
+        out: dict[str, object] = {"kind": self.kind, "start": self.start, "end": self.end}
+        if self.value is not None:
+            out["value"] = self.value
+        if self.references:
+            out["targets"] = [ref.target for ref in self.references]
+            titled = [ref.title for ref in self.references if ref.title is not None]
+            if titled:
+                out["title"] = titled[-1]
+        if self.children:
+            out["children"] = [child.as_dict() for child in self.children]
+        return out
+
+    def walk(self) -> Iterator[Clause]:
+        """This clause and every clause nested in it, depth first."""
+        yield self
+        for child in self.children:
+            yield from child.walk()

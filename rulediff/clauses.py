@@ -1,0 +1,524 @@
+"""The inside of one rule: references, symbols, quotations, definitions, lists, conditions.
+
+A second pass after the document grammar: the clause grammar (``grammars/clause.lark``,
+LALR, contextual lexer) reads the text of each rule, example and glossary definition
+and gives back :class:`~rulediff.model.Clause` spans with character offsets. The grammar
+is permissive — what it cannot structure is a ``text`` span — so no real text fails.
+
+>>> [r.target for r in references("See rules 601.2f–h and rule 704, “State-Based Actions.”")]
+['601.2f', '601.2g', '601.2h', '704']
+
+Parsing every text of a modern edition takes a fraction of a second; the result is
+cached by the edition's sha256 (:func:`edition_clauses`).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import logging
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from lark import Lark, Token, Transformer, UnexpectedInput
+
+from .model import SUBRULE_LETTERS, Clause, Edition, Reference, Rule, RuleId, next_letters
+from .parse import PARSER_VERSION, grammar_path
+
+log = logging.getLogger(__name__)
+
+#: Bumped whenever the clause grammar or the shape of its results changes: cache key.
+CLAUSES_VERSION = "1"
+
+#: A range longer than this is kept as its two ends (a slip, not 500 references).
+MAX_RANGE = 100
+
+_text: contextvars.ContextVar[str] = contextvars.ContextVar("clause_text")
+_SEE_PREFIX = re.compile(r"[Ss]ee\s+(?:also\s+)?(?=(?:[Ss]ub)?[Rr]ule|[Ss]ection)")
+_TITLE_QUOTES = re.compile(r"^,?\s*[“\"?](.*)[”\"?]$", re.DOTALL)
+_TITLE_TAIL = re.compile(r"[\s.,;:]+$")
+_CONJUNCTION = re.compile(r"^(?:and/or|and|or)\s+")
+_LEAD_WORDS = re.compile(r"((?:[^\W\d_][\w’'-]*\s+){1,3})$")
+_SUBJECT_TAIL = re.compile(r"\s+are\s+.*$|^is\s+as\s+follows:\s*$", re.DOTALL)
+
+
+# --- the transformer (inline: it runs while the LALR parser reduces) --------------------
+def _start(item: Clause | Token) -> int:
+    return item.start if isinstance(item, Clause) else item.start_pos  # type: ignore[return-value]
+
+
+def _end(item: Clause | Token) -> int:
+    return item.end if isinstance(item, Clause) else item.end_pos  # type: ignore[return-value]
+
+
+def _clauses(items: Iterable[Any]) -> tuple[Clause, ...]:
+    return tuple(item for item in items if isinstance(item, Clause))
+
+
+@dataclass(frozen=True, slots=True)
+class _Target:
+    """One written target of a reference: ``702.36e``, ``b``, ``601.2f–h``."""
+
+    first: Token
+    last: Token | None
+
+
+class ClauseTransformer(Transformer):
+    """Tree of the clause grammar → :class:`Clause` objects (one method per rule)."""
+
+    def start(self, items: list[Any]) -> tuple[Clause, ...]:
+        return tile(_clauses(items), 0, len(_text.get()))
+
+    def target(self, items: list[Token]) -> _Target:
+        return _Target(items[0], items[2] if len(items) == 3 else None)
+
+    def reference(self, items: list[Any]) -> Clause:
+        keyword: Token = items[0]
+        title_tok = (
+            items[-1] if isinstance(items[-1], Token) and items[-1].type == "TITLE" else None
+        )
+        targets = [item for item in items if isinstance(item, _Target)]
+        see = _SEE_PREFIX.match(keyword) if keyword.type != "SEE_KW" else None
+        start = keyword.start_pos + (see.end() if see else 0)
+        last = targets[-1].last or targets[-1].first
+        end = last.end_pos
+        text = _text.get()[start:end]
+        kind = "section" if keyword.type == "SECTION_KW" else "rule"
+        title = _title(title_tok) if title_tok is not None else None
+        refs: list[Reference] = []
+        previous: RuleId | None = None
+        for i, tgt in enumerate(targets):
+            members, previous = _expand(tgt, previous)
+            written = _text.get()[tgt.first.start_pos : (tgt.last or tgt.first).end_pos]
+            for target, implied, malformed in members:
+                refs.append(
+                    Reference(
+                        target=target,
+                        text=text,
+                        start=start,
+                        end=end,
+                        title=title if i == len(targets) - 1 else None,
+                        kind=kind,
+                        written=written,
+                        implied=implied,
+                        malformed=malformed,
+                    )
+                )
+        clause_end = title_tok.end_pos if title_tok is not None else end
+        return Clause("reference", keyword.start_pos, clause_end, references=tuple(refs))
+
+    def quote(self, items: list[Token]) -> Clause:
+        return _quote(items[0])
+
+    def definition(self, items: list[Token]) -> Clause:
+        left, right = _quote(items[0]), _quote(items[2])
+        return Clause("definition", left.start, right.end, left.value, (left, right))
+
+    def symbol(self, items: list[Token]) -> Clause:
+        tok = items[0]
+        return Clause("symbol", tok.start_pos, tok.end_pos, tok[1:-1])  # type: ignore[arg-type]
+
+    def number(self, items: list[Token]) -> Clause:
+        tok = items[0]
+        return Clause("number", tok.start_pos, tok.end_pos, str(tok))  # type: ignore[arg-type]
+
+    def condition(self, items: list[Any]) -> Clause:
+        body = (
+            items[:-1]
+            if isinstance(items[-1], Token) and items[-1].type in ("PLAIN_COMMA", "PERIOD")
+            else items
+        )
+        return Clause("condition", _start(items[0]), _end(body[-1]), children=_clauses(body))
+
+    open_condition = condition
+
+    def item(self, items: list[Any]) -> Clause:
+        text = _text.get()
+        start, end = _start(items[0]), _end(items[-1])
+        while start < end and text[start].isspace():
+            start += 1
+        while end > start and text[end - 1].isspace():
+            end -= 1
+        value = _CONJUNCTION.sub("", text[start:end])
+        return Clause("item", start, end, value, _clauses(items))
+
+    def list(self, items: list[Any]) -> Clause:
+        intro: Token = items[0]
+        body = items[:-1] if isinstance(items[-1], Token) and items[-1].type == "PERIOD" else items
+        subject = _subject(intro)
+        children = tuple(item for item in body[1:] if isinstance(item, Clause))
+        return Clause("list", intro.start_pos, _end(body[-1]), subject, children)
+
+    open_list = list
+
+
+def _subject(intro: Token) -> str | None:
+    """What a list enumerates: "The planeswalker types" (the words before "are")."""
+    noun = _SUBJECT_TAIL.sub("", str(intro)).strip()
+    if not noun:
+        return None
+    before = _text.get()[max(0, intro.start_pos - 80) : intro.start_pos]  # type: ignore[operator]
+    lead = _LEAD_WORDS.search(before)
+    return f"{lead.group(1)}{noun}" if lead else noun
+
+
+def _title(tok: Token) -> str:
+    m = _TITLE_QUOTES.match(str(tok))
+    inner = m.group(1) if m else str(tok)
+    return _TITLE_TAIL.sub("", inner.strip())
+
+
+def _quote(tok: Token) -> Clause:
+    """A quotation, with the clauses of its inside (offsets in the outer text)."""
+    inner = str(tok)[1:-1]
+    offset = tok.start_pos + 1  # type: ignore[operator]
+    children = tuple(
+        shift(clause, offset) for clause in parse_clauses(inner) if clause.kind != "text"
+    )
+    return Clause("quote", tok.start_pos, tok.end_pos, inner, children)  # type: ignore[arg-type]
+
+
+# --- targets and ranges -------------------------------------------------------------------
+def _rule_id(written: str, previous: RuleId | None) -> tuple[RuleId | None, bool]:
+    """The rule a written target names, and whether it was malformed."""
+    if written.isalpha():  # "b" in "608.3a and b": a subrule of the rule before
+        if previous is not None and previous.number is not None:
+            return RuleId(previous.rule, previous.number, written), False
+        return None, True
+    rule_id = RuleId.try_parse(written)
+    if rule_id is not None:
+        return rule_id, False
+    repaired = RuleId.try_parse(written.replace(",", "."))
+    return repaired, True
+
+
+def _expand(
+    tgt: _Target, previous: RuleId | None
+) -> tuple[list[tuple[str, bool, bool]], RuleId | None]:
+    """Members of one written target: ``[(target, implied, malformed)]``, and the last id."""
+    first, malformed = _rule_id(str(tgt.first), previous)
+    if first is None:
+        return [(str(tgt.first), False, True)], previous
+    if tgt.last is None:
+        return [(str(first), False, malformed)], first
+    last_written = str(tgt.last)
+    members = _range(first, last_written)
+    if members is None:  # endpoints only
+        last, bad = _rule_id(last_written, first)
+        out = [(str(first), False, malformed)]
+        if last is not None:
+            out.append((str(last), False, bad))
+            return out, last
+        out.append((last_written, False, True))
+        return out, first
+    out = [(str(m), 0 < i < len(members) - 1, malformed) for i, m in enumerate(members)]
+    return out, members[-1]
+
+
+def _range(first: RuleId, last: str) -> list[RuleId] | None:
+    """Every member of ``first``–``last`` in order, or ``None`` if it cannot be listed."""
+    if last.isalpha():  # 601.2f–h
+        if first.number is None:
+            return None
+        return _letter_range(first, first.letters or "a", last)
+    if "." not in last and first.number is not None and first.letters is None and len(last) <= 2:
+        # 119.7–8: numbered rules of the same rule
+        return _number_range(first.rule, first.number, int(last))
+    end = RuleId.try_parse(last)
+    if end is None or end.is_section or first.is_section:
+        return None
+    if first.number is None and end.number is None:  # rules 800–810
+        if not 0 <= end.rule - first.rule < MAX_RANGE:
+            return None
+        return [RuleId(n) for n in range(first.rule, end.rule + 1)]
+    if first.rule != end.rule or first.number is None or end.number is None:
+        return None
+    if first.letters is None and end.letters is None:  # 903.3–903.5
+        return _number_range(first.rule, first.number, end.number)
+    if first.number == end.number and first.letters and end.letters:  # 409.1a–409.1f
+        return _letter_range(first, first.letters, end.letters)
+    return None
+
+
+def _number_range(rule: int, low: int, high: int) -> list[RuleId] | None:
+    if not 0 <= high - low < MAX_RANGE:
+        return None
+    return [RuleId(rule, n) for n in range(low, high + 1)]
+
+
+def _letter_range(first: RuleId, low: str, high: str) -> list[RuleId] | None:
+    if any(ch not in SUBRULE_LETTERS for ch in low + high) and low != high:
+        # A range written with l or o cannot be walked in the official sequence.
+        if len(low) != 1 or len(high) != 1 or low > high:
+            return None
+        letters = [chr(c) for c in range(ord(low), ord(high) + 1)]
+        return [RuleId(first.rule, first.number, x) for x in letters]
+    out: list[RuleId] = []
+    current = low
+    while len(out) < MAX_RANGE:
+        out.append(RuleId(first.rule, first.number, current))
+        if current == high:
+            return out
+        current = next_letters(current)
+    return None
+
+
+# --- the parser ----------------------------------------------------------------------------
+@cache
+def clause_parser() -> Lark:
+    """The clause parser, built once per process (LALR, transformer applied inline)."""
+    return Lark(
+        grammar_path("clause.lark").read_text(encoding="utf-8"),
+        parser="lalr",
+        lexer="contextual",
+        transformer=ClauseTransformer(),
+        maybe_placeholders=False,
+    )
+
+
+def tile(clauses: Iterable[Clause], start: int, end: int) -> tuple[Clause, ...]:
+    """``clauses`` (in order, not overlapping) with ``text`` clauses filling every gap."""
+    out: list[Clause] = []
+    at = start
+    for clause in clauses:
+        if clause.start > at:
+            out.append(Clause("text", at, clause.start))
+        out.append(clause)
+        at = clause.end
+    if end > at:
+        out.append(Clause("text", at, end))
+    return tuple(out)
+
+
+def shift(clause: Clause, delta: int) -> Clause:
+    """The same clause with every offset moved by ``delta`` (children and references too)."""
+    return Clause(
+        clause.kind,
+        clause.start + delta,
+        clause.end + delta,
+        clause.value,
+        tuple(shift(child, delta) for child in clause.children),
+        tuple(
+            Reference(
+                r.target,
+                r.text,
+                r.start + delta,
+                r.end + delta,
+                r.title,
+                r.kind,
+                r.written,
+                r.implied,
+                r.malformed,
+            )
+            for r in clause.references
+        ),
+    )
+
+
+def parse_clauses(text: str) -> tuple[Clause, ...]:
+    """The top-level clauses of one text (they tile it). Never raises on any text.
+
+    >>> [c.kind for c in parse_clauses("Pay {2}{W}. See rule 601.")]
+    ['text', 'symbol', 'symbol', 'text', 'reference', 'text']
+    """
+    if not text:
+        return ()
+    found: list[Clause] = []
+    for start, end in segments(text):
+        found.extend(
+            c if start == 0 else shift(c, start)
+            for c in _parse(text[start:end])
+            if c.kind != "text"
+        )
+    return tile(found, 0, len(text))
+
+
+def parse_whole(text: str) -> tuple[Clause, ...]:
+    """:func:`parse_clauses` without the sentence pre-pass: the grammar over all of ``text``."""
+    return _parse(text) if text else ()
+
+
+def _parse(text: str) -> tuple[Clause, ...]:
+    token = _text.set(text)
+    try:
+        return clause_parser().parse(text)  # type: ignore[no-any-return]
+    except UnexpectedInput as exc:  # the grammar is meant to accept everything
+        log.warning("clause grammar could not structure %r (%s); kept as text", text[:60], exc)
+        return (Clause("text", 0, len(text)),)
+    finally:
+        _text.reset(token)
+
+
+# Why a pre-pass: about half of a modern edition's sentences contain nothing the grammar
+# structures (no digit, quote, brace, "If", list). Every structure ends at a sentence end
+# (". ") outside quotes, so sentences can be parsed apart, and those without a trigger
+# need no parse at all. The pre-pass never changes a result (tests compare it with
+# parse_whole over the corpus); where quotes are unbalanced or written "?", it steps back
+# and the whole text is parsed.
+_TRIGGER = re.compile(
+    r"[\d{“”\"?]|\bIf\b|\bis\s+as\s+follows:|\b(?:types|supertypes|subtypes|words|colors"
+    r"|symbols|characteristics|designations|names|vowels)\s+are\s"
+)
+_SPLIT = re.compile(r"[“”\"\n]|\.\s+")
+
+
+def segments(text: str) -> list[tuple[int, int]]:
+    """Spans of ``text`` worth parsing: runs of sentences that contain a trigger."""
+    if _TRIGGER.search(text) is None:
+        return []
+    if "?" in text:
+        return [(0, len(text))]
+    sentences: list[tuple[int, int]] = []
+    at = 0
+    curly = straight = False
+    for m in _SPLIT.finditer(text):
+        ch = m.group()
+        if ch == "“":
+            if curly:
+                return [(0, len(text))]
+            curly = True
+        elif ch == "”":
+            if not curly:
+                return [(0, len(text))]
+            curly = False
+        elif ch == '"':
+            straight = not straight
+        elif ch == "\n":
+            if straight:
+                return [(0, len(text))]
+        elif not curly and not straight:
+            sentences.append((at, m.start() + 1))
+            at = m.end()
+    if curly or straight:
+        return [(0, len(text))]
+    if at < len(text):
+        sentences.append((at, len(text)))
+    out: list[tuple[int, int]] = []
+    for start, end in sentences:
+        if _TRIGGER.search(text, start, end) is None:
+            continue
+        if out and text[out[-1][1] : start].isspace():
+            out[-1] = (out[-1][0], end)
+        else:
+            out.append((start, end))
+    return out
+
+
+def iter_references(clauses: Iterable[Clause]) -> Iterator[Reference]:
+    """Every reference in these clauses and the clauses nested in them, in text order."""
+    for clause in clauses:
+        for node in clause.walk():
+            yield from node.references
+
+
+def references(text: str) -> tuple[Reference, ...]:
+    """Every rule or section ``text`` cites (ranges expanded), in order."""
+    return tuple(iter_references(parse_clauses(text)))
+
+
+# --- whole editions --------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class ParsedText:
+    """One text of an edition (a rule's text, an example, a glossary definition), parsed."""
+
+    clauses: tuple[Clause, ...]
+    references: tuple[Reference, ...]
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "references": [ref.as_dict() for ref in self.references],
+            "clauses": [clause.as_dict() for clause in self.clauses],
+        }
+
+
+def parse_text_clauses(text: str) -> ParsedText:
+    clauses = parse_clauses(text)
+    return ParsedText(clauses, tuple(iter_references(clauses)))
+
+
+@dataclass(frozen=True, slots=True)
+class RuleClauses:
+    """The clauses of one rule: its own text, and each of its examples."""
+
+    rule: str
+    text: ParsedText
+    examples: tuple[ParsedText, ...]
+
+    def references(self) -> Iterator[tuple[Reference, int | None]]:
+        """``(reference, example index)``: ``None`` for the rule's own text."""
+        for ref in self.text.references:
+            yield ref, None
+        for i, example in enumerate(self.examples):
+            for ref in example.references:
+                yield ref, i
+
+
+@dataclass(frozen=True, slots=True)
+class EditionClauses:
+    """Clauses of a whole edition, aligned with ``edition.rules`` and ``edition.glossary``."""
+
+    sha256: str
+    rules: tuple[RuleClauses, ...]
+    glossary: tuple[ParsedText, ...]
+
+    def rule_refs(self) -> Iterator[tuple[int, Reference, int | None]]:
+        """``(index in edition.rules, reference, example index or None)`` for every rule."""
+        for i, rc in enumerate(self.rules):
+            for ref, example in rc.references():
+                yield i, ref, example
+
+    def reference_count(self) -> int:
+        rules = sum(
+            len(rc.text.references) + sum(len(e.references) for e in rc.examples)
+            for rc in self.rules
+        )
+        return rules + sum(len(g.references) for g in self.glossary)
+
+
+def rule_clauses(rule: Rule) -> RuleClauses:
+    """Parse one rule's text and examples."""
+    return RuleClauses(
+        str(rule.id),
+        parse_text_clauses(rule.text),
+        tuple(parse_text_clauses(example.text) for example in rule.examples),
+    )
+
+
+def compute_edition_clauses(edition: Edition) -> EditionClauses:
+    """Parse every rule, example and glossary definition of ``edition`` (no cache)."""
+    return EditionClauses(
+        edition.sha256,
+        tuple(rule_clauses(rule) for rule in edition.rules),
+        tuple(parse_text_clauses(entry.text) for entry in edition.glossary),
+    )
+
+
+def edition_clauses(edition: Edition, *, use_cache: bool = True) -> EditionClauses:
+    """The clauses of a whole edition, cached by its sha256 (memo and disk).
+
+    An edition without a sha256 (built from a string in a test) is parsed every time.
+    """
+    if not edition.sha256 or not use_cache:
+        return compute_edition_clauses(edition)
+    from . import cache
+
+    version = f"{CLAUSES_VERSION}.{PARSER_VERSION}"
+    return cache.get_or_compute(
+        "clauses", edition.sha256, version, lambda: compute_edition_clauses(edition)
+    )
+
+
+def rule_clauses_json(rule: Rule) -> dict[str, object]:
+    """What ``rulediff parse --format json`` adds to each rule: ``references`` and
+    ``clauses`` of the rule's text (offsets in its ``text``), and per example the same.
+
+    Schema (``rulediff/schemas/parse.schema.json``): a reference is ``{"target",
+    "text", "title", "start", "end"}``; a clause is ``{"kind", "start", "end"}`` plus,
+    when set, ``value``, ``targets``/``title`` (reference clauses) and ``children``.
+    """
+    parsed = rule_clauses(rule)
+    out = parsed.text.as_dict()
+    out["example_clauses"] = [example.as_dict() for example in parsed.examples]
+    return out
