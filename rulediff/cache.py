@@ -75,11 +75,14 @@ def _constructor_reducer(cls: type) -> Callable[[Any], tuple] | None:
     fields = dataclasses.fields(cls)
     public = [f.name for f in fields if not f.name.startswith("_")]
     private = [f for f in fields if f.name.startswith("_")]
-    # Positional reconstruction needs private fields (memo dicts) last and defaulted.
-    if any(f.name in public for f in fields[len(public) :]) or any(
-        f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING  # type: ignore[misc]
+    # Positional reconstruction through __init__ needs every field in __init__, the
+    # private ones (memo dicts) last and defaulted; other classes pickle the usual way.
+    in_order = all(f.name in public for f in fields[: len(public)])
+    defaulted = all(
+        f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
         for f in private
-    ):
+    )
+    if not in_order or not defaulted or not all(f.init for f in fields):
         return None
 
     def reduce(obj: Any) -> tuple:

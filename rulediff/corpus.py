@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import functools
 import hashlib
 import logging
 import os
@@ -519,11 +520,40 @@ def _nearest_names(value: str, items: Sequence[EditionInfo | ManifestEntry]) -> 
 # --- loading ---------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=1)
+def _parser_digest() -> str:
+    """A digest of the code and grammar that turn bytes into an Edition.
+
+    Part of the cache key next to ``PARSER_VERSION``, so an edit to the grammar, the
+    parser, ingest or the model never serves a stale cached edition, even when nobody
+    remembered to bump the version.
+    """
+    from . import ingest, model, parse
+
+    digest = hashlib.sha256()
+    try:
+        for module in (ingest, model, parse):
+            digest.update(Path(module.__file__ or "").read_bytes())
+        digest.update(parse.grammar_path().read_bytes())
+    except OSError:
+        return "0"
+    return digest.hexdigest()[:10]
+
+
+def edition_cache_version() -> str:
+    """The ``version`` part of a parsed edition's cache key."""
+    return f"{PARSER_VERSION}.{_parser_digest()}"
+
+
 def load_bytes(data: bytes, source: str, *, use_cache: bool = True) -> Edition:
-    """Parse an edition's bytes through the cache keyed by sha256 and PARSER_VERSION."""
+    """Parse an edition's bytes through the cache keyed by sha256 and the parser version."""
     sha = hashlib.sha256(data).hexdigest()
     edition = cache.get_or_compute(
-        "edition", sha, PARSER_VERSION, lambda: parse_bytes(data, source), use_cache=use_cache
+        "edition",
+        sha,
+        edition_cache_version(),
+        lambda: parse_bytes(data, source),
+        use_cache=use_cache,
     )
     if edition.source != source:
         edition = replace(edition, source=source)

@@ -127,9 +127,9 @@ def test_atomic_write_leaves_no_temp_files(tmp_path: Path) -> None:
 def test_edition_is_keyed_by_sha256_and_parser_version(cache_dir: Path) -> None:
     edition = load_file(SAMPLE)
     sha = hashlib.sha256(SAMPLE.read_bytes()).hexdigest()
-    entry = cache.entry_path("edition", sha, PARSER_VERSION)
+    entry = cache.entry_path("edition", sha, corpus.edition_cache_version())
     assert entry.is_file()
-    assert sha in entry.name and f"v{PARSER_VERSION}" in entry.name
+    assert sha in entry.name and f"v{PARSER_VERSION}." in entry.name
     assert edition == parse_file(SAMPLE)
 
 
@@ -177,9 +177,16 @@ def test_a_new_parser_version_misses(monkeypatch: pytest.MonkeyPatch) -> None:
     assert calls == [str(SAMPLE)]
 
 
+def test_a_change_to_the_parser_code_misses(monkeypatch: pytest.MonkeyPatch) -> None:
+    before = corpus.edition_cache_version()
+    monkeypatch.setattr(corpus, "_parser_digest", lambda: "edited")
+    assert corpus.edition_cache_version() != before
+    assert corpus.edition_cache_version().startswith(PARSER_VERSION)
+
+
 def test_corrupt_edition_entry_is_reparsed(cache_dir: Path) -> None:
     first = load_file(SAMPLE)
-    entry = cache.entry_path("edition", first.sha256, PARSER_VERSION)
+    entry = cache.entry_path("edition", first.sha256, corpus.edition_cache_version())
     entry.write_bytes(entry.read_bytes()[: len(entry.read_bytes()) // 2])  # truncated
     cache.forget_memo()
     assert load_file(SAMPLE) == first
