@@ -569,3 +569,82 @@ def poison_threshold(t: EditionText) -> Outcome:
     return _number(t, "poison_threshold",
                    rf"\b(?P<n>{NUMBER}) or more poison counters\b[^\n]*\bloses? the game",
                    "how many poison counters lose the game", ("poison counters",))
+
+
+@flag("starting_hand_size", "int", "How many cards each player draws for an opening hand.")
+def starting_hand_size(t: EditionText) -> Outcome:
+    return _number(t, "starting_hand_size",
+                   rf"\bdraws? (?:a hand of|a number of cards equal to [^\n]*starting hand size, "
+                   rf"which is normally) (?P<n>{NUMBER})\b|\bstarting hand size is (?P<n2>{NUMBER})"
+                   .replace("(?P<n2>", "(?:"),
+                   "the starting hand size", ("hand of", "starting hand size"))
+
+
+# --- more terms (added where the text supports them) --------------------------------------
+def _term(
+    t: EditionText, name: str, heading: str, kinds: list[tuple[str, str]], key: tuple[str, ...]
+) -> Outcome:
+    """A term the rules use: the heading that names it, else the only one in use."""
+    titled = [(rid, title) for rid, title in t.titles.items()
+              if re.fullmatch(heading, normalize(title).strip(), re.I)]
+    for value, pattern in kinds:
+        for rid, title in titled:
+            if re.search(pattern, normalize(title), re.I):
+                return Decision(value, (rid,), title)
+    counts: dict[str, list[Hit]] = {}
+    for value, pattern in kinds:
+        hits = current(t.find(pattern, key=key))
+        if hits:
+            counts[value] = hits
+    if len(counts) == 1:
+        value, hits = next(iter(counts.items()))
+        return decide(value, hits[:1])
+    if not counts:
+        return Undetermined(f"{name}: no rule uses any of the terms")
+    return Undetermined(f"{name}: the text uses several terms "
+                        f"({', '.join(f'{v}: {len(h)}' for v, h in counts.items())})")
+
+
+@flag("state_based_term", "enum", "What the rules call the checks the game makes whenever a "
+      "player would receive priority.", ("state-based effects", "state-based actions"))
+def state_based_term(t: EditionText) -> Outcome:
+    return _term(t, "state_based_term", r"state-based (?:effects|actions)",
+                 [("state-based actions", r"\bstate-based actions?\b"),
+                  ("state-based effects", r"\bstate-based effects?\b")], ("state-based",))
+
+
+@flag("spell_verb", "enum", "The verb for putting a spell on the stack: 'play' (older rules) "
+      "or 'cast'.", ("play", "cast"))
+def spell_verb(t: EditionText) -> Outcome:
+    return _term(t, "spell_verb", r"(?:playing|casting) spells(?: and activated abilities)?",
+                 [("cast", r"\bcast(?:s|ing)? (?:a |the |that )?spells?\b|\bcasting spells\b"),
+                  ("play", r"\bplay(?:s|ing|ed)? (?:a |the |that )?spells?\b|\bplaying spells\b")],
+                 ("spell",))
+
+
+@flag("kindred_type_name", "enum", "The card type for typal cards like 'Tribal Instant — "
+      "Goblin': 'tribal', 'kindred', or 'absent'.", ("absent", "tribal", "kindred"))
+def kindred_type_name(t: EditionText) -> Outcome:
+    listing = _re(r"\b(?:the card types are|one or more card types:)\s*")
+    for hit in t.find(listing, key="card type"):
+        items = {i.lower() for i in (_list_items(hit.sentence, listing) or ())}
+        if "kindred" in items:
+            return decide("kindred", [hit])
+        if "tribal" in items:
+            return decide("tribal", [hit])
+        if items:
+            return decide("absent", [hit])
+    # Older layouts give each card type a heading ("212.8. Tribals") instead of a list.
+    for rid, title in t.titles.items():
+        m = re.fullmatch(r"(tribal|kindred)s?", normalize(title).strip(), re.I)
+        if m:
+            return Decision(m.group(1).lower(), (rid,), title)
+    typal = current(t.find(r"\beach (tribal|kindred) card\b", key=("tribal", "kindred")))
+    if typal:
+        return decide(typal[0].group(1).lower(), typal[:1])
+    headings = [(rid, title) for rid, title in t.titles.items()
+                if re.fullmatch(r"sorcer(?:y|ies)", normalize(title).strip(), re.I)]
+    if headings:
+        return Decision("absent", (headings[0][0],), "no card type heading or rule names tribal "
+                        "or kindred cards")
+    return Undetermined("no rule lists the card types")

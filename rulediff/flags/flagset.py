@@ -55,6 +55,10 @@ class FlagSet:
     starting_life: int | None = None
     max_hand_size: int | None = None
     poison_threshold: int | None = None
+    starting_hand_size: int | None = None
+    state_based_term: Literal["state-based effects", "state-based actions"] | None = None
+    spell_verb: Literal["play", "cast"] | None = None
+    kindred_type_name: Literal["absent", "tribal", "kindred"] | None = None
     _outcomes: Mapping[str, FlagOutcome] = field(
         default_factory=lambda: MappingProxyType({}), compare=False, hash=False, repr=False
     )
