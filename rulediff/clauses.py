@@ -510,15 +510,30 @@ def edition_clauses(edition: Edition, *, use_cache: bool = True) -> EditionClaus
     )
 
 
-def rule_clauses_json(rule: Rule) -> dict[str, object]:
-    """What ``rulediff parse --format json`` adds to each rule: ``references`` and
-    ``clauses`` of the rule's text (offsets in its ``text``), and per example the same.
+def rule_clauses_json(rule: Rule, parsed: RuleClauses | None = None) -> dict[str, object]:
+    """What ``rulediff parse --format json`` adds to each rule.
 
-    Schema (``rulediff/schemas/parse.schema.json``): a reference is ``{"target",
-    "text", "title", "start", "end"}``; a clause is ``{"kind", "start", "end"}`` plus,
-    when set, ``value``, ``targets``/``title`` (reference clauses) and ``children``.
+    ``references`` and ``clauses`` of the rule's text (offsets in its ``text``), and
+    ``example_clauses``: the same for each example (offsets in that example's text).
+    A reference is ``{"target", "text", "title", "start", "end"}``; a clause is
+    ``{"kind", "start", "end"}`` plus, when set, ``value``, ``targets`` and ``title``
+    (reference clauses) and ``children``. The schema is in
+    ``rulediff/schemas/parse.schema.json``.
     """
-    parsed = rule_clauses(rule)
+    parsed = parsed or rule_clauses(rule)
     out = parsed.text.as_dict()
     out["example_clauses"] = [example.as_dict() for example in parsed.examples]
     return out
+
+
+def edition_clauses_json(
+    edition: Edition, *, use_cache: bool = True
+) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
+    """:func:`rule_clauses_json` for every rule, and ``references``/``clauses`` for every
+    glossary definition (offsets in its text), aligned with ``edition.rules`` and
+    ``edition.glossary``."""
+    parsed = edition_clauses(edition, use_cache=use_cache)
+    rules = [
+        rule_clauses_json(rule, rc) for rule, rc in zip(edition.rules, parsed.rules, strict=True)
+    ]
+    return rules, [entry.as_dict() for entry in parsed.glossary]

@@ -11,9 +11,18 @@ from typing import Any
 import click
 from rapidfuzz import fuzz, process
 
+from ..clauses import edition_clauses_json
 from ..errors import RuleNotFound
 from ..model import Edition, GlossaryEntry, Rule, RuleId
-from .common import corpus_options, edition_option, load, one_line, output_option, write_output
+from .common import (
+    corpus_options,
+    edition_option,
+    load,
+    one_line,
+    output_option,
+    settings,
+    write_output,
+)
 
 #: Version of the ``parse --format json`` document; bumped when its shape changes.
 PARSE_FORMAT_VERSION = 1
@@ -49,6 +58,7 @@ def edition_as_dict(edition: Edition) -> dict[str, Any]:
     Everything in it comes from the bytes of the edition, never from where they were
     read, so the same edition gives the same document from any path or the cache.
     """
+    rule_clauses, glossary_clauses = edition_clauses_json(edition, use_cache=settings().use_cache)
     return {
         "format": "rulediff-parse",
         "version": PARSE_FORMAT_VERSION,
@@ -62,8 +72,14 @@ def edition_as_dict(edition: Edition) -> dict[str, Any]:
             {"id": str(c.id) if c.id is not None else None, "title": c.title, "line": c.line}
             for c in edition.contents
         ],
-        "rules": [rule_as_dict(rule) for rule in edition.rules],
-        "glossary": [glossary_as_dict(entry) for entry in edition.glossary],
+        "rules": [
+            rule_as_dict(rule) | extra
+            for rule, extra in zip(edition.rules, rule_clauses, strict=True)
+        ],
+        "glossary": [
+            glossary_as_dict(entry) | extra
+            for entry, extra in zip(edition.glossary, glossary_clauses, strict=True)
+        ],
         "has_credits": edition.credits is not None,
         "diagnostics": [d.as_dict() for d in edition.diagnostics],
     }
