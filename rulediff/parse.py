@@ -17,7 +17,7 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from lark import Lark, Token, Transformer, UnexpectedInput
+from lark import Lark, Token, Transformer, UnexpectedEOF, UnexpectedInput
 
 from .errors import ParseError
 from .ingest import IngestedText, find_effective_date, ingest_bytes, ingest_file
@@ -332,6 +332,28 @@ def _merge_wrapped(rules: list[_RawRule]) -> list[_RawRule]:
     return merged
 
 
+def _layout_error(exc: UnexpectedInput, work: str, source: str) -> ParseError:
+    """One clear line for a text the document grammar cannot read."""
+    token = getattr(exc, "token", None)
+    at_end = isinstance(exc, UnexpectedEOF) or getattr(token, "type", None) == "$END"
+    lines = work.split("\n")
+    if at_end:
+        where = "before the rules begin" if "\nGlossary" not in work else "early"
+        return ParseError(
+            f"the text ends {where}: a truncated or incomplete Comprehensive Rules edition",
+            file=source,
+            line=max(1, len(lines) - 1),
+        )
+    line = getattr(exc, "line", None)
+    line = line if isinstance(line, int) and line > 0 else None
+    snippet = lines[line - 1][:60] if line else ""
+    return ParseError(
+        f"unexpected line {snippet!r}: not the layout of a Comprehensive Rules edition",
+        file=source,
+        line=line,
+    )
+
+
 def _merge_glued_sections(sections: list) -> list:
     """A section heading glued under a rule's text is a hard-wrapped line, not a section.
 
@@ -374,16 +396,7 @@ def parse_text(
     try:
         tree = document_parser().parse(work)
     except UnexpectedInput as exc:
-        line = getattr(exc, "line", None)
-        line = line if isinstance(line, int) and line > 0 else None
-        snippet = ""
-        if line:
-            snippet = work.split("\n")[line - 1][:60]
-        raise ParseError(
-            f"unexpected line {snippet!r}: not the layout of a Comprehensive Rules edition",
-            file=source,
-            line=line,
-        ) from None
+        raise _layout_error(exc, work, source) from None
     parts = {child.data: child for child in tree.children}
     preamble = transformer.transform(parts["preamble"])
     contents_text, contents = transformer.transform(parts["contents"])

@@ -204,6 +204,13 @@ def test_not_an_edition(text: str) -> None:
         parse_text(text, source="x.txt")
 
 
+def test_text_ending_in_the_contents_says_so() -> None:
+    text = "Widget Rules\n\nContents\n\n1. Basics\n100. General\n"
+    with pytest.raises(ParseError, match="ends before the rules begin") as info:
+        parse_text(text, source="cut.txt")
+    assert info.value.file == "cut.txt" and info.value.line
+
+
 def test_parse_error_names_file_and_line() -> None:
     text = "Title\n\nContents\n\n1. Basics\n100. General\n\nGlossary\n\n1. Basics\n\n100.1. x\n"
     with pytest.raises(ParseError) as info:
