@@ -625,7 +625,7 @@ def import_editions(
     *,
     force: bool = False,
     use_cache: bool = True,
-    on_file: Callable[[Path], None] | None = None,
+    on_file: Callable[[Path, int, int], None] | None = None,
 ) -> list[ImportResult]:
     """Validate every file first (parse, date from the text), then store them.
 
@@ -635,9 +635,10 @@ def import_editions(
     """
     corpus = Corpus.open(corpus_dir, use_cache=use_cache, require=False)
     planned: dict[dt.date, tuple[Path, bytes, str]] = {}
-    for path in _expand_sources(sources):
+    files = _expand_sources(sources)
+    for index, path in enumerate(files):
         if on_file is not None:
-            on_file(path)
+            on_file(path, index, len(files))
         data = read_bytes(path)
         sha = hashlib.sha256(data).hexdigest()
         edition = load_bytes(data, str(path), use_cache=use_cache)

@@ -128,9 +128,35 @@ def import_command(sources: tuple[str, ...], force: bool) -> None:
     """
     s = settings()
     directory = s.corpus_dir or corpus_lib.default_corpus_dir()
-    results = corpus_lib.import_editions(
-        [Path(p) for p in sources], directory, force=force, use_cache=s.use_cache
-    )
+    err = Console(stderr=True)
+    progress: Progress | None = None
+
+    def on_file(path: Path, index: int, total: int) -> None:
+        nonlocal progress
+        if progress is None and total >= _PROGRESS_FROM and err.is_terminal:
+            progress = Progress(
+                TextColumn("checking {task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                console=err,
+                transient=True,
+            )
+            progress.start()
+            progress.add_task("", total=total)
+        if progress is not None:
+            progress.update(progress.task_ids[0], completed=index, description=path.name)
+
+    try:
+        results = corpus_lib.import_editions(
+            [Path(p) for p in sources],
+            directory,
+            force=force,
+            use_cache=s.use_cache,
+            on_file=on_file,
+        )
+    finally:
+        if progress is not None:
+            progress.stop()
     for r in results:
         if r.status == "unchanged":
             click.echo(f"unchanged {r.date}: {r.source} is already in the corpus as {r.path}")
