@@ -8,16 +8,19 @@ from __future__ import annotations
 from .errors import RuleDiffError
 from .model import Edition, GlossaryEntry, Rule, RuleId, Section
 from .parse import parse_bytes, parse_file, parse_text
+from .flags import FlagSet, flags_for  # behaviour flags of an edition (rulediff.flags)
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Edition",
+    "FlagSet",
     "GlossaryEntry",
     "Rule",
     "RuleDiffError",
     "RuleId",
     "Section",
+    "flags_for",
     "parse_bytes",
     "parse_file",
     "parse_text",

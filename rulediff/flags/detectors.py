@@ -144,9 +144,11 @@ def _emptying(t: EditionText) -> list[Hit]:
 def mana_burn(t: EditionText) -> Outcome:
     burn = current(t.find(r"\blose[s]? (?:1|one) life for each (?:one )?mana\b|"
                           r"\bthis is called [\"']?mana burn|\bmana burn is loss of life", key=("life", "mana burn")))
-    if burn:
-        return decide(True, burn)
     emptying = _emptying(t)
+    if burn:
+        # Cite the emptying sentence of the same rule first: it says when the burn happens.
+        same = [h for h in emptying if h.where in {b.where for b in burn}]
+        return decide(True, [*same[:1], *burn])
     if emptying:
         obsolete = t.find(r"mana burn", "glossary", key="mana burn")
         return decide(False, emptying[:1], [h for h in obsolete if _HISTORY.search(h.norm)][:1])

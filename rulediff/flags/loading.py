@@ -21,7 +21,10 @@ from .registry import REGISTRY, Decision, Undetermined
 if TYPE_CHECKING:  # pragma: no cover
     from .flagset import FlagSet
 
-_META_KEYS = {"effective_date", "edition", "engine", "name", "version", "$schema", "schema"}
+_META_KEYS = {
+    "effective_date", "edition", "engine", "name", "version", "format", "$schema", "schema",
+    "provenance", "description",
+}
 
 
 def load_flagset(path: str | Path) -> FlagSet:
@@ -77,9 +80,12 @@ def mapping_to_flagset(
         if not isinstance(inner, Mapping):
             raise FlagError("'flags' must be a table/object", file=source, line=_line(text, "flags"))
         table = inner
-        extra = [k for k in data if k != "flags" and k not in _META_KEYS and k != "editions"]
+        extra = [k for k in data if k != "flags" and k not in _META_KEYS]
         if extra:
             _unknown(extra[0], source, text)
+    provenance = data.get("provenance")
+    if not isinstance(provenance, Mapping):
+        provenance = {}
     outcomes: dict[str, Decision | Undetermined] = {}
     for name, raw in table.items():
         if name in _META_KEYS and table is data:
@@ -91,6 +97,13 @@ def mapping_to_flagset(
         rules: tuple[str, ...] = ()
         evidence = f"declared in {source}"
         value = raw
+        cited = provenance.get(name)
+        if isinstance(cited, Mapping):  # a TOML export's [provenance.NAME] table
+            got = cited.get("rules", ())
+            if isinstance(got, (list, tuple)) and all(isinstance(r, str) for r in got):
+                rules = tuple(got)
+            if isinstance(cited.get("evidence"), str) and cited["evidence"]:
+                evidence = cited["evidence"]  # type: ignore[assignment]
         if isinstance(raw, Mapping):
             if "value" not in raw:
                 raise FlagError(
