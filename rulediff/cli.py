@@ -12,8 +12,10 @@ import click
 from . import __version__
 from .commands import corpus as corpus_commands
 from .commands import diff as diff_commands
+from .commands import engine as engine_commands
 from .commands import flags as flags_commands
 from .commands import parse as parse_commands
+from .commands import site as site_commands
 from .commands.common import RuleDiffGroup, corpus_options, debug_option
 
 
@@ -33,7 +35,9 @@ main.add_command(corpus_commands.corpus)
 main.add_command(diff_commands.diff)
 main.add_command(diff_commands.history)
 main.add_command(diff_commands.at)
+main.add_command(engine_commands.engine)
 main.add_command(flags_commands.flags)
+main.add_command(site_commands.site)
 
 
 def run(argv: list[str] | None = None) -> None:

@@ -28,6 +28,8 @@ class Find:
     scope: str = "text"
 
 
+_EMPTY_LIBRARY = (r"draw (?:a card )?from (?:a library with no cards|an empty library)"
+                  r"|attempted to draw|required to draw more cards than")
 _SBA_LIST = re.compile(r"state-based (?:effects|actions) are(?: as follows)?:", re.I)
 
 CONCEPTS: dict[str, tuple[Find, ...]] = {
@@ -52,27 +54,26 @@ CONCEPTS: dict[str, tuple[Find, ...]] = {
         Find(r"mana pools? empt"),
     ),
     "mana-burn": (Find(r"called mana burn"), Find(r"mana burn")),
-    "cleanup-discard": (Find(r"maximum hand size.{0,200}discard|discard.{0,80}maximum hand"),),
+    "cleanup-discard": (Find(r"^first, if the active player.s hand contains more cards than"),
+                        Find(r"maximum hand size.{0,200}discard|discard.{0,80}maximum hand")),
     "cleanup-damage": (Find(r"all damage (?:marked on permanents )?.{0,40}is removed.{0,80}"
                             r"until end of turn"),),
     "cleanup-priority": (Find(r"another cleanup step begins"),),
     "cleanup-again": (Find(r"another cleanup step begins"),),
-    "end-turn": (Find(r"ends the turn during the cleanup step"),
-                 Find(r"skips? straight to the cleanup step"), Find(r"^ending the turn$", "title")),
-    "trigger": (Find(r"triggered abilit(?:y|ies).{0,120}(?:put|placed) (?:on|onto) the stack "
-                     r"the next time a player would receive priority"),
-                Find(r"next time a player would receive priority.{0,200}trigger"),
+    "end-turn": (Find(r"skips? straight to the cleanup step"), Find(r"^ending the turn$", "title")),
+    "end-turn-cleanup": (Find(r"ends the turn during the cleanup step"),),
+    "trigger": (Find(r"^once an ability has triggered, (?:its controller puts it|it goes) on the "
+                     r"stack"),
                 Find(r"^handling triggered abilities$", "title")),
     "resolve": (Find(r"all players pass in succession.{0,80}(?:top|resolves)"),
                 Find(r"both players pass in succession, the top")),
     "counter-ability": (Find(r"^to counter a spell or ability means"), Find(r"^to counter a spell")),
     "sacrifice": (Find(r"^to sacrifice a permanent"),),
     # state-based actions
-    "sba-zero-life": (Find(r"(?:0|zero) or less life", "sba"),),
-    "sba-empty-library": (Find(r"draw (?:a card )?from (?:a library with no cards|an empty library)"
-                               r"|attempted to draw", "sba"),),
-    "draw-empty": (Find(r"draw (?:a card )?from (?:a library with no cards|an empty library)"
-                        r"|attempted to draw", "sba"),),
+    "sba-zero-life": (Find(r"(?:0|zero) (?:or less )?life(?: or less)?|life total (?:of )?(?:0|zero)",
+                           "sba"),),
+    "sba-empty-library": (Find(_EMPTY_LIBRARY, "sba"),),
+    "draw-empty": (Find(_EMPTY_LIBRARY, "sba"),),
     "sba-poison": (Find(r"(?:ten|10) or more poison counters", "sba"),),
     "sba-zero-toughness": (Find(r"toughness (?:0|zero) or less", "sba"),),
     "sba-lethal-damage": (Find(r"lethal damage|damage marked on it (?:is )?greater than or equal",
@@ -110,7 +111,9 @@ CONCEPTS: dict[str, tuple[Find, ...]] = {
     "mulligan-scry": (Find(r"fewer cards than that player.s starting hand size may look at the "
                            r"top card"),),
     # power and toughness
-    "pt-timestamp": (Find(r"applied in [\"“']?timestamp order"),),
+    "pt-timestamp": (Find(r"if several dependent effects form a loop, or if none depends on "
+                          r"another, they.re applied in .?timestamp order"),
+                     Find(r"usually done using a timestamp system")),
     "pt-counters": (Find(r"(?:power or toughness changes due to|changes from) counters"),),
     "pt-switch": (Find(r"switch(?:es)? (?:a|the) creature.s power and toughness"),),
     "pt-6b": (Find(r"\(6b\)"),),

@@ -13,7 +13,7 @@ from ..errors import EngineError, ScenarioError
 from ..model import Edition
 from .cite import citations
 from .scenario import Scenario, load_scenario, play, render_result
-from .state import LogEntry
+from .state import LogEntry, UndeterminedFlag
 
 SCENARIO_DIR_ENV = "RULEDIFF_SCENARIOS"
 
@@ -47,11 +47,19 @@ def run(scenario: Scenario, flags: Any, *, edition: Edition | None = None,
                dict(game.flags_read))
 
 
+_FLAGS: dict[str, Any] = {}
+
+
 def flags_of(edition: Edition) -> Any:
-    """The flags derived from an edition's text."""
+    """The flags derived from an edition's text (computed once per edition and process)."""
     from ..flags import flags_for
 
-    return flags_for(edition)
+    if not edition.sha256:
+        return flags_for(edition)
+    found = _FLAGS.get(edition.sha256)
+    if found is None:
+        found = _FLAGS[edition.sha256] = flags_for(edition)
+    return found
 
 
 def run_edition(scenario: Scenario, edition: Edition) -> Run:
@@ -65,6 +73,8 @@ class Span:
 
     result: str
     editions: tuple[str, ...]
+    unexpected: tuple[str, ...] = ()
+    """Editions of the span whose result is not what the scenario expects for their flags."""
 
     @property
     def first(self) -> str:
@@ -76,26 +86,34 @@ class Span:
 
     def as_dict(self) -> dict[str, object]:
         return {"first": self.first, "last": self.last, "count": len(self.editions),
-                "result": self.result, "editions": list(self.editions)}
+                "result": self.result, "editions": list(self.editions),
+                "unexpected": list(self.unexpected)}
 
 
 def compare(scenario: Scenario, editions: Iterable[Edition]) -> tuple[Span, ...]:
     """The result under each edition (oldest first), collapsed into runs of equal results.
 
-    An edition under which the scenario cannot run (a flag it needs is undetermined)
-    shows ``error: …`` as its result instead of stopping the comparison.
+    An edition under which the scenario cannot run shows ``undetermined: FLAG`` (a flag
+    it needs is undetermined there) or ``error: …`` instead of stopping the comparison.
+    Each run is also checked against the scenario's expectation for that edition's flags.
     """
     spans: list[Span] = []
     for edition in editions:
         label = edition.effective_date.isoformat() if edition.effective_date else edition.source
+        flags = flags_of(edition)
         try:
-            result = run_edition(scenario, edition).result
+            result = run(scenario, flags, edition=edition, label=label).result
+        except UndeterminedFlag as exc:
+            result = f"undetermined: {exc.flag}"
         except EngineError as exc:
             result = f"error: {exc.message}"
+        expected = scenario.expected(flags)
+        odd = (label,) if expected is None or expected.result != result else ()
         if spans and spans[-1].result == result:
-            spans[-1] = Span(result, spans[-1].editions + (label,))
+            last = spans[-1]
+            spans[-1] = Span(result, last.editions + (label,), last.unexpected + odd)
         else:
-            spans.append(Span(result, (label,)))
+            spans.append(Span(result, (label,), odd))
     return tuple(spans)
 
 

@@ -55,10 +55,12 @@ class Expectation:
     why: str = ""
 
     def matches(self, flags: Any) -> bool:
+        """Every flag in ``when`` has (one of) the listed value(s); ``"undetermined"``
+        stands for a flag the rule set leaves undetermined."""
         for name, wanted in self.when.items():
             value = getattr(flags, name, None)
             allowed = wanted if isinstance(wanted, list) else [wanted]
-            if value not in allowed:
+            if value not in allowed and not (value is None and "undetermined" in allowed):
                 return False
         return True
 
@@ -334,13 +336,17 @@ def _trigger(game: Game, a: Mapping[str, Any]) -> None:
 
 @action("resolve")
 def _resolve(game: Game, a: Mapping[str, Any]) -> None:
-    """All players pass: the top object resolves (``all = true``: until the stack is empty)."""
+    """All players pass and the top object resolves; ``all = true`` repeats until the stack
+    is empty, ``until = "trigger"`` until a triggered ability is on top."""
+    until_trigger = a.get("until") == "trigger"
     while game.stack:
+        if until_trigger and game.stack[-1].kind == "trigger":
+            return
         obj = game.stack.pop()
         game.say("resolve", f"all players pass: {obj.text} resolves")
         obj.resolve(game)
         turn.settle(game)
-        if not a.get("all", False):
+        if not (a.get("all", False) or until_trigger):
             return
 
 
@@ -491,8 +497,9 @@ def play(scenario: Scenario, flags: Any, cite: Citer) -> Game:
             if a["do"] not in _NO_PRIORITY:
                 turn.settle(game)
         except EngineError as exc:
-            if exc.file:
-                raise
-            raise EngineError(f"action {i + 1} ({a['do']}): {exc.message}",
-                              file=scenario.source, line=scenario.lines.get(i)) from None
+            if not exc.file:  # say where in the scenario it happened
+                exc.message = f"action {i + 1} ({a['do']}): {exc.message}"
+                exc.file, exc.line = scenario.source, scenario.lines.get(i)
+                exc.args = (exc.message,)
+            raise
     return game

@@ -34,6 +34,14 @@ def position_name(phase: str, step: str | None) -> str:
     return step or phase
 
 
+class UndeterminedFlag(EngineError):
+    """A procedure needs a flag the rule set leaves undetermined (or does not declare)."""
+
+    def __init__(self, flag: str) -> None:
+        super().__init__(f"flag {flag!r} is undetermined for this rule set")
+        self.flag = flag
+
+
 @dataclass(slots=True)
 class Player:
     """A player: life, poison, zones (cards are plain ids) and mana pool."""
@@ -157,6 +165,7 @@ class Game:
     """Index into :data:`POSITIONS`."""
     clock: int = 0
     cleanups: int = 0
+    """Cleanup steps so far in the game."""
     cleanup_priority: bool = False
     """A player received priority during the current cleanup step."""
     combat: dict[str, Any] = field(default_factory=dict)
@@ -172,7 +181,7 @@ class Game:
         """The value of one flag; an undetermined flag stops the run with its name."""
         value = getattr(self.flags, name, None)
         if value is None:
-            raise EngineError(f"flag {name!r} is undetermined for this rule set")
+            raise UndeterminedFlag(name)
         self.flags_read[name] = value
         return value
 

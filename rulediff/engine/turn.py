@@ -107,7 +107,6 @@ def next_turn(game: Game) -> None:
     game.active = others[0] if others else game.active
     game.turn += 1
     game.position = 0
-    game.cleanups = 0
 
 
 def cleanup(game: Game) -> None:
@@ -157,9 +156,12 @@ def end_turn(game: Game) -> None:
     game.say("end-turn", f"the turn is ended during the {game.where} step"
              if game.step else f"the turn is ended during the {game.where} phase")
     if in_cleanup and not game.flag("cleanup_repeats_after_end_turn"):
-        game.say("end-turn", "the cleanup step ends and, with it, the turn")
+        game.say("end-turn-cleanup", "the cleanup step ends and, with it, the turn")
         next_turn(game)
         begin_position(game)
         return
+    if in_cleanup:
+        game.say("end-turn-cleanup", "the turn was ended during the cleanup step: "
+                 "a new cleanup step begins")
     game.position = len(POSITIONS) - 1
     begin_position(game)

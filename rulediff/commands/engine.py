@@ -1,0 +1,101 @@
+"""``rulediff engine``: run a scenario under an edition's rules, or compare every edition."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from ..engine import compare, open_scenario, run, run_edition, scenario_names
+from ..engine.runner import Run, Span
+from .common import corpus_options, load, output_option, settings, write_output
+
+
+@click.group("engine")
+def engine() -> None:
+    """Play rules scenarios under the behaviour of any edition."""
+
+
+def _run_text(r: Run, summary: str) -> str:
+    lines = [f"scenario: {r.scenario}" + (f" - {summary}" if summary else ""),
+             f"edition:  {r.edition}", f"result:   {r.result}", "log:"]
+    lines += [f"  {entry}" for entry in r.log]
+    return "\n".join(lines) + "\n"
+
+
+@engine.command("run")
+@click.argument("scenario")
+@click.option("--edition", "-e", metavar="EDITION",
+              help="Edition whose rules apply (default: latest, unless --flags is given).")
+@click.option("--flags", "flags_file", metavar="FILE",
+              type=click.Path(dir_okay=False, path_type=Path),
+              help="A hand-written flags file (TOML/JSON) to run under instead of an edition.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+@corpus_options
+@output_option
+def run_command(scenario: str, edition: str | None, flags_file: Path | None, fmt: str,
+                output: Path | None) -> None:
+    """Run SCENARIO (a name or a .toml file) and print its result and narrated log.
+
+    With --flags the hand-written flags decide; an --edition given as well only
+    supplies the rule numbers cited in the log.
+    """
+    sc = open_scenario(scenario)
+    if flags_file is not None:
+        from ..flags import load_flagset
+
+        ed = load(edition) if edition else None
+        r = run(sc, load_flagset(flags_file), edition=ed, label=str(flags_file))
+    else:
+        r = run_edition(sc, load(edition or "latest"))
+    if fmt == "json":
+        text = json.dumps(r.as_dict(), ensure_ascii=False, indent=2) + "\n"
+    else:
+        text = _run_text(r, sc.summary)
+    write_output(text, output)
+
+
+def _compare_text(name: str, summary: str, spans: tuple[Span, ...]) -> str:
+    lines = [f"{name}" + (f": {summary}" if summary else "")]
+    width = max(len(repr(s.result)) for s in spans)
+    for s in spans:
+        count = f"{len(s.editions)} edition{'s' if len(s.editions) != 1 else ''}"
+        odd = f"  unexpected in {', '.join(s.unexpected)}" if s.unexpected else ""
+        lines.append(f"  {s.first} .. {s.last}  {repr(s.result):<{width}}  ({count}){odd}")
+    return "\n".join(lines) + "\n"
+
+
+@engine.command("compare")
+@click.argument("scenario")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+@click.option("--check", is_flag=True,
+              help="Exit 1 if an edition's result differs from the scenario's expectation.")
+@corpus_options
+@output_option
+def compare_command(scenario: str, fmt: str, check: bool, output: Path | None) -> None:
+    """The result of SCENARIO under every corpus edition, in runs of equal results."""
+    from ..corpus import Corpus
+
+    sc = open_scenario(scenario)
+    s = settings()
+    corpus = Corpus.open(s.corpus_dir, use_cache=s.use_cache)
+    editions = (corpus.load(info) for info in corpus.editions())
+    spans = compare(sc, editions)
+    if fmt == "json":
+        doc = {"scenario": sc.name, "runs": [span.as_dict() for span in spans]}
+        text = json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+    else:
+        text = _compare_text(sc.name, sc.summary, spans)
+    write_output(text, output)
+    if check and any(span.unexpected for span in spans):
+        click.get_current_context().exit(1)
+
+
+@engine.command("list")
+def list_command() -> None:
+    """The named scenarios."""
+    for name in scenario_names():
+        click.echo(name)
