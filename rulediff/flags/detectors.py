@@ -650,3 +650,19 @@ def kindred_type_name(t: EditionText) -> Outcome:
         return Decision("absent", (headings[0][0],), "no card type heading or rule names tribal "
                         "or kindred cards")
     return Undetermined("no rule lists the card types")
+
+
+# --- counters (added for the engine) -------------------------------------------------------
+@flag("counter_annihilation", "bool", "A permanent with both +1/+1 and -1/-1 counters on it "
+      "has pairs of them removed as a state-based action.")
+def counter_annihilation(t: EditionText) -> Outcome:
+    pairs = current(t.find(r"\+1/\+1 counters? and (?:a |one or more )?-1/-1 counters?\b"
+                           r"[^\n]*\bremoved", key=("-1/-1",)))
+    if pairs:
+        return decide(True, pairs[:1])
+    listing = t.find(r"\bstate-based (?:effects|actions) are(?: as follows)?:",
+                     key=("state-based",))
+    if listing:  # the list of state-based actions has no such item
+        return decide(False, listing[:1])
+    return Undetermined("no list of state-based actions to look for the counter rule in")
+

@@ -59,6 +59,8 @@ class FlagSet:
     state_based_term: Literal["state-based effects", "state-based actions"] | None = None
     spell_verb: Literal["play", "cast"] | None = None
     kindred_type_name: Literal["absent", "tribal", "kindred"] | None = None
+    counter_annihilation: bool | None = None
+    """+1/+1 and -1/-1 counters on one permanent remove each other (a state-based action)."""
     _outcomes: Mapping[str, FlagOutcome] = field(
         default_factory=lambda: MappingProxyType({}), compare=False, hash=False, repr=False
     )
