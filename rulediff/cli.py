@@ -15,6 +15,7 @@ from .commands import diff as diff_commands
 from .commands import engine as engine_commands
 from .commands import flags as flags_commands
 from .commands import parse as parse_commands
+from .commands import site as site_commands
 from .commands.common import RuleDiffGroup, corpus_options, debug_option
 
 
@@ -36,6 +37,7 @@ main.add_command(diff_commands.history)
 main.add_command(diff_commands.at)
 main.add_command(engine_commands.engine)
 main.add_command(flags_commands.flags)
+main.add_command(site_commands.site)
 
 
 def run(argv: list[str] | None = None) -> None:

@@ -71,7 +71,8 @@ def diff(old: str, new: str, fmt: str, output: Path | None, include_all: bool) -
     elif fmt == "md":
         text = to_markdown(result, include_unchanged=include_all)
     elif fmt == "html":
-        text = _renderer("render_html")(result)
+        render = _renderer("render_changelog_html")
+        text = render(result, before, after, include_unchanged=include_all)
     else:
         text = to_text(result, include_unchanged=include_all)
     write_output(text, output)

@@ -21,7 +21,7 @@ from ..diff import Change, EditionDiff, ExampleChange, WordOp
 from ..model import Edition
 from .edition import HistoryKey, glossary_items, linked_spans, set_label, text_items
 from .env import template
-from .links import Links, glossary_anchor, rule_anchor
+from .links import Links, change_anchor, glossary_anchor, rule_anchor
 from .refs import find_references
 from .views import (
     ChangeGroup,
@@ -123,7 +123,7 @@ def _anchor(c: Change, unique: Callable[[str], str]) -> str:
         term = c.new_id or c.old_id or ""
         side = "gn" if c.new_ids else "go"
         return unique(f"{side}-{glossary_anchor(term)[2:]}")
-    return unique(f"n{c.new_id}" if c.new_ids else f"o{c.old_id}")
+    return unique(change_anchor(c.old_ids, c.new_ids))
 
 
 def _notes(c: Change) -> tuple[str, ...]:

@@ -41,6 +41,12 @@ def glossary_anchor(term: str) -> str:
     return "g-" + _UNSAFE.sub("-", term.casefold()).strip("-")
 
 
+def change_anchor(old_ids: tuple[str, ...], new_ids: tuple[str, ...]) -> str:
+    """The permalink ``id`` of a rule's change in a changelog: ``n702.36e`` by its new
+    number, ``o702.36d`` (by the old one) for a removed rule."""
+    return f"n{new_ids[0]}" if new_ids else f"o{old_ids[0]}" if old_ids else ""
+
+
 @dataclass(frozen=True, slots=True)
 class Links:
     """Relative URLs from one page of a site (or from a standalone page)."""

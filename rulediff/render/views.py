@@ -207,6 +207,61 @@ class ChangelogView:
     texts: tuple[EmbeddedText, ...] = ()
 
 
+# --- rule history -------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class EventView:
+    """One edition in which something happened to the rule."""
+
+    anchor: str
+    date: str
+    date_href: str | None
+    """The edition's full text."""
+    change_href: str | None
+    """The change in that edition's changelog."""
+    kind: str
+    css: str
+    old: tuple[RuleLink, ...]
+    new: tuple[RuleLink, ...]
+    summary: str
+    """One line: "renumbered 702.36e → 702.36f", "added", "present in the oldest edition"…"""
+    segments: tuple[Segment, ...]
+    """Its text with the word diff against the previous edition (empty when unchanged)."""
+    examples: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryView:
+    page: Page
+    rule: str
+    """The rule's number in the edition the history is told from."""
+    edition: str
+    status: str
+    numbers: tuple[str, ...]
+    """Every number it has had, newest first."""
+    current: tuple[Span, ...]
+    """Its text in that edition."""
+    current_title: str
+    current_href: str | None
+    events: tuple[EventView, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RuleRow:
+    """One rule in the list of every rule's history page."""
+
+    number: str
+    href: str
+    status: str
+    preview: str
+
+
+@dataclass(frozen=True, slots=True)
+class RulesIndexView:
+    page: Page
+    current: tuple[RuleRow, ...]
+    removed: tuple[RuleRow, ...]
+
+
 # --- site index and feed ----------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class EditionRow:

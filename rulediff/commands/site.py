@@ -1,0 +1,88 @@
+"""``rulediff site -o DIR``: the static site of the whole corpus (a thin shell over
+:func:`rulediff.site.build_site`; the progress bar lives here, the library only calls back).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from .common import corpus_options, settings
+
+_LABELS = {
+    "align": "aligning editions",
+    "lineage": "chaining lineages",
+    "plan": "planning pages",
+    "pages": "writing pages",
+}
+
+
+@click.command("site")
+@click.option(
+    "-o",
+    "--output",
+    "output",
+    required=True,
+    metavar="DIR",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Folder of the site (created; an earlier build there is brought up to date).",
+)
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(1, 64),
+    default=None,
+    help="Worker processes (default: up to 2, as many as there are CPUs).",
+)
+@click.option("--force", is_flag=True, help="Render every page, even those whose inputs did not change.")
+@click.option(
+    "--base-url",
+    default="",
+    metavar="URL",
+    help="Absolute URL the site will be served from (makes the Atom feed's links absolute).",
+)
+@corpus_options
+def site(output: Path, jobs: int | None, force: bool, base_url: str) -> None:
+    """Build a static site for the whole corpus in DIR.
+
+    An index of editions (with a chart of changes), the changelog of each consecutive
+    pair, the hyperlinked full text of each edition, the history of every rule and an
+    Atom feed. Rebuilding only rewrites pages whose inputs changed.
+    """
+    from ..corpus import Corpus
+    from ..site import build_site
+
+    s = settings()
+    corpus = Corpus.open(s.corpus_dir, use_cache=s.use_cache)
+    workers = jobs if jobs is not None else max(1, min(2, os.cpu_count() or 1))
+    err = Console(stderr=True)
+    if err.is_terminal:
+        with Progress(
+            TextColumn("{task.description:<18}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=err,
+            transient=True,
+        ) as bar:
+            tasks: dict[str, object] = {}
+
+            def progress(phase: str, done: int, total: int) -> None:
+                if phase not in tasks:
+                    tasks[phase] = bar.add_task(_LABELS.get(phase, phase), total=total)
+                bar.update(tasks[phase], completed=done, total=total)  # type: ignore[arg-type]
+
+            result = build_site(output, corpus, jobs=workers, progress=progress, force=force,
+                                base_url=base_url)
+    else:
+        result = build_site(output, corpus, jobs=workers, force=force, base_url=base_url)
+    removed = f", {len(result.removed)} removed" if result.removed else ""
+    click.echo(
+        f"rulediff: site {result.out}: {result.pages} pages, {len(result.written)} written, "
+        f"{result.skipped} unchanged{removed}",
+        err=True,
+    )

@@ -1,0 +1,545 @@
+"""Build the static site of a whole corpus (``rulediff site -o DIR``).
+
+Layout (every link relative, so the site opens from ``file://``)::
+
+    index.html                     editions, counts, a chart of changes per edition
+    feed.xml                       Atom feed of editions
+    static/rulediff.css            the listed static assets
+    editions/2015-03-27.html       hyperlinked full text of each edition
+    changes/2015-01-23_2015-03-27.html   changelog of each consecutive pair
+    rules/index.html               every rule, current and removed
+    rules/702.36b_2015-03-27.html  history of one rule (named by where its lineage starts)
+    .rulediff-site.json            manifest: page -> hash of its inputs
+
+Incremental, like coverage.py's HTML report: every page has a key, the hash of what it
+is made from (the rendering code and templates, the sha256 of the editions it shows,
+its neighbours, the history it tells). A page whose key is in the manifest and whose
+file exists is not rendered again, so adding an edition rewrites the pages that
+change (its own, its changelog, its neighbours', the histories it touches, the index)
+and nothing else. History pages are named by the *start* of the rule's lineage (its
+first number and the edition it appeared in), which a newer edition never changes;
+naming them by the current number would rename thousands of pages at every
+renumbering.
+
+Output is deterministic (no clock, sorted iteration) and every file is written to a
+temporary name and renamed. The pairs are aligned, and the pages rendered, in a pool
+of worker processes (``jobs``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import multiprocessing
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .cache import atomic_write_bytes
+from .corpus import Corpus, EditionInfo
+from .errors import OutputError
+from .history import Lineage, RuleHistory, build_lineage, rule_history, step_of
+from .model import Edition, RuleId
+from .render.changelog import build_changelog_view, render_changelog
+from .render.edition import build_edition_view, render_edition_html
+from .render.env import STATIC_ASSETS, copy_static, fingerprint
+from .render.history import build_history_view, render_history
+from .render.index import (
+    EditionSummary,
+    build_feed_view,
+    build_index_view,
+    render_feed,
+    render_index_html,
+)
+from .render.links import Links, changelog_page, edition_page, history_page
+from .render.rules_index import build_rules_index_view, render_rules_index
+
+log = logging.getLogger(__name__)
+
+MANIFEST_NAME = ".rulediff-site.json"
+#: Version of the manifest's shape.
+SITE_FORMAT = 1
+
+#: ``progress(phase, done, total)``: phases ``align``, ``lineage``, ``plan``, ``pages``.
+Progress = Callable[[str, int, int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class SiteReport:
+    """What a build did."""
+
+    out: Path
+    pages: int
+    """Pages the site has (static assets not counted)."""
+    written: tuple[str, ...]
+    """Pages (and static assets) written by this build, sorted."""
+    removed: tuple[str, ...]
+    """Pages of an earlier build that no longer belong to the site."""
+    skipped: int
+    """Pages whose inputs had not changed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Chain:
+    """One rule's lineage across the corpus: where it starts and where it ends."""
+
+    key: str
+    first: tuple[int, str]
+    """(edition index, rule number) where it appears."""
+    last: tuple[int, str]
+    """(edition index, rule number) of its last edition."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Job:
+    path: str
+    key: str
+    kind: str
+    arg: Any
+
+
+# --- lineages ---------------------------------------------------------------------------------
+
+
+def chains(lineage: Lineage, ids: Sequence[Sequence[str]]) -> tuple[list[dict[str, str]], dict[str, Chain]]:
+    """Give every rule of every edition the key of its lineage.
+
+    A rule continues the lineage of the rule it came from (same number and text, or
+    its match in the step); a split continues in its first part and a merge in the
+    merged rule's first source, as :func:`rulediff.history.rule_history` follows them.
+    Everything else starts a lineage, keyed ``<number>_<date>`` where it starts.
+    Returns one ``{rule number: key}`` per edition and the chains by key.
+    """
+    keymaps: list[dict[str, str]] = []
+    found: dict[str, Chain] = {}
+    for k, numbers in enumerate(ids):
+        date = lineage.editions[k].date
+        step = lineage.steps[k - 1] if k > 0 else None
+        previous = keymaps[k - 1] if k > 0 else {}
+        taken: set[str] = set()
+        here: dict[str, str] = {}
+        for number in numbers:
+            if number in here:
+                continue  # a number printed twice: one lineage
+            source: str | None = None
+            if step is not None:
+                change = step.for_new(number)
+                if change is None:
+                    source = number
+                elif change.old_ids and change.new_ids and change.new_ids[0] == number:
+                    source = change.old_ids[0]
+            key = previous.get(source) if source is not None else None
+            if key is None or key in taken:
+                key = f"{number}_{date}"
+                found[key] = Chain(key, (k, number), (k, number))
+            else:
+                chain = found[key]
+                found[key] = Chain(key, chain.first, (k, number))
+            taken.add(key)
+            here[number] = key
+        keymaps.append(here)
+    return keymaps, found
+
+
+# --- the build state (shared with forked workers) -----------------------------------------------
+
+
+@dataclass
+class _State:
+    infos: list[EditionInfo]
+    editions: list[Edition]
+    lineage: Lineage
+    keymaps: list[dict[str, str]]
+    chains: dict[str, Chain]
+    histories: dict[str, RuleHistory]
+    out: Path
+    by_date: dict[str, int]
+
+    def date(self, k: int) -> str:
+        return self.lineage.editions[k].date
+
+    def text_of(self, date: str, rule_id: str) -> str | None:
+        k = self.by_date.get(date)
+        if k is None:
+            return None
+        edition = self.editions[k]
+        rule = edition.rule(rule_id)
+        if rule is not None:
+            return rule.text
+        if rule_id.isdigit() and len(rule_id) == 1:
+            section = edition.section(rule_id)
+            return section.title if section is not None else None
+        return None
+
+
+_STATE: _State | None = None
+
+
+def _hash(*parts: Any) -> str:
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(repr(part).encode("utf-8"))
+        digest.update(b"\x1f")
+    return digest.hexdigest()
+
+
+def _keymap_hash(keymap: dict[str, str]) -> str:
+    return _hash(sorted(keymap.items()))
+
+
+def _history_status(state: _State, chain: Chain) -> str:
+    newest = len(state.editions) - 1
+    k, number = chain.last
+    if k == newest:
+        return f"In force, numbered {number}."
+    following = state.date(k + 1)
+    step = state.lineage.steps[k]
+    change = step.for_old(number)
+    if change is not None and change.new_ids:
+        targets = " + ".join(change.new_ids)
+        return f"Last numbered {number}; became part of {targets} in the edition of {following}."
+    return f"Last numbered {number}; removed in the edition of {following}."
+
+
+def _history_inputs(state: _State, chain: Chain) -> tuple:
+    """Everything a history page shows, cheaply: the events and the texts they quote."""
+    history = state.histories[chain.key]
+    texts = []
+    for e in history.events:
+        for date, ids in ((e.previous, e.old_ids), (e.date, e.new_ids)):
+            if date is not None:
+                texts.extend((date, i, state.text_of(date, i)) for i in ids)
+    return (history.rule, history.events, tuple(texts), _history_status(state, chain))
+
+
+# --- page renderers (run in workers) ------------------------------------------------------------
+
+
+def _set(info: EditionInfo) -> tuple[str | None, str | None]:
+    return (info.set_name, info.set_code)
+
+
+def _render_edition(state: _State, k: int) -> str:
+    n = len(state.editions)
+    view = build_edition_view(
+        state.editions[k],
+        Links(root="../"),
+        set_name=state.infos[k].set_name,
+        set_code=state.infos[k].set_code,
+        previous=state.date(k - 1) if k > 0 else None,
+        following=state.date(k + 1) if k + 1 < n else None,
+        history_key=state.keymaps[k].get,
+    )
+    return render_edition_html(view)
+
+
+def _render_changelog(state: _State, k: int) -> str:
+    """The changelog from edition ``k - 1`` to edition ``k``."""
+    from .diff import diff_cached
+
+    old, new = state.editions[k - 1], state.editions[k]
+    d = diff_cached(old, new)
+    view = build_changelog_view(
+        d,
+        Links(root="../"),
+        old=old,
+        new=new,
+        old_set=_set(state.infos[k - 1]),
+        new_set=_set(state.infos[k]),
+        previous=state.date(k - 2) if k >= 2 else None,
+        following=state.date(k + 1) if k + 1 < len(state.editions) else None,
+        history_old=state.keymaps[k - 1].get,
+        history_new=state.keymaps[k].get,
+    )
+    return render_changelog(view)
+
+
+def _render_history(state: _State, key: str) -> str:
+    chain = state.chains[key]
+    view = build_history_view(
+        state.histories[key],
+        Links(root="../"),
+        text_of=state.text_of,
+        first_date=state.date(0),
+        status=_history_status(state, chain),
+        alive=chain.last[0] == len(state.editions) - 1,
+    )
+    return render_history(view)
+
+
+_RENDERERS: dict[str, Callable[[_State, Any], str]] = {
+    "edition": _render_edition,
+    "changelog": _render_changelog,
+    "history": _render_history,
+}
+
+
+def _run_job(job: _Job) -> str:
+    """Render one page and write it (in a worker, or in the main process)."""
+    state = _STATE
+    assert state is not None
+    html = _RENDERERS[job.kind](state, job.arg)
+    _write(state.out / job.path, html.encode("utf-8"))
+    return job.path
+
+
+def _write(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_bytes(path, data)
+
+
+def _align_pair(args: tuple[EditionInfo, EditionInfo]) -> None:
+    """Align one consecutive pair into the cache (a worker of the ``align`` phase)."""
+    from . import cache
+    from .corpus import load_file
+    from .history import LINEAGE_VERSION
+
+    old_info, new_info = args
+    key = f"{old_info.sha256[:32]}-{new_info.sha256[:32]}"
+    if cache.read("step", key, LINEAGE_VERSION) is not cache.MISSING:
+        return  # already aligned: no need to load either edition
+    step_of(load_file(old_info.path), load_file(new_info.path))
+
+
+# --- the build ---------------------------------------------------------------------------------
+
+
+def _read_manifest(out: Path) -> dict[str, str]:
+    path = out / MANIFEST_NAME
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as exc:
+        log.warning("%s: unreadable manifest (%s); rebuilding every page", path, exc)
+        return {}
+    if not isinstance(data, dict) or data.get("format") != SITE_FORMAT:
+        return {}
+    pages = data.get("pages")
+    return {str(k): str(v) for k, v in pages.items()} if isinstance(pages, dict) else {}
+
+
+def _unique_dates(infos: Sequence[EditionInfo]) -> list[EditionInfo]:
+    """One edition per effective date (the first file, by name, of a duplicated date)."""
+    out: list[EditionInfo] = []
+    for info in infos:
+        if out and out[-1].date == info.date:
+            log.warning("%s: a second edition dated %s; left out of the site", info.path, info.date)
+            continue
+        out.append(info)
+    return out
+
+
+def _pool(jobs: int, state: _State | None) -> Any:
+    global _STATE
+    _STATE = state
+    context = multiprocessing.get_context("fork")
+    return context.Pool(jobs)
+
+
+def build_site(
+    out: str | os.PathLike[str],
+    corpus: Corpus | None = None,
+    *,
+    jobs: int = 2,
+    progress: Progress | None = None,
+    base_url: str = "",
+    force: bool = False,
+) -> SiteReport:
+    """Build (or bring up to date) the site of ``corpus`` in the folder ``out``.
+
+    ``jobs`` worker processes align the pairs and render the pages (1: no pool);
+    ``progress`` is called as work completes; ``base_url`` makes the feed's links
+    absolute; ``force`` renders every page even when its inputs did not change.
+    """
+    global _STATE
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise OutputError("is not a folder, cannot build a site there", file=str(out))
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"cannot create the folder: {exc.strerror or exc}", file=str(out)) from None
+    corpus = corpus or Corpus.open()
+    report = progress or (lambda phase, done, total: None)
+    infos = _unique_dates(corpus.editions())
+    parallel = jobs > 1 and hasattr(os, "fork")
+
+    # 1. Align every consecutive pair (cached per pair: only new pairs cost anything).
+    pairs = [(infos[k - 1], infos[k]) for k in range(1, len(infos))]
+    report("align", 0, len(pairs))
+    if parallel and len(pairs) > 1:
+        with _pool(jobs, None) as pool:
+            for done, _ in enumerate(pool.imap_unordered(_align_pair, pairs), 1):
+                report("align", done, len(pairs))
+    else:
+        for done, pair in enumerate(pairs, 1):
+            _align_pair(pair)
+            report("align", done, len(pairs))
+
+    # 2. The lineage of every rule, from the cached steps.
+    lineage = build_lineage(infos, corpus.load, progress=lambda d, t: report("lineage", d, t))
+    editions = [corpus.load(info) for info in infos]
+    ids = [[str(r.id) for r in ed.rules if not r.id.is_section] for ed in editions]
+    keymaps, found = chains(lineage, ids)
+    state = _State(
+        infos=infos,
+        editions=editions,
+        lineage=lineage,
+        keymaps=keymaps,
+        chains=found,
+        histories={},
+        out=out,
+        by_date={ref.date: k for k, ref in enumerate(lineage.editions)},
+    )
+    report("plan", 0, len(found))
+    for n, (key, chain) in enumerate(sorted(found.items()), 1):
+        k, number = chain.last
+        state.histories[key] = rule_history(lineage, number, k)
+        if n % 500 == 0:
+            report("plan", n, len(found))
+    report("plan", len(found), len(found))
+
+    # 3. Plan every page with the hash of its inputs.
+    fp = fingerprint()
+    jobs_: list[_Job] = []
+    n = len(editions)
+    for k, info in enumerate(infos):
+        date = state.date(k)
+        neighbours = (state.date(k - 1) if k else None, state.date(k + 1) if k + 1 < n else None)
+        key = _hash(fp, "edition", info.sha256, _set(info), neighbours, _keymap_hash(keymaps[k]))
+        jobs_.append(_Job(edition_page(date), key, "edition", k))
+    from .align import ALIGN_VERSION
+    from .diff import DIFF_VERSION
+
+    for k in range(1, n):
+        around = (state.date(k - 2) if k >= 2 else None, state.date(k + 1) if k + 1 < n else None)
+        key = _hash(
+            fp, "changelog", ALIGN_VERSION, DIFF_VERSION,
+            infos[k - 1].sha256, infos[k].sha256, _set(infos[k - 1]), _set(infos[k]), around,
+            _keymap_hash(keymaps[k - 1]), _keymap_hash(keymaps[k]),
+        )
+        jobs_.append(_Job(changelog_page(state.date(k - 1), state.date(k)), key, "changelog", k))
+    for key, chain in sorted(found.items()):
+        page_key = _hash(fp, "history", key, _history_inputs(state, chain), state.date(0))
+        jobs_.append(_Job(history_page(key), page_key, "history", key))
+
+    # Small pages made in this process: the index, the feed, the list of rules.
+    summaries = _summaries(state)
+    small: dict[str, tuple[str, Callable[[], str]]] = {
+        "index.html": (
+            _hash(fp, "index", summaries),
+            lambda: render_index_html(build_index_view(summaries, Links(root=""))),
+        ),
+        "feed.xml": (
+            _hash(fp, "feed", summaries, base_url),
+            lambda: render_feed(build_feed_view(summaries, base_url)),
+        ),
+    }
+    rules_rows = _rules_rows(state)
+    small["rules/index.html"] = (
+        _hash(fp, "rules", rules_rows),
+        lambda: render_rules_index(build_rules_index_view(rules_rows, Links(root="../"))),
+    )
+
+    # 4. Render what is stale.
+    old_manifest = {} if force else _read_manifest(out)
+    manifest: dict[str, str] = {}
+    stale: list[_Job] = []
+    for job in jobs_:
+        manifest[job.path] = job.key
+        if old_manifest.get(job.path) != job.key or not (out / job.path).is_file():
+            stale.append(job)
+    written: list[str] = []
+    for path, (key, make) in sorted(small.items()):
+        manifest[path] = key
+        if old_manifest.get(path) != key or not (out / path).is_file():
+            _write(out / path, make().encode("utf-8"))
+            written.append(path)
+    written += [f"static/{p.name}" for p in copy_static(out / "static")]
+
+    # Heavy pages first, so the pool's last tasks are short ones.
+    weight = {"changelog": 0, "edition": 1, "history": 2}
+    stale.sort(key=lambda j: (weight[j.kind], j.path))
+    total = len(stale)
+    report("pages", 0, total)
+    if parallel and total >= 8:
+        with _pool(jobs, state) as pool:
+            for done, path in enumerate(pool.imap_unordered(_run_job, stale, chunksize=4), 1):
+                written.append(path)
+                report("pages", done, total)
+    else:
+        _STATE = state
+        for done, job in enumerate(stale, 1):
+            written.append(_run_job(job))
+            report("pages", done, total)
+    _STATE = None
+
+    # 5. Pages of an earlier build that are no longer part of the site.
+    removed: list[str] = []
+    for path in sorted(set(old_manifest) - set(manifest)):
+        target = out / path
+        if target.resolve().is_relative_to(out.resolve()) and target.is_file():
+            target.unlink()
+            removed.append(path)
+
+    document = {"format": SITE_FORMAT, "generator": "rulediff", "pages": dict(sorted(manifest.items()))}
+    _write(out / MANIFEST_NAME, (json.dumps(document, indent=1, sort_keys=True) + "\n").encode())
+    return SiteReport(
+        out=out,
+        pages=len(manifest),
+        written=tuple(sorted(written)),
+        removed=tuple(removed),
+        skipped=len(manifest) - len([w for w in written if w in manifest]),
+    )
+
+
+def _summaries(state: _State) -> tuple[EditionSummary, ...]:
+    """Index rows: counts by kind from the lineage steps (the same matches the diff uses)."""
+    rows = []
+    for k, info in enumerate(state.infos):
+        counts = None
+        if k > 0:
+            step = state.lineage.steps[k - 1]
+            tally: dict[str, int] = {}
+            for change in step.changes:
+                tally[change.kind] = tally.get(change.kind, 0) + 1
+            counts = dict(sorted(tally.items()))
+        rows.append(
+            EditionSummary(
+                date=state.date(k),
+                sha256=info.sha256,
+                set_name=info.set_name,
+                set_code=info.set_code,
+                rule_count=sum(1 for r in state.editions[k].rules if r.kind != "rule"),
+                previous=state.date(k - 1) if k else None,
+                counts=counts,
+            )
+        )
+    return tuple(rows)
+
+
+def _rules_rows(state: _State) -> tuple[tuple[str, str, str, str, bool], ...]:
+    """(number, page, status, preview, in force) for every lineage, in rule order."""
+    newest = len(state.editions) - 1
+    rows = []
+    for key, chain in state.chains.items():
+        k, number = chain.last
+        text = state.text_of(state.date(k), number) or ""
+        preview = text if len(text) <= 90 else text[:87].rstrip() + "…"
+        alive = k == newest
+        status = "" if alive else f"until {state.date(k)}"
+        rows.append((number, history_page(key), status, preview, alive, k))
+    rows.sort(key=lambda r: (not r[4], _rule_sort(r[0]), -r[5], r[1]))
+    return tuple(r[:5] for r in rows)
+
+
+def _rule_sort(number: str) -> tuple:
+    rid = RuleId.try_parse(number)
+    return rid.sort_key() if rid is not None else (10**6, 0, 0, 0)
+
+
+__all__ = ["MANIFEST_NAME", "SITE_FORMAT", "STATIC_ASSETS", "Chain", "SiteReport", "build_site", "chains"]
