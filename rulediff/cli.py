@@ -14,7 +14,9 @@ from .commands import corpus as corpus_commands
 from .commands import diff as diff_commands
 from .commands import engine as engine_commands
 from .commands import flags as flags_commands
+from .commands import graph as graph_commands
 from .commands import parse as parse_commands
+from .commands import refs as refs_commands
 from .commands import site as site_commands
 from .commands.common import RuleDiffGroup, corpus_options, debug_option
 
@@ -38,6 +40,8 @@ main.add_command(diff_commands.at)
 main.add_command(engine_commands.engine)
 main.add_command(flags_commands.flags)
 main.add_command(site_commands.site)
+main.add_command(refs_commands.refs)
+main.add_command(graph_commands.graph)
 
 
 def run(argv: list[str] | None = None) -> None:

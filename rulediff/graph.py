@@ -189,6 +189,11 @@ def graph_graphml(graph: nx.DiGraph) -> str:
 
 __all__ = [
     "Citation",
+    "Link",
+    "Links",
+    "format_links",
+    "links",
+    "node_title",
     "DEFINED_IN",
     "GLOSSARY_PREFIX",
     "PARENT_OF",
@@ -202,3 +207,137 @@ __all__ = [
     "graph_graphml",
     "graph_json",
 ]
+
+
+# --- rulediff refs ------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Link:
+    """One citation seen from one end: the other node, how, and where."""
+
+    node: str
+    """The cited (for ``cites``) or citing (for ``cited_by``) node."""
+    title: str
+    kind: str
+    """``refers-to`` or ``defined-in``."""
+    text: str
+    """The reference phrase as written."""
+    where: str
+    """``text``, ``example N`` or ``glossary`` (of the citing side)."""
+    exists: bool
+    implied: bool
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "node": self.node,
+            "title": self.title,
+            "kind": self.kind,
+            "text": self.text,
+            "where": self.where,
+            "exists": self.exists,
+            "implied": self.implied,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Links:
+    """What a rule (or glossary term) cites and what cites it, in document order."""
+
+    edition: str
+    node: str
+    title: str
+    exists: bool
+    cites: tuple[Link, ...]
+    cited_by: tuple[Link, ...]
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "edition": self.edition,
+            "node": self.node,
+            "title": self.title,
+            "exists": self.exists,
+            "cites": [link.as_dict() for link in self.cites],
+            "cited_by": [link.as_dict() for link in self.cited_by],
+        }
+
+
+def node_title(edition: Edition, node: str) -> str:
+    """A node's heading: a rule's title, a section's title, a glossary term, or ""."""
+    if node.startswith(GLOSSARY_PREFIX):
+        return node[len(GLOSSARY_PREFIX) :]
+    rule_id = RuleId.try_parse(node)
+    if rule_id is None:
+        return ""
+    if rule_id.is_section:
+        section = edition.section(rule_id.rule)
+        return section.title if section else ""
+    rule = edition.rule(rule_id)
+    return (rule.title or "") if rule else ""
+
+
+def links(edition: Edition, node: str, parsed: EditionClauses | None = None) -> Links:
+    """Citations from and to ``node`` (a rule number, a section digit, or ``glossary:Term``).
+
+    Backlinks include glossary entries ("See rule 702.36, “Morph.”" → ``defined-in``).
+    A number that does not exist can still be asked about: who cites it is the point.
+    """
+    parsed = parsed or edition_clauses(edition)
+    glossary_text = {glossary_node(entry.term): entry.text for entry in edition.glossary}
+    out: list[Link] = []
+    back: list[Link] = []
+    for cite in citations(edition, parsed):
+        ref = cite.reference
+        kind = REFERS_TO
+        if cite.where == "glossary" and is_definition_pointer(glossary_text[cite.source], ref):
+            kind = DEFINED_IN
+        if cite.source == node:
+            out.append(
+                Link(
+                    ref.target,
+                    node_title(edition, ref.target),
+                    kind,
+                    ref.text,
+                    cite.where,
+                    exists(edition, ref.target),
+                    ref.implied,
+                )
+            )
+        if ref.target == node:
+            back.append(
+                Link(
+                    cite.source,
+                    node_title(edition, cite.source),
+                    kind,
+                    ref.text,
+                    cite.where,
+                    True,
+                    ref.implied,
+                )
+            )
+    present = node in glossary_text or exists(edition, node)
+    return Links(
+        edition.date_text, node, node_title(edition, node), present, tuple(out), tuple(back)
+    )
+
+
+def format_links(found: Links) -> str:
+    """``rulediff refs`` as plain text."""
+    head = found.node + (f" — {found.title}" if found.title else "")
+    if not found.exists:
+        head += f" (not in the edition of {found.edition})"
+    lines = [f"{head}  [{found.edition}]", f"cites ({len(found.cites)}):"]
+    lines.extend(_link_line(link) for link in found.cites)
+    lines.append(f"cited by ({len(found.cited_by)}):")
+    lines.extend(_link_line(link) for link in found.cited_by)
+    return "\n".join(lines) + "\n"
+
+
+def _link_line(link: Link) -> str:
+    notes = [link.where]
+    if link.kind != REFERS_TO:
+        notes.append(link.kind)
+    if link.implied:
+        notes.append("in a range")
+    if not link.exists:
+        notes.append("MISSING")
+    title = f" — {link.title}" if link.title else ""
+    return f"  {link.node}{title}  ({link.text}; {', '.join(notes)})"
