@@ -108,6 +108,9 @@ def _list_items(sentence: str, intro: re.Pattern[str]) -> tuple[str, ...] | None
     for clause in parse_clauses(norm):
         if clause.kind == "list" and clause.end > m.start() and clause.children:
             items = [c.value or norm[c.start : c.end] for c in clause.children]
+            # "a, b and c" / "a and b": the last item may still hold the final "and".
+            if " and " in items[-1] and not any(" and " in i for i in items[:-1]):
+                items[-1:] = items[-1].split(" and ")
             cleaned = [_clean_item(i) for i in items]
             return tuple(i for i in cleaned if i)
     # Fallback: split the rest of the sentence on commas and "and".
@@ -159,7 +162,7 @@ def mana_burn(t: EditionText) -> Outcome:
       "or of each step and phase ('step').", ("phase", "step"))
 def mana_empties(t: EditionText) -> Outcome:
     result = classify("mana_empties", _emptying(t), _EMPTIES_KINDS)
-    return result or Undetermined("no rule says when unused mana leaves the mana pool")
+    return result if result is not None else Undetermined("no rule says when unused mana leaves the mana pool")
 
 
 # --- combat --------------------------------------------------------------------------------
@@ -236,7 +239,7 @@ def legend_rule(t: EditionText) -> Outcome:
         if "planeswalker" not in h.norm.lower() and not h.norm.lower().startswith("in the event of")
     ]
     result = classify("legend_rule", hits, _UNIQUE_KINDS)
-    return result or Undetermined("no rule says what happens to legendary permanents with the same name")
+    return result if result is not None else Undetermined("no rule says what happens to legendary permanents with the same name")
 
 
 @flag("planeswalker_uniqueness", "enum", "What happens when planeswalkers share a planeswalker "

@@ -1,0 +1,50 @@
+"""Build tiny synthetic editions (modern layout) for the flag tests.
+
+The sentences the tests feed in are written for the tests in the style of the rules;
+they are not copied from any edition.
+"""
+
+from __future__ import annotations
+
+from rulediff.model import Edition
+from rulediff.parse import parse_text
+
+SECTION_TITLES = {1: "Game Concepts", 2: "Parts of a Card", 3: "Card Types", 4: "Zones",
+                  5: "Turn Structure", 6: "Spells, Abilities, and Effects",
+                  7: "Additional Rules", 8: "Multiplayer Rules", 9: "Casual Variants"}
+
+
+def synthetic_edition(
+    rules: dict[str, str],
+    *,
+    titles: dict[str, str] | None = None,
+    glossary: dict[str, str] | None = None,
+    date: str = "March 3, 2031",
+) -> Edition:
+    """Parse a small edition whose numbered rules are ``rules`` (id → text)."""
+    titles = dict(titles or {})
+    by_heading: dict[int, list[tuple[str, str]]] = {}
+    for rid, text in rules.items():
+        by_heading.setdefault(int(rid.split(".")[0]), []).append((rid, text))
+    sections: dict[int, list[int]] = {}
+    for heading in sorted(by_heading):
+        sections.setdefault(heading // 100, []).append(heading)
+    contents: list[str] = []
+    body: list[str] = []
+    for section, headings in sorted(sections.items()):
+        contents.append(f"{section}. {SECTION_TITLES[section]}")
+        body += [f"{section}. {SECTION_TITLES[section]}", ""]
+        for heading in headings:
+            title = titles.get(str(heading), "General")
+            contents.append(f"{heading}. {title}")
+            body += [f"{heading}. {title}", ""]
+            for rid, text in by_heading[heading]:
+                label = f"{rid}." if rid.count(".") == 1 and rid[-1].isdigit() else rid
+                body += [f"{label} {text}", ""]
+    lines = ["Test Game Comprehensive Rules", "", f"These rules are effective as of {date}.",
+             "", "Introduction", "", "A synthetic document written for the flag tests.", "",
+             "Contents", "", *contents, "", "Glossary", "", "Credits", "", *body, "Glossary", ""]
+    for term, text in (glossary or {}).items():
+        lines += [term, text, ""]
+    lines += ["Credits", "", "Written for tests.", ""]
+    return parse_text("\n".join(lines))

@@ -1,0 +1,465 @@
+"""Flags on synthetic snippets: every value of every flag, undetermined cases, FlagSet,
+hand-written flag files, exporters and the JSON Schema.
+
+Every snippet below was written for these tests in the style of the rules; none is a
+copied rule paragraph.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib.util
+import json
+import sys
+import tomllib
+from dataclasses import FrozenInstanceError, fields
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+import rulediff
+from rulediff.errors import FlagError, RuleDiffError
+from rulediff.flags import REGISTRY, Decision, FlagSet, Undetermined, flags_for, load_flagset
+from rulediff.flags.exporters import flags_schema, shipped_schema, to_json, to_python, to_toml
+from rulediff.flags.flagset import flagset_field_names
+from rulediff.flags.text import normalize, split_sentences
+from rulediff.flags.timeline import changes, check_engine
+
+sys.path.insert(0, str(Path(__file__).parent))
+from flags_helpers import synthetic_edition  # noqa: E402
+
+# --- snippets: (flag, expected value, rules, titles, glossary) ------------------------------
+PHASE_BURN = {"300.3": "When a phase ends (but not a step), unused mana left in a player's mana "
+                       "pool is lost. That player loses one life for each mana lost this way."}
+STEP_NO_BURN = {"500.4": "As each step or phase ends, unspent mana left in a player's mana pool "
+                         "empties. This is a turn-based action."}
+NO_PW = {"300.1": "The card types are artifact, creature, enchantment, instant, land, and sorcery."}
+PARIS = ("A player who dislikes an opening hand may take a mulligan. To take a mulligan, a player "
+         "shuffles that hand into the library and draws a new hand of one fewer card than before.")
+SCRY = (" After every player keeps an opening hand, each player whose hand has fewer cards than "
+        "that player's starting hand size may look at the top card of their library and may put "
+        "it on the bottom.")
+LONDON = ("A player who dislikes an opening hand may take a mulligan. To take a mulligan, a player "
+          "shuffles that hand into the library, draws a new hand of cards equal to their starting "
+          "hand size, then puts one card per mulligan taken on the bottom of their library.")
+
+CASES: list[tuple[str, object, dict[str, str], dict[str, str], dict[str, str]]] = [
+    ("mana_burn", True, PHASE_BURN, {}, {}),
+    ("mana_burn", False, STEP_NO_BURN, {}, {}),
+    ("mana_empties", "phase", PHASE_BURN, {}, {}),
+    ("mana_empties", "step", STEP_NO_BURN, {}, {}),
+    ("combat_damage_uses_stack", True,
+     {"510.2": "Once assigned, combat damage goes on the stack as one object."}, {}, {}),
+    ("combat_damage_uses_stack", False,
+     {"510.2": "Next, all assigned combat damage is dealt simultaneously. This turn-based action "
+               "doesn't use the stack."}, {}, {}),
+    ("damage_assignment_order", True,
+     {"510.1c": "A blocked creature assigns its combat damage to the creatures blocking it. With "
+                "several blockers, it follows the damage assignment order announced for it."}, {}, {}),
+    ("damage_assignment_order", False,
+     {"510.1c": "A blocked creature assigns its combat damage to the creatures blocking it, "
+                "divided as its controller chooses."}, {}, {}),
+    ("legend_rule", "oldest-stays",
+     {"420.5e": "If two or more legendary permanents with the same name are in play, all except "
+                "the one that has been in play the longest are put into their owners' graveyards."},
+     {}, {}),
+    ("legend_rule", "all-die",
+     {"704.5k": "If two or more legendary permanents with the same name are on the battlefield, "
+                "all are put into their owners' graveyards."}, {}, {}),
+    ("legend_rule", "controller-chooses",
+     {"704.5j": "If a player controls two or more legendary permanents with the same name, that "
+                "player chooses one of them, and the rest are put into their owners' graveyards."},
+     {}, {}),
+    ("planeswalker_uniqueness", "absent", NO_PW, {}, {}),
+    ("planeswalker_uniqueness", "absent",
+     {"306.1": "Planeswalkers are permanents.",
+      "306.4": "Previously, planeswalkers were subject to a planeswalker uniqueness rule; that "
+               "rule no longer exists."}, {}, {}),
+    ("planeswalker_uniqueness", "all-die",
+     {"704.5j": "If two or more planeswalkers that share a planeswalker type are on the "
+                "battlefield, all are put into their owners' graveyards."}, {}, {}),
+    ("planeswalker_uniqueness", "controller-chooses",
+     {"704.5j": "If a player controls two or more planeswalkers that share a planeswalker type, "
+                "that player chooses one of them, and the rest are put into their owners' "
+                "graveyards."}, {}, {}),
+    ("planeswalker_damage_redirection", True,
+     {"306.7": "If noncombat damage would be dealt to a player by a source an opponent controls, "
+               "that opponent may have the source deal it to a planeswalker the first player "
+               "controls instead."}, {}, {}),
+    ("planeswalker_damage_redirection", False,
+     {"306.7": "Previously, planeswalkers were subject to a redirection effect for noncombat "
+               "damage; it no longer applies."}, {}, {}),
+    ("planeswalker_damage_redirection", False, NO_PW, {}, {}),
+    ("mulligan", "paris", {"103.4": PARIS}, {}, {}),
+    ("mulligan", "vancouver", {"103.4": PARIS + SCRY}, {}, {}),
+    ("mulligan", "london", {"103.4": LONDON,
+                            "903.8": "The Commander variant uses a different mulligan: a player "
+                                     "may take a mulligan and draws a new hand of six cards."},
+     {"903": "Commander"}, {}),
+    ("pt_switch_sublayer", "timestamp",
+     {"418.5i": "Some effects switch a creature's power and toughness. Any effects that are "
+                "applied after the switching effect apply normally."}, {}, {}),
+    ("pt_switch_sublayer", "timestamp",
+     {"418.5a": "The values of an object's characteristics are determined by starting with the "
+                "card itself, then applying copy effects, then all other continuous effects."},
+     {}, {}),
+    ("pt_switch_sublayer", "6e",
+     {"418.5a": "Inside layer 6, apply effects in sublayers: (6a) characteristic-defining "
+                "abilities; (6b) other effects; (6c) counters; and (6e) effects that switch a "
+                "creature's power and toughness."}, {}, {}),
+    ("pt_switch_sublayer", "7e",
+     {"613.3e": "Layer 7e: Effects that switch a creature's power and toughness are applied."},
+     {}, {}),
+    ("pt_switch_sublayer", "7d",
+     {"613.4d": "Layer 7d: Effects that switch a creature's power and toughness are applied."},
+     {}, {}),
+    ("deathtouch", "absent", NO_PW, {}, {}),
+    ("deathtouch", "triggered",
+     {"502.63a": "Deathtouch is a triggered ability. It destroys a creature this permanent "
+                 "damages."}, {}, {}),
+    ("deathtouch", "static", {"702.2a": "Deathtouch is a static ability."}, {}, {}),
+    ("lifelink", "absent", NO_PW, {}, {}),
+    ("lifelink", "triggered", {"502.68a": "Lifelink is a triggered ability."}, {}, {}),
+    ("lifelink", "static", {"702.15a": "Lifelink is a static ability."}, {}, {}),
+    ("x_in_alternative_and_additional_costs", True,
+     {"107.3a": "While a spell is on the stack, any X in its mana cost or in any alternative cost "
+                "or additional cost it has equals the announced value."}, {}, {}),
+    ("x_in_alternative_and_additional_costs", False,
+     {"107.3a": "While a spell is on the stack, any X in its mana cost equals the announced "
+                "value."}, {}, {}),
+    ("cleanup_repeats_after_end_turn", True,
+     {"724.1d": "The game skips straight to the cleanup step. If an effect ends the turn during "
+                "the cleanup step, a new cleanup step begins."}, {}, {}),
+    ("cleanup_repeats_after_end_turn", False,
+     {"713.1": "When an effect ends the turn, follow these steps in order.",
+      "713.1c": "The game skips straight to the cleanup step."}, {}, {}),
+    ("mana_value_term", "converted mana cost",
+     {"202.3": "The converted mana cost of an object is the total amount of mana in its cost."},
+     {}, {}),
+    ("mana_value_term", "mana value",
+     {"202.3": "The mana value of an object is the total amount of mana in its mana cost."},
+     {}, {}),
+    ("commander_zone_change", "absent", NO_PW, {}, {}),
+    ("commander_zone_change", "replacement",
+     {"903.10": "If a general would be put into the exile zone from anywhere, its owner may put "
+                "it into the command zone instead."}, {"903": "EDH"}, {}),
+    ("commander_zone_change", "state-based-action",
+     {"704.6d": "In a Commander game, if a commander is in a graveyard or in exile and was put "
+                "there since the last check, its owner may put it into the command zone.",
+      "903.9b": "If a commander would be put into its owner's hand from anywhere, its owner may "
+                "put it into the command zone instead."}, {"903": "Commander"}, {}),
+    ("exile_zone_name", "removed-from-game",
+     {"217.1": "There are six basic zones: library, hand, graveyard, in play, stack, and removed "
+               "from the game."}, {}, {}),
+    ("exile_zone_name", "exile",
+     {"400.1": "There are normally seven zones: library, hand, battlefield, graveyard, stack, "
+               "exile, and command."}, {}, {}),
+    ("battlefield_term", "in play",
+     {"217.1": "There are six basic zones: library, hand, graveyard, in play, stack, and removed "
+               "from the game."}, {}, {}),
+    ("battlefield_term", "battlefield",
+     {"400.1": "There are normally seven zones: library, hand, battlefield, graveyard, stack, "
+               "exile, and command."}, {}, {}),
+    ("sideboard_up_to_15", True,
+     {"100.4a": "In constructed play, a sideboard may contain no more than fifteen cards."}, {}, {}),
+    ("sideboard_up_to_15", False,
+     {"100.4a": "In constructed play, a sideboard (if used) must contain exactly fifteen cards."},
+     {}, {}),
+    ("planeswalker_types", ("Ajani", "Chandra", "Jace"),
+     {"205.3j": "Planeswalkers have planeswalker types. The planeswalker types are Jace, Ajani, "
+                "and Chandra."}, {}, {}),
+    ("planeswalker_types", ("Garruk", "Liliana"),
+     {"212.9": "Planeswalkers are a card type."}, {},
+     {"Planeswalker Type": "The list of planeswalker types, updated through the Test set, is "
+                           "as follows: Liliana, Garruk."}),
+    ("planeswalker_types", (), NO_PW, {}, {}),
+    ("ability_words", ("council's dilemma", "landfall", "threshold"),
+     {"207.2c": "The ability words are threshold, council\u2019s dilemma, and landfall."}, {}, {}),
+    ("ability_words", ("chroma", "sweep"),
+     {"207.2c": "An ability word has no rules meaning."}, {},
+     {"Ability Word": "The list of ability words, updated through the Test set, is as follows: "
+                      "sweep and chroma."}),
+    ("ability_words", (), NO_PW, {}, {}),
+    ("starting_life", 30,
+     {"103.3": "Each player begins the game with a starting life total of 30.",
+      "903.7": "Each player begins the game with a starting life total of 40."},
+     {"903": "Commander"}, {}),
+    ("max_hand_size", 8,
+     {"402.2": "Each player has a maximum hand size, which is normally eight cards."}, {}, {}),
+    ("poison_threshold", 15,
+     {"104.3d": "If a player has fifteen or more poison counters, that player loses the game."},
+     {}, {}),
+    ("starting_hand_size", 7, {"101.3": "Each player draws a hand of seven cards."}, {}, {}),
+    ("state_based_term", "state-based actions",
+     {"704.1": "The game checks these whenever a player would receive priority."},
+     {"704": "State-Based Actions"}, {}),
+    ("state_based_term", "state-based effects",
+     {"420.1": "The game checks these whenever a player would receive priority."},
+     {"420": "State-Based Effects"}, {}),
+    ("spell_verb", "cast", {"601.1": "Casting a spell puts it on the stack."},
+     {"601": "Casting Spells"}, {}),
+    ("spell_verb", "play", {"409.1": "Playing a spell puts it on the stack."},
+     {"409": "Playing Spells and Activated Abilities"}, {}),
+    ("kindred_type_name", "absent", NO_PW, {}, {}),
+    ("kindred_type_name", "tribal",
+     {"300.1": "The card types are artifact, creature, land, and tribal."}, {}, {}),
+    ("kindred_type_name", "kindred",
+     {"300.1": "The card types are artifact, creature, kindred, and land."}, {}, {}),
+    ("counter_annihilation", True,
+     {"704.5q": "If a permanent has both a +1/+1 counter and a -1/-1 counter on it, N of each "
+                "are removed from it, N being the smaller count."}, {}, {}),
+    ("counter_annihilation", False,
+     {"704.5": "The state-based actions are as follows:",
+      "704.5a": "A player with 0 or less life loses the game."}, {}, {}),
+]
+
+
+@pytest.mark.parametrize(
+    "name,value,rules,titles,glossary", CASES,
+    ids=[f"{c[0]}={c[1]!r}"[:60] for c in CASES],
+)
+def test_snippet_gives_value(name, value, rules, titles, glossary):
+    fs = flags_for(synthetic_edition(rules, titles=titles, glossary=glossary))
+    assert getattr(fs, name) == value, fs.outcome(name)
+    out = fs.outcome(name)
+    assert isinstance(out, Decision)
+    assert out.evidence  # every decision says why
+
+
+def test_every_flag_and_value_has_a_snippet():
+    covered: dict[str, set[object]] = {}
+    for name, value, *_ in CASES:
+        covered.setdefault(name, set()).add(value)
+    assert set(covered) == set(REGISTRY)
+    for name, spec in REGISTRY.items():
+        if spec.type == "enum":
+            assert covered[name] >= set(spec.allowed), name
+        if spec.type == "bool":
+            assert covered[name] == {True, False}, name
+
+
+def test_decisions_cite_the_deciding_rule_and_its_words():
+    fs = flags_for(synthetic_edition(PHASE_BURN))
+    rules, evidence = fs.provenance("mana_burn")
+    assert rules == ("300.3",)
+    assert "loses one life for each mana" in evidence
+    assert fs.outcome("mana_burn").evidence.startswith("When a phase ends")
+
+
+def test_nothing_to_read_is_undetermined_with_a_reason():
+    fs = flags_for(synthetic_edition({"100.1": "A game is played by two players."}))
+    for name in ("mana_burn", "mana_empties", "combat_damage_uses_stack", "legend_rule",
+                 "mulligan", "starting_life", "exile_zone_name", "sideboard_up_to_15"):
+        assert getattr(fs, name) is None
+        assert fs.undetermined[name]
+        assert isinstance(fs.outcome(name), Undetermined)
+
+
+def test_conflicting_text_is_undetermined_not_a_guess():
+    fs = flags_for(synthetic_edition({
+        "704.5j": "If a player controls two or more legendary permanents with the same name, "
+                  "that player chooses one of them, and the rest are put into their owners' "
+                  "graveyards.",
+        "801.9": "If two or more legendary permanents with the same name are on the "
+                 "battlefield, all are put into their owners' graveyards.",
+    }))
+    assert fs.legend_rule is None
+    assert "conflicting" in fs.undetermined["legend_rule"]
+    both = flags_for(synthetic_edition({
+        "510.2": "Combat damage goes on the stack once assigned.",
+        "510.3": "All assigned combat damage is dealt simultaneously. This turn-based action "
+                 "doesn't use the stack.",
+    }))
+    assert both.combat_damage_uses_stack is None
+
+
+def test_history_notes_do_not_count_as_current_rules():
+    fs = flags_for(synthetic_edition({
+        **STEP_NO_BURN,
+        "500.9": "Previously, a player who lost unused mana this way lost 1 life for each mana; "
+                 "that rule no longer exists.",
+    }))
+    assert fs.mana_burn is False
+
+
+def test_variant_rules_do_not_set_the_ordinary_game():
+    fs = flags_for(synthetic_edition({
+        "103.3": "Each player begins the game with a starting life total of 20.",
+        "810.2": "Each team begins the game with a starting life total of 30.",
+        "903.7": "Each player begins the game with a starting life total of 40.",
+    }, titles={"810": "Two-Headed Giant Variant", "903": "Commander"}))
+    assert fs.starting_life == 20
+
+
+def test_detectors_never_read_the_date():
+    rules = {"613.4d": "Layer 7d: Effects that switch a creature's power and toughness are applied.",
+             **PHASE_BURN}
+    early = flags_for(synthetic_edition(rules, date="March 3, 1995"))
+    late = flags_for(synthetic_edition(rules, date="March 3, 2099"))
+    assert early.values() == late.values()
+    assert early.effective_date == dt.date(1995, 3, 3)
+
+
+def test_sentences_and_normalization():
+    assert split_sentences('He said "Stop." Then he left. (Note: rule 1.2.) Done') == [
+        'He said "Stop."', "Then he left.", "(Note: rule 1.2.)", "Done"]
+    assert normalize("player\u2019s \u201cmana\u201d player?s") == "player's \"mana\" player's"
+    assert len(normalize("a\u2014b")) == 3
+
+
+# --- the registry and FlagSet ------------------------------------------------------------
+def test_flagset_fields_follow_the_registry():
+    assert flagset_field_names() == tuple(REGISTRY)
+    for spec in REGISTRY.values():
+        assert spec.description
+        assert (spec.type == "enum") == bool(spec.allowed)
+
+
+def test_flagset_is_frozen_hashable_and_public():
+    fs = FlagSet(mana_burn=True, legend_rule="all-die")
+    with pytest.raises(FrozenInstanceError):
+        fs.mana_burn = False  # type: ignore[misc]
+    assert hash(fs) == hash(FlagSet(mana_burn=True, legend_rule="all-die"))
+    assert rulediff.flags_for is flags_for and rulediff.FlagSet is FlagSet
+    assert "effective_date" in {f.name for f in fields(FlagSet)}
+
+
+def test_from_mapping_accepts_flat_nested_and_export_shapes():
+    flat = FlagSet.from_mapping({"mana_burn": False, "legend_rule": "controller-chooses",
+                                 "ability_words": ["sweep", "chroma", "sweep"]})
+    assert flat.mana_burn is False and flat.legend_rule == "controller-chooses"
+    assert flat.ability_words == ("chroma", "sweep")
+    assert flat.mulligan is None and "not declared" in flat.undetermined["mulligan"]
+    nested = FlagSet.from_mapping({"effective_date": "2010-01-01",
+                                   "flags": {"mana_burn": {"value": True, "rules": ["300.3"],
+                                                           "evidence": "burn"}}})
+    assert nested.mana_burn is True and nested.provenance("mana_burn") == (("300.3",), "burn")
+    assert nested.effective_date == dt.date(2010, 1, 1)
+
+
+@pytest.mark.parametrize("data,message", [
+    ({"mana_brun": True}, "unknown flag 'mana_brun' (did you mean 'mana_burn'?)"),
+    ({"mana_burn": "yes"}, "flag 'mana_burn': expected true or false, got 'yes'"),
+    ({"legend_rule": "oldest"}, "flag 'legend_rule': 'oldest' is not one of"),
+    ({"starting_life": True}, "flag 'starting_life': expected an integer"),
+    ({"ability_words": "sweep"}, "flag 'ability_words': expected a list of strings"),
+    ({"flags": {"mulligan": {"rules": []}}}, "a table must have a 'value' key"),
+    ({"effective_date": "soon"}, "effective_date must be a YYYY-MM-DD date"),
+])
+def test_from_mapping_rejects_bad_input_clearly(data, message):
+    with pytest.raises(FlagError) as info:
+        FlagSet.from_mapping(data)
+    assert message in str(info.value)
+    assert isinstance(info.value, RuleDiffError)
+
+
+def test_load_flagset_reports_file_and_line(tmp_path):
+    good = tmp_path / "engine.toml"
+    good.write_text('# my engine\n[flags]\nmana_burn = true\nmulligan = "london"\n')
+    fs = load_flagset(good)
+    assert fs.mana_burn is True and fs.mulligan == "london"
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[flags]\nmana_burn = true\n\nmulligan = "vancover"\n')
+    with pytest.raises(FlagError) as info:
+        load_flagset(bad)
+    assert str(info.value).startswith(f"{bad}:4: flag 'mulligan'")
+    broken = tmp_path / "broken.toml"
+    broken.write_text("[flags]\nmana_burn = \n")
+    with pytest.raises(FlagError, match=r"broken.toml:2: invalid TOML"):
+        load_flagset(broken)
+    js = tmp_path / "engine.json"
+    js.write_text('{\n  "mana_burn": false,\n  "legend_rule": 3\n}\n')
+    with pytest.raises(FlagError, match=r"engine.json:3: flag 'legend_rule'"):
+        load_flagset(js)
+    with pytest.raises(FlagError, match="cannot read"):
+        load_flagset(tmp_path / "missing.toml")
+
+
+# --- exporters -------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def sample() -> FlagSet:
+    return flags_for(synthetic_edition({
+        **PHASE_BURN, "103.4": LONDON,
+        "205.3j": "The planeswalker types are Jace and Ajani.",
+        "704.5j": "If a player controls two or more legendary permanents with the same name, that "
+                  "player chooses one of them, and the rest are put into their owners' graveyards.",
+    }))
+
+
+def test_shipped_schema_matches_the_registry():
+    assert shipped_schema() == flags_schema()
+
+
+def test_json_export_validates_and_round_trips(sample):
+    text = to_json(sample)
+    doc = json.loads(text)
+    jsonschema.validate(doc, shipped_schema())
+    assert list(doc["flags"]) == list(REGISTRY)
+    assert doc["flags"]["mana_burn"] == {"value": True, "rules": ["300.3"],
+                                         "evidence": sample.outcome("mana_burn").evidence,
+                                         "reason": None}
+    assert doc["flags"]["sideboard_up_to_15"]["value"] is None
+    assert doc["flags"]["sideboard_up_to_15"]["reason"]
+    assert FlagSet.from_mapping(doc) == sample
+    assert to_json(sample) == text  # deterministic
+    doc["flags"]["mulligan"]["value"] = "oxford"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(doc, shipped_schema())
+
+
+def test_toml_export_round_trips_with_provenance(sample):
+    text = to_toml(sample)
+    loaded = FlagSet.from_mapping(tomllib.loads(text))
+    assert loaded == sample
+    assert loaded.provenance("legend_rule") == sample.provenance("legend_rule")
+    assert "# sideboard_up_to_15: undetermined" in text
+
+
+def test_python_export_is_an_importable_frozen_dataclass(sample, tmp_path, monkeypatch):
+    path = tmp_path / "cr_flags.py"
+    path.write_text(to_python(sample))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = importlib.import_module("cr_flags")
+    try:
+        assert module.FLAGS.mana_burn is True
+        assert module.FLAGS.mulligan == "london"
+        assert module.FLAGS.planeswalker_types == ("Ajani", "Jace")
+        assert module.FLAGS.effective_date == dt.date(2031, 3, 3)
+        assert module.PROVENANCE["mana_burn"][0] == ("300.3",)
+        assert "sideboard_up_to_15" in module.UNDETERMINED
+        with pytest.raises(Exception):
+            module.FLAGS.mana_burn = False
+        imports = [ln for ln in path.read_text().splitlines() if ln.startswith(("import", "from"))]
+        assert imports and not any("rulediff" in ln for ln in imports)  # vendorable
+        assert FlagSet.from_mapping({k: getattr(module.FLAGS, k) for k in REGISTRY
+                                     if getattr(module.FLAGS, k) is not None}).values() == {
+            k: v for k, v in sample.values().items()}
+    finally:
+        sys.modules.pop("cr_flags", None)
+
+
+def test_check_engine_lists_disagreements(sample):
+    declared = FlagSet.from_mapping({"mana_burn": True, "legend_rule": "all-die",
+                                     "sideboard_up_to_15": True})
+    bad, good = check_engine(declared, sample)
+    assert good == ["mana_burn"]
+    assert [(d.flag, d.declared, d.derived) for d in bad] == [
+        ("legend_rule", "all-die", "controller-chooses"), ("sideboard_up_to_15", True, None)]
+    assert bad[0].rules == ("704.5j",)
+
+
+def test_changes_report_first_value_and_each_change():
+    a = FlagSet.from_mapping({"effective_date": "2001-01-01", "mana_burn": True,
+                              "planeswalker_types": ["Jace"]})
+    b = FlagSet.from_mapping({"effective_date": "2002-01-01", "mana_burn": True,
+                              "planeswalker_types": ["Jace", "Ajani"]})
+    c = FlagSet.from_mapping({"effective_date": "2003-01-01", "mana_burn": False,
+                              "planeswalker_types": ["Ajani"]})
+    got = changes([a, b, c])
+    assert [(x.date, x.after) for x in got["mana_burn"]] == [("2001-01-01", True),
+                                                             ("2003-01-01", False)]
+    pw = got["planeswalker_types"]
+    assert [(x.date, x.added, x.removed) for x in pw] == [
+        ("2001-01-01", ("Jace",), ()), ("2002-01-01", ("Ajani",), ()),
+        ("2003-01-01", (), ("Jace",))]
