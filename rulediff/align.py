@@ -92,6 +92,9 @@ SAME_ID_BONUS = 1.0
 #: A fuzzy pair needs this similarity alone, and this much with its bonuses.
 MIN_SIMILARITY = 50.0
 MIN_TOTAL = 62.0
+#: An unmatched rule whose number, parent and both neighbours all agree with an unmatched
+#: new rule is its rewrite at this much similarity (e.g. a scope rule rewritten).
+SAME_PLACE_SIMILARITY = 40.0
 #: First fuzzy round: only confident pairs, so the second round sees their parents.
 CONFIDENT_TOTAL = 80.0
 #: Candidates per old text taken from the bigram index.
@@ -114,7 +117,7 @@ _TYPO_CHARS = (
     "\u2010\u2011\u2012\u2013\u2014\u2015\u2212-"
 )
 _TYPO_TABLE = str.maketrans({c: "'" for c in _TYPO_CHARS} | {"\u2026": "..."})
-_TYPO_RUN = re.compile(r"\s*'+\s*")
+_TYPO_RUN = re.compile(r"\s*'(?:\s*')*\s*")
 _TYPO_SOFT = re.compile(r"'+")
 _SPACE = re.compile(r"\s+")
 
@@ -457,6 +460,11 @@ def _term_key(term: str) -> str:
     return typography_key(term).casefold()
 
 
+def _bare_term(term: str) -> str:
+    """A term without parenthetical notes: "Local Enchantment (obsolete)" → "local enchantment"."""
+    return _term_key(re.sub(r"\([^()]*\)", " ", term))
+
+
 # --- matching -------------------------------------------------------------------------
 
 
@@ -470,7 +478,8 @@ class _Pairing:
         self.n2o = [-1] * len(new)
         self.score: dict[int, float] = {}
         self.method: dict[int, Method] = {}
-        self.alternatives: dict[int, tuple[str, ...]] = {}
+        self.alternatives: dict[int, tuple[tuple[str, int], ...]] = {}
+        """Runner-ups of a fuzzy pair: ("new", j) rivals of its new side, ("old", i) of its old."""
         self.new_by_id: dict[str, list[int]] = defaultdict(list)
         for j, node in enumerate(new):
             self.new_by_id[node.id].append(j)
@@ -493,7 +502,12 @@ class _Pairing:
             self.old_by_id.setdefault(node.id, i)
 
     def pair(
-        self, i: int, j: int, score: float, method: Method, alternatives: tuple[str, ...] = ()
+        self,
+        i: int,
+        j: int,
+        score: float,
+        method: Method,
+        alternatives: tuple[tuple[str, int], ...] = (),
     ) -> None:
         self.o2n[i] = j
         self.n2o[j] = i
@@ -628,7 +642,7 @@ def _solve(
             break
         if p.o2n[i] >= 0 or p.n2o[j] >= 0:
             continue
-        rivals: list[str] = []
+        rivals: list[tuple[str, int]] = []
         for t2, b2, j2 in by_old[i]:
             if (
                 j2 != j
@@ -636,7 +650,7 @@ def _solve(
                 and t2 >= total - AMBIGUITY_MARGIN
                 and b2 >= MIN_SIMILARITY
             ):
-                rivals.append(p.new[j2].id)
+                rivals.append(("new", j2))
         for t2, b2, i2 in by_new[j]:
             if (
                 i2 != i
@@ -644,29 +658,35 @@ def _solve(
                 and t2 >= total - AMBIGUITY_MARGIN
                 and b2 >= MIN_SIMILARITY
             ):
-                rivals.append(p.old[i2].id)
+                rivals.append(("old", i2))
         p.pair(i, j, round(base, 1), method, tuple(dict.fromkeys(rivals)))
         made += 1
     return made
 
 
-def _match_headings_by_children(p: _Pairing) -> None:
-    """Pair unmatched headings whose matched children went to one unmatched heading."""
-    free_new_heads = {p.new[j].id: j for j, n in enumerate(p.new) if n.heading and p.n2o[j] < 0}
+def _match_by_children(p: _Pairing) -> None:
+    """Pair unmatched parents whose matched children went to one unmatched new parent.
+
+    A heading renamed outright, or a rule rewritten while its subrules kept their text
+    ("Third, the active player gets priority…" → "Fourth, …" with 505.5a → 505.6a), is
+    found by where its children went; a rule (not a heading) must still resemble it.
+    """
+    free_new = {p.new[j].id: j for j, n in enumerate(p.new) if p.n2o[j] < 0}
     pairs: list[tuple[float, int, int]] = []
     for i, node in enumerate(p.old):
-        if not node.heading or p.o2n[i] >= 0:
+        if p.o2n[i] >= 0:
             continue
         kids = p.old_children.get(node.id, [])
         votes = Counter(p.new[p.o2n[k]].parent for k in kids if p.o2n[k] >= 0)
         if not votes:
             continue
         (target, count), total = votes.most_common(1)[0], sum(votes.values())
-        j = free_new_heads.get(target) if target is not None else None
-        if j is None or count < 2 or count < 0.75 * total:
+        j = free_new.get(target) if target is not None else None
+        if j is None or p.new[j].heading != node.heading or count < 2 or count < 0.75 * total:
             continue
-        title = fuzz.ratio(node.lower, p.new[j].lower)
-        pairs.append((max(title, 75.0), i, j))
+        similarity = fuzz.ratio(node.lower, p.new[j].lower)
+        if node.heading or similarity >= SAME_PLACE_SIMILARITY:
+            pairs.append((similarity, i, j))
     pairs.sort(key=lambda t: (-t[0], t[1], t[2]))
     for score, i, j in pairs:
         if p.o2n[i] < 0 and p.n2o[j] < 0:
@@ -678,25 +698,60 @@ def _free(p: _Pairing) -> tuple[list[int], list[int]]:
 
 
 def _match_rules(p: _Pairing) -> None:
+    """Anchors, then rounds of texts and headings so each round sees the last one's parents."""
     _anchor(p, range(len(p.old)), range(len(p.new)))
     _olds, news = _free(p)
     index = _BigramIndex(p.new, news)
-    for min_total in (CONFIDENT_TOTAL, MIN_TOTAL):
+
+    def texts(min_total: float) -> None:
         olds, news = _free(p)
-        texts = [i for i in olds if not p.old[i].heading]
-        _solve(
-            p,
-            _candidates(p, texts, [j for j in news if not p.new[j].heading], index),
-            min_total=min_total,
-        )
-        _match_headings_by_children(p)
+        old_texts = [i for i in olds if not p.old[i].heading]
+        new_texts = [j for j in news if not p.new[j].heading]
+        _solve(p, _candidates(p, old_texts, new_texts, index), min_total=min_total)
+
+    def headings() -> None:
+        _match_by_children(p)
         olds, news = _free(p)
-        heads = [i for i in olds if p.old[i].heading]
-        _solve(
-            p,
-            _candidates(p, heads, [j for j in news if p.new[j].heading], index),
-            min_total=min_total + 10,
+        old_heads = [i for i in olds if p.old[i].heading]
+        new_heads = [j for j in news if p.new[j].heading]
+        _solve(p, _candidates(p, old_heads, new_heads, index), min_total=MIN_TOTAL + 5)
+
+    texts(CONFIDENT_TOTAL)
+    headings()
+    texts(MIN_TOTAL)
+    headings()
+    texts(MIN_TOTAL)
+    _match_by_children(p)
+    _match_same_place(p)
+
+
+def _match_same_place(p: _Pairing) -> None:
+    """Pair a rewritten rule left where it was: same number, same mapped parent, and both
+    neighbours matched to its new neighbours (or none there), at a low similarity."""
+    for i in range(len(p.old)):
+        node = p.old[i]
+        if p.o2n[i] >= 0 or node.heading:
+            continue
+        same = [j for j in p.new_by_id.get(node.id, ()) if p.n2o[j] < 0 and not p.new[j].heading]
+        if len(same) != 1:
+            continue
+        j = same[0]
+        if node.parent is not None and p.mapped_parent(i) != p.new[j].parent:
+            continue
+        kids_o, kids_n = p.old_children[node.parent], p.new_children[p.new[j].parent]
+        po, pn = p.old_sibling_pos[i], p.new_sibling_pos[j]
+        prev_ok = (po == 0 and pn == 0) or (
+            po > 0 and pn > 0 and p.o2n[kids_o[po - 1]] == kids_n[pn - 1]
         )
+        last_o, last_n = po + 1 == len(kids_o), pn + 1 == len(kids_n)
+        next_ok = (last_o and last_n) or (
+            not last_o and not last_n and p.o2n[kids_o[po + 1]] == kids_n[pn + 1]
+        )
+        if not (prev_ok and next_ok):
+            continue
+        base = fuzz.ratio(node.lower, p.new[j].lower)
+        if base >= SAME_PLACE_SIMILARITY:
+            p.pair(i, j, round(base, 1), "structure")
 
 
 # --- splits and merges -------------------------------------------------------------------
@@ -745,6 +800,53 @@ def _find_splits(p: _Pairing) -> dict[int, list[int]]:
         if after >= before + _GAIN and after >= MIN_TOTAL:
             splits[i] = group
     return splits
+
+
+#: A runner-up left unmatched that is this close to the old text is a copy of it.
+COPY_SIMILARITY = 80.0
+
+
+def _find_copies(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]) -> None:
+    """Ambiguous pairs whose rivals stayed unmatched: the text was duplicated, not moved.
+
+    When a rule "for spells and abilities" becomes one rule for spells and one for
+    abilities, both new rules are near-copies of the old one: a split (or, the other way
+    round, a merge). The ambiguity that flagged it is resolved by saying so.
+    """
+    in_splits = {j for group in splits.values() for j in group}
+    in_merges = {i for group in merges.values() for i in group}
+    for i, rivals in sorted(p.alternatives.items()):
+        j = p.o2n[i]
+        if j < 0 or p.old[i].heading or i in splits or j in merges:
+            continue
+        if j in in_splits or i in in_merges:
+            continue
+        copies_new = [
+            k
+            for side, k in rivals
+            if side == "new"
+            and p.n2o[k] < 0
+            and k not in in_splits
+            and k not in merges
+            and fuzz.ratio(p.old[i].lower, p.new[k].lower) >= COPY_SIMILARITY
+        ]
+        copies_old = [
+            k
+            for side, k in rivals
+            if side == "old"
+            and p.o2n[k] < 0
+            and k not in in_merges
+            and k not in splits
+            and fuzz.ratio(p.old[k].lower, p.new[j].lower) >= COPY_SIMILARITY
+        ]
+        if copies_new and len(copies_new) == len(rivals):
+            splits[i] = sorted([j, *copies_new], key=lambda k: p.new[k].order)
+            in_splits.update(splits[i])
+            del p.alternatives[i]
+        elif copies_old and len(copies_old) == len(rivals):
+            merges[j] = sorted([i, *copies_old], key=lambda k: p.old[k].order)
+            in_merges.update(merges[j])
+            del p.alternatives[i]
 
 
 def _find_merges(p: _Pairing, taken_new: set[int]) -> dict[int, list[int]]:
@@ -932,6 +1034,7 @@ def align(old: Edition, new: Edition) -> Alignment:
     _match_rules(rules)
     splits = _find_splits(rules)
     merges = _find_merges(rules, {j for group in splits.values() for j in group})
+    _find_copies(rules, splits, merges)
     rule_pairs = _groups(rules, splits, merges)
     mapping: dict[str, str] = {}
     for pair in rule_pairs:
@@ -1017,7 +1120,11 @@ def _groups(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[in
         if i in in_group_old:
             continue
         if j >= 0 and j not in in_group_new:
-            pairs.append(_Pair((i,), (j,), p.score[i], p.method[i], p.alternatives.get(i, ())))
+            rivals = tuple(
+                (p.new[k] if side == "new" else p.old[k]).id
+                for side, k in p.alternatives.get(i, ())
+            )
+            pairs.append(_Pair((i,), (j,), p.score[i], p.method[i], tuple(dict.fromkeys(rivals))))
         else:
             pairs.append(_Pair((i,), (), 0.0, "none"))
     for j, i in enumerate(p.n2o):
@@ -1097,7 +1204,7 @@ def _match_examples(p: _Pairing, mapping: dict[str, str]) -> None:
 
 
 def _match_glossary(p: _Pairing) -> None:
-    """Glossary entries: same term first, then the same definition, then a close one."""
+    """Glossary entries: same term, then the same definition, a close one, a close term."""
     by_term: dict[str, list[int]] = defaultdict(list)
     for j, node in enumerate(p.new):
         by_term[_term_key(node.id)].append(j)
@@ -1115,6 +1222,33 @@ def _match_glossary(p: _Pairing) -> None:
     _anchor(p, olds, news)
     olds, news = _free(p)
     _solve(p, _candidates(p, olds, news, _BigramIndex(p.new, news)), min_total=80.0)
+    # The same term with a note added or dropped: "Local Enchantment (obsolete)".
+    olds, news = _free(p)
+    bare: dict[str, list[int]] = defaultdict(list)
+    for j in news:
+        bare[_bare_term(p.new[j].id)].append(j)
+    for i in olds:
+        for j in bare.get(_bare_term(p.old[i].id), ()):
+            if p.n2o[j] < 0:
+                p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "term")
+                break
+    # A renamed term whose definition is empty or barely changed ("Mirage(tm) [symbol]").
+    olds, news = _free(p)
+    pairs = []
+    for i in olds:
+        for j in news:
+            term = fuzz.ratio(_term_key(p.old[i].id), _term_key(p.new[j].id))
+            text = (
+                100.0
+                if p.old[i].lower == p.new[j].lower
+                else fuzz.ratio(p.old[i].lower, p.new[j].lower)
+            )
+            if term >= 85.0 and text >= 60.0:
+                pairs.append((term, text, i, j))
+    pairs.sort(key=lambda t: (-t[0], -t[1], t[2], t[3]))
+    for _term, text, i, j in pairs:
+        if p.o2n[i] < 0 and p.n2o[j] < 0:
+            p.pair(i, j, round(text, 1), "term")
 
 
 def align_cached(old: Edition, new: Edition, *, use_cache: bool = True) -> Alignment:

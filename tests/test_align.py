@@ -1,0 +1,482 @@
+"""Alignment: synthetic editions for each kind, then the real corpus and the hand-checked set.
+
+Synthetic editions are written here in the CR's style about a made-up "widget" game
+(no CR text). Real editions come from $RULEDIFF_CORPUS.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+from pathlib import Path
+
+import pytest
+import tomllib
+
+from rulediff.align import (
+    Alignment,
+    align,
+    comparison_key,
+    placeholder_references,
+    reference_spans,
+    typography_key,
+    word_opcodes,
+)
+from rulediff.model import Edition
+from rulediff.parse import parse_file, parse_text
+
+FIXTURES = Path(__file__).parent / "fixtures"
+SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+
+
+def edition(body: str, *, date: str = "May 1, 2030", glossary: str = "") -> Edition:
+    """A small modern-layout edition; ``body`` is the rules from section 1 on."""
+    sections = sorted(set(re.findall(r"^(\d)\. ", body, re.M)))
+    contents = "".join(m.group(0) + "\n" for m in re.finditer(r"^(\d|\d{3})\. .*$", body, re.M))
+    assert sections, "the body needs a section heading"
+    gloss = glossary or "Widget\nA player of the widget game.\n"
+    return parse_text(
+        "Widget Game Comprehensive Rules\n\n"
+        f"These rules are effective as of {date}.\n\n"
+        "Contents\n\n" + contents + "Glossary\n\nCredits\n\n" + body.strip() + "\n\n"
+        "Glossary\n\n" + gloss.strip() + "\n\nCredits\n\nThe Test Suite\n"
+    )
+
+
+def by_old(a: Alignment, rule: str):
+    m = a.match_for_old(rule)
+    assert m is not None, f"{rule} is not in any match"
+    return m
+
+
+def by_new(a: Alignment, rule: str):
+    m = a.match_for_new(rule)
+    assert m is not None, f"{rule} is not in any match"
+    return m
+
+
+BASE = """
+1. Basics
+
+100. General
+
+100.1. A widget game is played by two or more players, each with a widget.
+
+100.2. Each player starts the game with twenty tokens in a pile in front of them.
+
+100.2a A player who has no tokens left in the pile loses the game at once.
+
+100.2b A player may count the tokens in any pile at any time.
+
+100.2c Tokens are never shared between players; see rule 100.2a for running out.
+
+100.3. The player with the tallest widget chooses who takes the first turn.
+
+2. Turns
+
+200. General
+
+200.1. A turn has three steps: the spin step, the move step, and the rest step.
+
+200.2. During the spin step, the active player spins his or her widget once.
+
+200.3. During the move step, the active player moves his or her widget up to three spaces.
+
+201. Resting
+
+201.1. During the rest step, the active player may put one token back into his or her pile.
+
+201.2. The rest step ends when the active player says "done."
+"""
+
+
+# --- normalization ----------------------------------------------------------------------------
+def test_typography_key_unifies_quotes_dashes_question_marks_and_spaces() -> None:
+    curly = "The rule says \u201cdone\u201d \u2014 and it\u2019s final."
+    straight = 'The rule says "done" - and it\'s  final.'
+    marks = "The rule says ?done? ? and it?s final."  # the 2008-05-01 edition's "?"
+    assert typography_key(curly) == typography_key(straight) == typography_key(marks)
+    assert typography_key("one widget") != typography_key("two widgets")
+
+
+def test_reference_spans_cover_lists_sections_and_bare_numbers() -> None:
+    text = "See rules 613 and 614.2a, section 7, and (see 702.36d); not 100 tokens."
+    assert [text[a:b] for a, b in reference_spans(text)] == ["613", "614.2a", "7", "702.36d"]
+    assert placeholder_references("See rule 702.36d.") == "See rule \u00a7."
+    assert comparison_key("See rule 702.36d.") == comparison_key("See rule 702.36e.")
+
+
+def test_word_opcodes_fold_short_islands() -> None:
+    a = "a b c d e".split()
+    b = "a X c Y e".split()
+    ops = [op[0] for op in word_opcodes(a, b)]
+    # "c" alone between two changes is folded: one replacement, not two.
+    assert ops == ["equal", "replace", "equal"]
+    assert [op[0] for op in word_opcodes(a, b, island=0)] == [
+        "equal",
+        "replace",
+        "equal",
+        "replace",
+        "equal",
+    ]
+
+
+# --- kinds on synthetic editions ---------------------------------------------------------------
+def test_identical_editions_are_all_unchanged() -> None:
+    a = align(edition(BASE), edition(BASE))
+    assert {m.kind for m in a.all()} == {"unchanged"}
+    assert all(m.old_ids == m.new_ids for m in a.rules)
+
+
+def test_inserted_subrule_shifts_the_rest_and_references_follow() -> None:
+    new = (
+        BASE.replace(
+            "100.2a A player who has no tokens",
+            "100.2a A player may borrow one token from the bank once per game.\n\n"
+            "100.2b A player who has no tokens",
+        )
+        .replace("100.2b A player may count", "100.2c A player may count")
+        .replace(
+            "100.2c Tokens are never shared between players; see rule 100.2a",
+            "100.2d Tokens are never shared between players; see rule 100.2b",
+        )
+    )
+    a = align(edition(BASE), edition(new))
+    assert by_new(a, "100.2a").kind == "added"
+    assert by_old(a, "100.2a").new_ids == ("100.2b",)
+    assert by_old(a, "100.2a").kind == "renumbered"
+    assert by_old(a, "100.2b").new_ids == ("100.2c",)
+    shifted = by_old(a, "100.2c")
+    assert shifted.new_ids == ("100.2d",)
+    assert shifted.kind == "renumbered" and "references" in shifted.flags
+    # Shifted by an insertion, not moved.
+    assert not any(m.moved for m in a.rules)
+
+
+def test_references_only_change_is_its_own_kind() -> None:
+    new = BASE.replace("see rule 100.2a for running out", "see rule 100.2b for running out")
+    m = by_old(align(edition(BASE), edition(new)), "100.2c")
+    assert m.kind == "references-only" and m.new_ids == ("100.2c",)
+
+
+def test_typography_change_is_editorial() -> None:
+    new = BASE.replace('says "done."', "says \u201cdone.\u201d")
+    m = by_old(align(edition(BASE), edition(new)), "201.2")
+    assert m.kind == "editorial" and m.flags == ("typography",)
+
+
+def test_recurring_wording_change_is_a_sweep_but_a_single_one_is_an_edit() -> None:
+    swept = BASE.replace("his or her", "their")
+    a = align(edition(BASE), edition(swept))
+    for rule in ("200.2", "200.3", "201.1"):
+        m = by_old(a, rule)
+        assert m.kind == "editorial" and "sweep" in m.flags, m
+        assert ("his or her", "their") in m.sweeps
+    assert ("his or her", "their", 3) in a.sweeps
+    once = BASE.replace("spins his or her widget", "spins their widget")
+    m = by_old(align(edition(BASE), edition(once)), "200.2")
+    assert m.kind == "edited"
+
+
+def test_edit_and_renumber_together() -> None:
+    new = BASE.replace(
+        "100.3. The player with the tallest widget chooses",
+        "100.4. The player with the shortest widget chooses",
+    ).replace(
+        "100.2c Tokens",
+        "100.3. A player may trade tokens only during the rest step.\n\n100.2c Tokens",
+    )
+    a = align(edition(BASE), edition(new))
+    m = by_old(a, "100.3")
+    assert m.new_ids == ("100.4",) and m.kind == "renumbered-edited"
+    assert 60 < m.score < 100
+
+
+def test_renumbering_cascade_is_not_matched_by_number() -> None:
+    # Every rule of 200 moves down one number and a new 200.1 takes the old number.
+    new = (
+        BASE.replace("200.3. During the move", "200.4. During the move")
+        .replace("200.2. During the spin", "200.3. During the spin")
+        .replace("200.1. A turn has three steps", "200.2. A turn has three steps")
+        .replace(
+            "200. General\n",
+            "200. General\n\n200.1. Turns are taken in clockwise order around the table.\n",
+        )
+    )
+    a = align(edition(BASE), edition(new))
+    assert [by_old(a, f"200.{n}").new_ids for n in (1, 2, 3)] == [
+        ("200.2",),
+        ("200.3",),
+        ("200.4",),
+    ]
+    assert by_new(a, "200.1").kind == "added"
+
+
+MOVE_RULE = "During the move step, the active player moves his or her widget up to three spaces."
+
+
+def test_real_move_to_another_parent_is_flagged() -> None:
+    new = BASE.replace(f"200.3. {MOVE_RULE}\n", "").replace(
+        "201.2. The rest step ends",
+        f"201.2. {MOVE_RULE}\n\n201.3. The rest step ends",
+    )
+    a = align(edition(BASE), edition(new))
+    m = by_old(a, "200.3")
+    assert m.new_ids == ("201.2",) and m.moved
+
+
+def test_swapped_siblings_one_is_moved() -> None:
+    new = BASE.replace(
+        "100.2a A player who has no tokens left in the pile loses the game at once.",
+        "100.2a A player may count the tokens in any pile at any time.",
+    ).replace(
+        "100.2b A player may count the tokens in any pile at any time.",
+        "100.2b A player who has no tokens left in the pile loses the game at once.",
+    )
+    a = align(edition(BASE), edition(new))
+    assert by_old(a, "100.2a").new_ids == ("100.2b",)
+    assert by_old(a, "100.2b").new_ids == ("100.2a",)
+    assert sum(by_old(a, r).moved for r in ("100.2a", "100.2b")) == 1
+
+
+def test_split_and_merge() -> None:
+    split = BASE.replace(
+        "200.1. A turn has three steps: the spin step, the move step, and the rest step.",
+        "200.1. A turn has three steps: the spin step, the move step, and the rest step.\n\n"
+        "200.1a The steps of a turn always happen in the order listed and none can be skipped.",
+    )
+    base = BASE.replace(
+        "200.1. A turn has three steps: the spin step, the move step, and the rest step.",
+        "200.1. A turn has three steps: the spin step, the move step, and the rest step. "
+        "The steps of a turn always happen in the order listed and none can be skipped.",
+    )
+    a = align(edition(base), edition(split))
+    m = by_old(a, "200.1")
+    assert m.kind == "split" and m.new_ids == ("200.1", "200.1a")
+    b = align(edition(split), edition(base))
+    m = by_new(b, "200.1")
+    assert m.kind == "merged" and m.old_ids == ("200.1", "200.1a")
+
+
+def test_removed_and_added_rules() -> None:
+    new = BASE.replace('201.2. The rest step ends when the active player says "done."\n', "")
+    new = new.replace(
+        "100.3. The player", "100.4. Widgets must be made of brass or tin.\n\n100.3. The player"
+    )
+    a = align(edition(BASE), edition(new))
+    assert by_old(a, "201.2").kind == "removed"
+    assert by_new(a, "100.4").kind == "added"
+
+
+def _with_rival_rules(first: str, second: str) -> str:
+    return BASE.replace(
+        '201.2. The rest step ends when the active player says "done."',
+        '201.2. The rest step ends when the active player says "done."\n\n'
+        f"201.3. {first}\n\n201.4. {second}",
+    )
+
+
+OLD_RULE = "A blue widget may move one extra space during the move step of each turn."
+
+
+def test_ambiguous_matches_are_flagged() -> None:
+    # One old rule, two equally close new ones elsewhere: nothing decides between them.
+    old = BASE.replace(
+        "100.3. The player with the tallest widget",
+        f"100.3. {OLD_RULE}\n\n100.4. The player with the tallest widget",
+    )
+    new = _with_rival_rules(
+        "A pink gadget may hop two spaces in the move step of each turn.",
+        "A gray gadget may hop two spaces in the move step of each turn.",
+    )
+    a = align(edition(old), edition(new))
+    m = by_old(a, "100.3")
+    assert m.new_ids in (("201.3",), ("201.4",))
+    assert m.ambiguous and set(m.alternatives) == {"201.3", "201.4"} - set(m.new_ids), m
+    # Where structure decides (same place, matched neighbours), there is no ambiguity.
+    assert not any(x.ambiguous for x in align(edition(BASE), edition(new)).rules)
+
+
+def test_near_copies_of_one_rule_are_a_split() -> None:
+    # "for spells and abilities" becoming one rule for each: both are near-copies.
+    old = BASE.replace(
+        "100.3. The player with the tallest widget",
+        f"100.3. {OLD_RULE}\n\n100.4. The player with the tallest widget",
+    )
+    new = _with_rival_rules(
+        "A blue widget may move one extra space during the move step of each game turn.",
+        "A blue widget may move one extra space during the move step of each other turn.",
+    )
+    m = by_old(align(edition(old), edition(new)), "100.3")
+    assert m.kind == "split" and m.new_ids == ("201.3", "201.4") and not m.ambiguous
+
+
+def test_whole_document_renumbering_is_followed_by_text() -> None:
+    # Sections 1 and 2 swap numbers (like the July 2009 renumbering): only text can tell.
+    swapped = re.sub(
+        r"^(\d)(\d\d)?\.",
+        lambda m: {"1": "2", "2": "1"}[m.group(1)] + (m.group(2) or "") + ".",
+        BASE,
+        flags=re.M,
+    )
+    swapped = swapped.replace("see rule 100.2a", "see rule 200.2a")
+    a = align(edition(BASE), edition(swapped))
+    assert by_old(a, "100.2a").new_ids == ("200.2a",)
+    assert by_old(a, "201.1").new_ids == ("101.1",)
+    assert by_old(a, "100.2c").kind == "renumbered"
+
+
+def test_examples_and_glossary_are_aligned() -> None:
+    old = BASE.replace(
+        "100.3. The player with the tallest widget chooses who takes the first turn.",
+        "100.3. The player with the tallest widget chooses who takes the first turn.\n\n"
+        "Example: Ann's widget is ten inches tall and Bob's is nine; Ann chooses.",
+    )
+    new = BASE.replace(
+        "100.3. The player with the tallest widget chooses who takes the first turn.",
+        "100.3. The player with the tallest widget chooses who takes the first turn.\n\n"
+        "Example: Ann's widget is ten inches tall and Bob's is eight; Ann chooses.\n\n"
+        "Example: If two widgets are equally tall, the older player chooses.",
+    )
+    pile = "The tokens a player has not yet spent. See rule 100.2."
+    gloss_old = f"Pile\n{pile}\n\nWidget\nA player of the widget game.\n"
+    gloss_new = f"Token Pile\n{pile}\n\nWidget\nA player of the widget game, or its piece.\n"
+    a = align(edition(old, glossary=gloss_old), edition(new, glossary=gloss_new))
+    ex = a.match_for_old("100.3#ex1", "example")
+    assert ex is not None and ex.kind == "edited" and ex.new_ids == ("100.3#ex1",)
+    added = a.match_for_new("100.3#ex2", "example")
+    assert added is not None and added.kind == "added"
+    renamed = a.match_for_old("Pile", "glossary")
+    assert renamed is not None and renamed.kind == "renamed" and renamed.new_ids == ("Token Pile",)
+    widget = a.match_for_old("Widget", "glossary")
+    assert widget is not None and widget.kind == "edited"
+
+
+def test_alignment_is_deterministic() -> None:
+    new = BASE.replace("his or her", "their").replace("100.3.", "100.4.")
+    assert align(edition(BASE), edition(new)) == align(edition(BASE), edition(new))
+
+
+# --- the real corpus ------------------------------------------------------------------------------
+@functools.cache
+def corpus(date: str) -> Edition:
+    folder = os.environ.get("RULEDIFF_CORPUS")
+    if not folder:
+        pytest.fail("RULEDIFF_CORPUS must point at the CR corpus (../shared/corpus/mtg-cr)")
+    return parse_file(Path(folder) / f"{date}.txt")
+
+
+@functools.cache
+def aligned(old: str, new: str) -> Alignment:
+    return align(corpus(old), corpus(new))
+
+
+def test_seed_pair_morph_renumbering() -> None:
+    a = aligned("2015-01-23", "2015-03-27")
+    for old, new in (
+        ("702.36b", "702.36c"),
+        ("702.36c", "702.36d"),
+        ("702.36d", "702.36e"),
+        ("702.36e", "702.36f"),
+    ):
+        m = by_old(a, old)
+        assert (m.kind, m.new_ids) == ("renumbered-edited", (new,)), m
+        assert not m.moved
+    megamorph = by_new(a, "702.36b")
+    assert megamorph.kind == "added"
+    assert by_old(a, "701.31c").kind == "references-only"
+    assert by_old(a, "205.3j").kind == "edited"
+    assert by_old(a, "702.36a").kind == "unchanged"
+
+
+def test_seed_pair_2021_new_rule_706() -> None:
+    a = aligned("2021-06-18", "2021-07-23")
+    assert by_new(a, "706").kind == "added"
+    for old, new in (("706", "707"), ("707", "708"), ("708", "709"), ("712", "713")):
+        m = by_old(a, old)
+        assert m.new_ids == (new,) and m.kind in ("renumbered", "renumbered-edited"), m
+    assert by_old(a, "707.1").new_ids == ("708.1",)
+
+
+def _seed_paragraphs(path: Path) -> list[str]:
+    return [p.strip() for p in re.split(r"\n\s*\n", path.read_text(encoding="utf-8")) if p.strip()]
+
+
+def _locate(ed: Edition) -> dict[str, str]:
+    where: dict[str, str] = {}
+    for rule in ed.rules:
+        where.setdefault(typography_key(rule.text), str(rule.id))
+        for n, example in enumerate(rule.examples, 1):
+            where.setdefault(typography_key("Example: " + example.text), f"{rule.id}#ex{n}")
+    return where
+
+
+def test_seed_paragraph_pairs_are_matched() -> None:
+    """Seed 000: consecutive (old-only, new-only) paragraphs are one change; align pairs them."""
+    seed = sorted(SEEDS.glob("000_*.txt"))
+    if not seed:
+        pytest.skip("no seed file ../shared/seeds/000_*.txt")
+    old, new = corpus("2015-01-23"), corpus("2015-03-27")
+    a = aligned("2015-01-23", "2015-03-27")
+    in_old, in_new = _locate(old), _locate(new)
+    paragraphs = [typography_key(p) for p in _seed_paragraphs(seed[0])]
+    pairs = 0
+    for p, q in zip(paragraphs, paragraphs[1:], strict=False):
+        if p in in_old and p not in in_new and q in in_new and q not in in_old:
+            old_id, new_id = in_old[p], in_new[q]
+            domain = "example" if "#" in old_id else "rule"
+            m = a.match_for_old(old_id, domain)
+            if domain == "example" and "#" not in new_id:
+                continue  # an example paragraph followed by the next rule's text
+            assert m is not None and m.new_ids == (new_id,), (old_id, new_id, m)
+            pairs += 1
+    assert pairs >= 8
+
+
+def test_direct_comparison_across_the_2009_renumbering() -> None:
+    a = aligned("2004-10-01", "2026-06-19")
+    assert a.counts()["added"] > 1000  # the 2026 edition is four times the size
+    # Hand-checked: the 0-life state-based action and the rule headings that moved.
+    assert by_old(a, "420.5a").new_ids == ("704.5a",)
+    assert by_old(a, "420").new_ids == ("704",)
+    assert by_old(a, "502.26a").new_ids == ("702.37a",)
+    checked = [e for e in _verified() if (e["old"], e["new"]) == ("2004-10-01", "2026-06-19")]
+    assert len(checked) >= 30, "the verification set covers this pair"
+
+
+def _verified() -> list[dict]:
+    data = tomllib.loads((FIXTURES / "alignment_verified.toml").read_text(encoding="utf-8"))
+    return data["match"]
+
+
+#: The share of hand-checked matches the aligner must reproduce exactly (ids and kind).
+#: Measured: 253 of 258 (98.1 %); the misses are rewrites across the 2009 renumbering or
+#: 22 years apart, and a rewrite-merge (see the closing note of issue 4).
+MIN_PRECISION = 0.97
+
+
+def test_hand_checked_verification_set() -> None:
+    """The aligner reproduces the hand-checked matches (ids and kinds) across eras."""
+    entries = _verified()
+    assert len(entries) >= 250
+    assert len({(e["old"], e["new"]) for e in entries}) >= 10
+    wrong = []
+    for e in entries:
+        a = aligned(e["old"], e["new"])
+        domain = e.get("domain", "rule")
+        if "old_id" in e:
+            m = a.match_for_old(e["old_id"], domain)
+        else:
+            m = a.match_for_new(e["new_ids"][0], domain)
+        ok = (
+            m is not None
+            and list(m.new_ids) == e["new_ids"]
+            and m.kind == e["kind"]
+            and ("old_id" not in e or e["old_id"] in m.old_ids)
+        )
+        if not ok:
+            got = (m.kind, m.old_ids, m.new_ids) if m else None
+            wrong.append((e["old"], e["new"], e.get("old_id"), e["new_ids"], e["kind"], got))
+    precision = 1 - len(wrong) / len(entries)
+    assert precision >= MIN_PRECISION, (precision, wrong)
