@@ -226,7 +226,8 @@ def damage_assignment_order(t: EditionText) -> Outcome:
 _UNIQUE_KINDS = [
     ("controller-chooses", _re(r"\bchooses one of them\b")),
     ("oldest-stays", _re(r"\ball except the one\b[^\n]*\blongest\b")),
-    ("all-die", _re(r"\ball are put into\b|\beach [^\n]*is put into its owner's graveyard")),
+    ("all-die", _re(r"\ball (?:of (?:them|those \w+) )?(?:are put|go) into\b|"
+                    r"\beach [^\n]*is put into its owner's graveyard")),
 ]
 
 
