@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from ..model import Edition, Rule
 
@@ -67,11 +67,12 @@ CONCEPTS: dict[str, tuple[Find, ...]] = {
                 Find(r"^handling triggered abilities$", "title")),
     "resolve": (Find(r"all players pass in succession.{0,80}(?:top|resolves)"),
                 Find(r"both players pass in succession, the top")),
-    "counter-ability": (Find(r"^to counter a spell or ability means"), Find(r"^to counter a spell")),
+    "counter-ability": (Find(r"^to counter a spell or ability means"),
+                        Find(r"^to counter a spell")),
     "sacrifice": (Find(r"^to sacrifice a permanent"),),
     # state-based actions
-    "sba-zero-life": (Find(r"(?:0|zero) (?:or less )?life(?: or less)?|life total (?:of )?(?:0|zero)",
-                           "sba"),),
+    "sba-zero-life": (Find(r"(?:0|zero) (?:or less )?life(?: or less)?"
+                           r"|life total (?:of )?(?:0|zero)", "sba"),),
     "sba-empty-library": (Find(_EMPTY_LIBRARY, "sba"),),
     "draw-empty": (Find(_EMPTY_LIBRARY, "sba"),),
     "sba-poison": (Find(r"(?:ten|10) or more poison counters", "sba"),),
@@ -169,7 +170,7 @@ class Citations:
         return ()
 
 
-@lru_cache(maxsize=None)
+@cache
 def _compiled(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.I | re.S)
 

@@ -34,11 +34,16 @@ from __future__ import annotations
 
 import random
 import re
-import tomllib
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
 
 from ..errors import EngineError, ScenarioError
 from . import combat, mulligan, sba, turn
