@@ -33,6 +33,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from rapidfuzz import fuzz
+
 from .align import (
     KINDS,
     Alignment,
@@ -53,7 +55,7 @@ log = logging.getLogger(__name__)
 #: Version of the ``diff --format json`` document; bumped when its shape changes.
 DIFF_FORMAT_VERSION = 1
 #: Bumped whenever the diff of a given pair could change (cache key).
-DIFF_VERSION = "1"
+DIFF_VERSION = "2"
 
 Significance = Literal["none", "editorial", "references", "substantive"]
 SIGNIFICANCES: tuple[Significance, ...] = ("none", "editorial", "references", "substantive")
@@ -349,7 +351,13 @@ def list_changes(old: str, new: str) -> tuple[ListChange, ...]:
     old_lists = {typography_key(lead).casefold(): items for lead, items in enumerated_lists(old)}
     out: list[ListChange] = []
     for lead, items in enumerated_lists(new):
-        before = old_lists.get(typography_key(lead).casefold())
+        key = typography_key(lead).casefold()
+        before = old_lists.pop(key, None)
+        if before is None and old_lists:
+            # The lead-in itself may change ("has three steps:" → "has four steps:").
+            near = max(old_lists, key=lambda k: (fuzz.ratio(k, key), k))
+            if fuzz.ratio(near, key) >= 75.0:
+                before = old_lists.pop(near)
         if before is None:
             continue
         had = {typography_key(i).casefold() for i in before}
@@ -502,7 +510,10 @@ def _text_change(
     lists = (
         list_changes(old_text, new_text) if m.old_ids and m.new_ids and old_text != new_text else ()
     )
+    moved_refs = retargets(old_text, new_text, mapping) if m.old_ids and m.new_ids else ()
     significance = _significance(m.kind, m.flags)
+    if significance == "editorial" and moved_refs:
+        significance = "references"  # a sweep or a renumbering plus updated references
     for example in examples:
         if _RANK[example.significance] > _RANK[significance]:
             significance = example.significance
@@ -517,7 +528,7 @@ def _text_change(
         list_added=tuple(dict.fromkeys(i for lc in lists for i in lc.added)),
         list_removed=tuple(dict.fromkeys(i for lc in lists for i in lc.removed)),
         lists=lists,
-        retargets=retargets(old_text, new_text, mapping) if m.old_ids and m.new_ids else (),
+        retargets=moved_refs,
         examples=examples,
         flags=m.flags,
         sweeps=m.sweeps,

@@ -1,0 +1,309 @@
+"""The edit script: word diffs, list changes, retargets, significance, JSON, the command.
+
+Synthetic editions come from tests/test_align.py's builder (widget game, not CR text);
+real editions from $RULEDIFF_CORPUS.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from importlib import resources
+from pathlib import Path
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+
+from rulediff.cli import main
+from rulediff.diff import (
+    as_dict,
+    diff,
+    enumerated_lists,
+    list_changes,
+    retargets,
+    to_markdown,
+    to_text,
+    word_diff,
+)
+from rulediff.model import Edition
+from rulediff.parse import parse_file
+
+from .test_align import BASE, edition
+
+
+def schema() -> dict:
+    text = (resources.files("rulediff") / "schemas" / "diff.schema.json").read_text("utf-8")
+    return json.loads(text)
+
+
+def rebuild(words, side: str) -> str:
+    skip = "insert" if side == "old" else "delete"
+    return "".join(w.text for w in words if w.op != skip)
+
+
+# --- word diffs --------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("A widget spins once.", "A widget spins twice each turn."),
+        ("one two three four five six", "one 2 three 4 five 6"),
+        ("", "Brand new text."),
+        ("Old text going away.", ""),
+        ("Same text.", "Same text."),
+        ("Line one.\nLine two.", "Line one.\nLine 2, changed."),
+        ("“Curly” quotes — and dashes.", '"Straight" quotes - and dashes.'),
+    ],
+)
+def test_word_diff_rebuilds_both_texts(old: str, new: str) -> None:
+    words = word_diff(old, new)
+    assert rebuild(words, "old") == old
+    assert rebuild(words, "new") == new
+    # Runs are merged: no two neighbours share an op, and no empty runs.
+    assert all(w.text for w in words)
+    assert all(a.op != b.op for a, b in zip(words, words[1:], strict=False))
+
+
+def test_word_diff_folds_short_unchanged_islands() -> None:
+    words = word_diff("one two three four five six", "one 2 three 4 five 6")
+    # "three" and "five" alone between changes are folded into a single replacement.
+    assert [w.op for w in words] == ["equal", "delete", "insert"]
+    assert words[1].text == "two three four five six"
+    # A long unchanged stretch stays unchanged.
+    long = word_diff("alpha beta gamma delta epsilon zeta", "ALPHA beta gamma delta epsilon ZETA")
+    assert [w.op for w in long] == ["delete", "insert", "equal", "delete", "insert"]
+
+
+def test_word_diff_keeps_shared_spaces_outside_changes() -> None:
+    words = word_diff("It doesn't have morph.", "It doesn't have a morph ability.")
+    assert [(w.op, w.text) for w in words] == [
+        ("equal", "It doesn't have "),
+        ("delete", "morph"),
+        ("insert", "a morph ability"),
+        ("equal", "."),
+    ]
+
+
+# --- enumerated lists ----------------------------------------------------------------------------
+def test_enumerated_lists_sentences_and_follows_lines() -> None:
+    text = (
+        "Gizmos have subtypes. The gizmo types are Cog, Lever (see rule 101.1), Spring, "
+        "and Wheel. If a gizmo has two types, it is wobbly."
+    )
+    assert enumerated_lists(text) == [("The gizmo types are", ("Cog", "Lever", "Spring", "Wheel"))]
+    assert enumerated_lists("The steps are as follows:\nSpin\nMove\nRest") == [
+        ("The steps are as follows:", ("Spin", "Move", "Rest"))
+    ]
+    # Not a list: long clauses joined by commas.
+    assert (
+        enumerated_lists(
+            "If a widget spins, the player moves it up to three spaces, and then that player "
+            "rests for one entire turn before spinning again."
+        )
+        == []
+    )
+
+
+def test_list_changes_name_the_items() -> None:
+    old = "The gizmo types are Cog, Lever, and Wheel."
+    new = "The gizmo types are Cog, Lever, Spring, Sprocket, and Wheel."
+    (change,) = list_changes(old, new)
+    assert change.lead == "The gizmo types are"
+    assert change.added == ("Spring", "Sprocket") and change.removed == ()
+    (gone,) = list_changes(new, old)
+    assert gone.removed == ("Spring", "Sprocket")
+
+
+def test_retargets_follow_the_renumbering_or_not() -> None:
+    mapping = {"100.2a": "100.2b"}
+    found = retargets("See rule 100.2a and rule 200.1.", "See rule 100.2b and rule 200.3.", mapping)
+    assert [(r.old, r.new, r.follows_renumbering) for r in found] == [
+        ("100.2a", "100.2b", True),
+        ("200.1", "200.3", False),
+    ]
+
+
+# --- the edit script on synthetic editions -------------------------------------------------
+def _changed(d, **where):
+    return [c for c in d.changes if all(getattr(c, k) == v for k, v in where.items())]
+
+
+def test_diff_kinds_significance_and_lists() -> None:
+    new = (
+        BASE.replace("his or her", "their")  # a sweep: editorial
+        .replace("see rule 100.2a for running out", "see rule 100.2b for running out")
+        .replace(
+            "100.2a A player who has no tokens",
+            "100.2a A player may borrow one token from the bank once per game.\n\n"
+            "100.2b A player who has no tokens",
+        )
+        .replace("100.2b A player may count", "100.2c A player may count")
+        .replace("100.2c Tokens are never shared", "100.2d Tokens are never shared")
+        .replace(
+            "200.1. A turn has three steps: the spin step, the move step, and the rest step.",
+            "200.1. A turn has four steps: the spin step, the move step, the trade step, "
+            "and the rest step.",
+        )
+    )
+    d = diff(edition(BASE), edition(new))
+    (added,) = _changed(d, kind="added", domain="rule")
+    assert added.new_ids == ("100.2a",) and added.significance == "substantive"
+    (shifted,) = _changed(d, old_ids=("100.2c",))
+    assert shifted.new_ids == ("100.2d",) and shifted.kind == "renumbered"
+    assert shifted.significance == "references"
+    assert [(r.old, r.new, r.follows_renumbering) for r in shifted.retargets] == [
+        ("100.2a", "100.2b", True)
+    ]
+    (steps,) = _changed(d, old_ids=("200.1",))
+    assert steps.kind == "edited" and steps.significance == "substantive"
+    assert steps.list_added == ("the trade step",) and steps.list_removed == ()
+    swept = _changed(d, old_ids=("200.2",))[0]
+    assert swept.kind == "editorial" and swept.significance == "editorial"
+    assert ("his or her", "their") in swept.sweeps
+    summary = d.summary()
+    assert summary["rules"]["added"] == 1 and summary["rules"]["editorial"] == 3
+    assert {"old": "his or her", "new": "their", "count": 3} in summary["sweeps"]
+
+
+def test_unchanged_rules_are_shown_only_with_all() -> None:
+    new = BASE.replace("tallest widget", "shortest widget")
+    d = diff(edition(BASE), edition(new))
+    assert [c.old_ids for c in d.shown()] == [("100.3",)]
+    assert len(d.shown(include_unchanged=True)) == len(d.changes) > 10
+    doc = as_dict(d)
+    assert [c["kind"] for c in doc["changes"]] == ["edited"]
+    assert len(as_dict(d, include_unchanged=True)["changes"]) == len(d.changes)
+
+
+def test_example_changes_ride_on_their_rule() -> None:
+    old = BASE.replace(
+        "100.3. The player with the tallest widget chooses who takes the first turn.",
+        "100.3. The player with the tallest widget chooses who takes the first turn.\n\n"
+        "Example: Ann's widget is ten inches tall and Bob's is nine; Ann chooses.",
+    )
+    new = old.replace("Bob's is nine", "Bob's is eight")
+    d = diff(edition(old), edition(new))
+    (change,) = d.shown()
+    assert change.kind == "unchanged" and change.new_ids == ("100.3",)
+    (example,) = change.examples
+    assert example.kind == "edited" and example.new_id == "100.3#ex1"
+    assert rebuild(example.words, "new").endswith("eight; Ann chooses.")
+    assert change.significance == "substantive"
+
+
+def test_contents_changes() -> None:
+    new = BASE.replace("201. Resting", "201. Resting and Trading")
+    d = diff(edition(BASE), edition(new))
+    assert [(c.kind, c.old_id, c.new_title) for c in d.contents] == [
+        ("edited", "201", "201. Resting and Trading".split(". ", 1)[1])
+    ]
+
+
+def test_json_document_follows_the_schema_and_is_deterministic() -> None:
+    new = BASE.replace("his or her", "their").replace("tallest", "shortest")
+    a = json.dumps(as_dict(diff(edition(BASE), edition(new)), include_unchanged=True))
+    b = json.dumps(as_dict(diff(edition(BASE), edition(new)), include_unchanged=True))
+    assert a == b
+    jsonschema.validate(json.loads(a), schema())
+
+
+def test_text_and_markdown_renderings() -> None:
+    new = BASE.replace("three spaces", "four spaces")
+    d = diff(edition(BASE), edition(new))
+    text = to_text(d)
+    assert "200.3" in text and "[-three-]{+four+}" in text
+    md = to_markdown(d)
+    assert "~~three~~**four**" in md and md.startswith("# ")
+
+
+# --- real editions ---------------------------------------------------------------------------
+@functools.cache
+def corpus(date: str) -> Edition:
+    folder = os.environ.get("RULEDIFF_CORPUS")
+    if not folder:
+        pytest.fail("RULEDIFF_CORPUS must point at the CR corpus (../shared/corpus/mtg-cr)")
+    return parse_file(Path(folder) / f"{date}.txt")
+
+
+@functools.cache
+def seed_diff():
+    return diff(corpus("2015-01-23"), corpus("2015-03-27"))
+
+
+def test_seed_pair_lists_and_references() -> None:
+    d = seed_diff()
+    (pw,) = _changed(d, old_ids=("205.3j",))
+    assert pw.list_added == (
+        "Daretti",
+        "Freyalise",
+        "Nahiri",
+        "Narset",
+        "Nixilis",
+        "Teferi",
+        "Ugin",
+    )
+    assert pw.list_removed == ()
+    (aw,) = _changed(d, old_ids=("207.2c",))
+    assert aw.list_added == ("formidable",)
+    (manifest,) = _changed(d, old_ids=("701.31c",))
+    assert manifest.kind == "references-only" and manifest.significance == "references"
+    assert [(r.old, r.new, r.follows_renumbering) for r in manifest.retargets] == [
+        ("702.36d", "702.36e", True)
+    ]
+    (megamorph,) = _changed(d, new_ids=("702.36b",), domain="rule")
+    assert megamorph.kind == "added"
+    for old, new in (("702.36b", "702.36c"), ("702.36c", "702.36d")):
+        (c,) = _changed(d, old_ids=(old,))
+        assert c.new_ids == (new,) and c.kind == "renumbered-edited"
+        assert rebuild(c.words, "old") == corpus("2015-01-23").rule(old).text
+        assert rebuild(c.words, "new") == corpus("2015-03-27").rule(new).text
+    jsonschema.validate(as_dict(d, include_unchanged=True), schema())
+
+
+def test_seed_pair_words_read_as_phrases() -> None:
+    (c,) = _changed(seed_diff(), old_ids=("702.36c",))
+    assert [(w.op, w.text) for w in c.words if w.op != "equal"] == [
+        ("delete", "morph"),
+        ("insert", "a morph ability"),
+    ]
+
+
+# --- the command -----------------------------------------------------------------------------
+def _write(tmp_path: Path, name: str, body: str) -> Path:
+    path = tmp_path / name
+    path.write_text(edition(body).to_text(), encoding="utf-8")
+    return path
+
+
+def test_diff_command_formats(tmp_path: Path) -> None:
+    old = _write(tmp_path, "old.txt", BASE)
+    new = _write(tmp_path, "new.txt", BASE.replace("three spaces", "four spaces"))
+    runner = CliRunner()
+    text = runner.invoke(main, ["diff", str(old), str(new)])
+    assert text.exit_code == 0, text.output
+    assert "{+four+}" in text.output
+    js = runner.invoke(main, ["diff", str(old), str(new), "--format", "json"])
+    doc = json.loads(js.output)
+    jsonschema.validate(doc, schema())
+    assert [c["old_ids"] for c in doc["changes"]] == [["200.3"]]
+    assert doc["old"] == doc["new"] == "2030-05-01"
+    out = tmp_path / "out.md"
+    md = runner.invoke(
+        main, ["diff", str(old), str(new), "--format", "md", "-o", str(out), "--all"]
+    )
+    assert md.exit_code == 0 and out.read_text(encoding="utf-8").startswith("# ")
+    again = runner.invoke(main, ["diff", str(old), str(new), "--format", "json"])
+    assert again.output == js.output  # deterministic
+
+
+def test_diff_command_bad_input_is_one_line(tmp_path: Path) -> None:
+    old = _write(tmp_path, "old.txt", BASE)
+    missing = tmp_path / "nope.txt"
+    result = CliRunner().invoke(main, ["diff", str(old), str(missing)])
+    assert result.exit_code == 2
+    assert "rulediff: error:" in result.output and "nope.txt" in result.output
+    assert "Traceback" not in result.output
+    out = tmp_path / "never.json"
+    CliRunner().invoke(main, ["diff", str(old), str(missing), "-o", str(out)])
+    assert not out.exists()
