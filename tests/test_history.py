@@ -1,0 +1,199 @@
+"""Lineage across editions: rule histories, tracing numbers through time, ``history``/``at``.
+
+Synthetic editions (widget game, not CR text) are built with tests/test_align.py's
+helper; the real corpus comes from $RULEDIFF_CORPUS.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rulediff.cli import main
+from rulediff.history import build_lineage, rule_history, trace_to
+from rulediff.model import Edition
+from rulediff.parse import parse_file
+
+from .test_align import BASE, edition
+
+# Three editions of the widget game.
+# 2030: BASE.
+# 2031: a new 100.2a is inserted (old 100.2a-c shift to b-d); 200.3 is edited.
+# 2032: 201.2 is removed; the old 100.2a (now 100.2b) is edited.
+V2031 = (
+    BASE.replace(
+        "100.2a A player who has no tokens",
+        "100.2a A player may borrow one token from the bank once per game.\n\n"
+        "100.2b A player who has no tokens",
+    )
+    .replace("100.2b A player may count", "100.2c A player may count")
+    .replace("100.2c Tokens are never shared", "100.2d Tokens are never shared")
+    .replace("see rule 100.2a for running out", "see rule 100.2b for running out")
+    .replace("up to three spaces", "up to four spaces")
+)
+V2032 = V2031.replace(
+    '201.2. The rest step ends when the active player says "done."\n', ""
+).replace("loses the game at once", "loses the game at the end of the turn")
+DATES = {"2030": "May 1, 2030", "2031": "May 1, 2031", "2032": "May 1, 2032"}
+BODIES = {"2030": BASE, "2031": V2031, "2032": V2032}
+
+
+def editions() -> list[Edition]:
+    return [edition(BODIES[y], date=DATES[y]) for y in ("2030", "2031", "2032")]
+
+
+@pytest.fixture()
+def lineage():
+    return build_lineage(editions(), lambda e: e, use_cache=False)
+
+
+def kinds(history) -> list[tuple[str, str, tuple, tuple]]:
+    return [(e.date, e.kind, e.old_ids, e.new_ids) for e in history.events]
+
+
+def test_lineage_steps(lineage) -> None:
+    assert [e.date for e in lineage.editions] == ["2030-05-01", "2031-05-01", "2032-05-01"]
+    assert len(lineage.steps) == 2
+    assert lineage.steps[0].for_new("100.2d").old_ids == ("100.2c",)
+    assert lineage.steps[0].for_new("100.1") is None  # unchanged rules are not stored
+
+
+def test_history_follows_renumbering_back_to_the_origin(lineage) -> None:
+    h = rule_history(lineage, "100.2b")  # numbered as in the newest edition
+    assert kinds(h) == [
+        ("2032-05-01", "edited", ("100.2b",), ("100.2b",)),
+        ("2031-05-01", "renumbered", ("100.2a",), ("100.2b",)),
+        ("2030-05-01", "added", (), ("100.2a",)),
+    ]
+    assert h.origin.in_oldest
+    assert h.numbers() == ("100.2b", "100.2a")
+
+
+def test_history_of_a_rule_born_later(lineage) -> None:
+    h = rule_history(lineage, "100.2a")
+    assert kinds(h) == [("2031-05-01", "added", (), ("100.2a",))]
+    assert not h.origin.in_oldest
+
+
+def test_history_from_an_older_edition_runs_forward_to_the_removal(lineage) -> None:
+    h = rule_history(lineage, "201.2", edition=0)
+    assert kinds(h) == [
+        ("2032-05-01", "removed", ("201.2",), ()),
+        ("2030-05-01", "added", (), ("201.2",)),
+    ]
+
+
+def test_trace_to_maps_numbers_through_time(lineage) -> None:
+    assert trace_to(lineage, "100.2d", 2, 0) == "100.2c"
+    assert trace_to(lineage, "100.2c", 0, 2) == "100.2d"
+    assert trace_to(lineage, "100.2a", 2, 0) is None  # born in 2031
+    assert trace_to(lineage, "201.2", 0, 2) is None  # removed in 2032
+
+
+def test_lineage_is_cached_and_then_needs_no_parsing(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("RULEDIFF_CACHE_DIR", str(tmp_path / "cache"))
+    from rulediff import cache
+
+    cache.forget_memo()
+
+    class Info:
+        def __init__(self, year: str) -> None:
+            self.year = year
+            self.sha256 = hashlib.sha256(BODIES[year].encode()).hexdigest()
+
+    loads: list[str] = []
+
+    def load(info: Info) -> Edition:
+        loads.append(info.year)
+        ed = edition(BODIES[info.year], date=DATES[info.year])
+        object.__setattr__(ed, "sha256", info.sha256)
+        return ed
+
+    infos = [Info(y) for y in ("2030", "2031", "2032")]
+    first = build_lineage(infos, load)
+    assert loads
+    loads.clear()
+    cache.forget_memo()
+    again = build_lineage(infos, load)
+    assert loads == []  # whole lineage from the cache
+    assert kinds(rule_history(again, "100.2b")) == kinds(rule_history(first, "100.2b"))
+    # Another set of editions (a new whole-lineage key) reuses the cached steps.
+    cache.forget_memo()
+    loads.clear()
+    build_lineage(infos[:2], load)
+    assert loads == []
+
+
+# --- the commands on a synthetic corpus --------------------------------------------------------
+@pytest.fixture()
+def corpus_dir(tmp_path: Path, monkeypatch) -> Path:
+    monkeypatch.setenv("RULEDIFF_CACHE_DIR", str(tmp_path / "cache"))
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    for year in ("2030", "2031", "2032"):
+        text = edition(BODIES[year], date=DATES[year]).to_text()
+        (folder / f"{year}-05-01.txt").write_text(text, encoding="utf-8")
+    return folder
+
+
+def test_history_command(corpus_dir: Path) -> None:
+    runner = CliRunner()
+    result = runner.invoke(main, ["--corpus", str(corpus_dir), "history", "100.2b"])
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.output.splitlines() if line[:4].isdigit()]
+    assert lines[0].startswith("2032-05-01  edited")
+    assert "100.2a → 100.2b" in lines[1]
+    as_json = runner.invoke(
+        main, ["--corpus", str(corpus_dir), "history", "100.2b", "--format", "json"]
+    )
+    doc = json.loads(as_json.output)
+    assert [e["kind"] for e in doc["events"]] == ["edited", "renumbered", "added"]
+    assert doc["events"][0]["text"].endswith("at the end of the turn.")
+    older = runner.invoke(
+        main, ["--corpus", str(corpus_dir), "history", "201.2", "--edition", "2030-05-01"]
+    )
+    assert "removed" in older.output
+
+
+def test_history_command_unknown_rule(corpus_dir: Path) -> None:
+    result = CliRunner().invoke(main, ["--corpus", str(corpus_dir), "history", "100.9z"])
+    assert result.exit_code == 2
+    assert "rulediff: error:" in result.output and "100.9z" in result.output
+
+
+def test_at_command(corpus_dir: Path) -> None:
+    runner = CliRunner()
+    then = runner.invoke(main, ["--corpus", str(corpus_dir), "at", "100.2a", "2030-12-31"])
+    assert then.exit_code == 0, then.output
+    assert "edition of 2030-05-01" in then.output
+    assert "loses the game at once" in then.output
+    follow = runner.invoke(
+        main, ["--corpus", str(corpus_dir), "at", "100.2b", "2030-12-31", "--follow"]
+    )
+    assert "100.2a as of 2030-12-31" in follow.output
+    assert "loses the game at once" in follow.output
+    born_later = runner.invoke(
+        main, ["--corpus", str(corpus_dir), "at", "100.2a", "2030-12-31", "--follow"]
+    )
+    assert born_later.exit_code == 2 and "did not exist" in born_later.output
+    bad = runner.invoke(main, ["--corpus", str(corpus_dir), "at", "100.2a", "soon"])
+    assert bad.exit_code == 2 and "not a date" in bad.output
+
+
+# --- the real corpus ---------------------------------------------------------------------------
+def test_corpus_history_of_the_morph_rules() -> None:
+    folder = os.environ.get("RULEDIFF_CORPUS")
+    if not folder:
+        pytest.fail("RULEDIFF_CORPUS must point at the CR corpus (../shared/corpus/mtg-cr)")
+    dates = ["2014-09-25", "2015-01-23", "2015-03-27", "2015-07-17"]
+    eds = [parse_file(Path(folder) / f"{d}.txt") for d in dates]
+    lin = build_lineage(eds, lambda e: e, use_cache=False)
+    h = rule_history(lin, "702.36f")
+    assert ("2015-03-27", "renumbered-edited", ("702.36e",), ("702.36f",)) in kinds(h)
+    assert kinds(rule_history(lin, "702.36b"))[-1] == ("2015-03-27", "added", (), ("702.36b",))
+    assert trace_to(lin, "702.36f", 3, 0) == "702.36e"
