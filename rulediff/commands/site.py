@@ -28,7 +28,7 @@ _LABELS = {
     "output",
     required=True,
     metavar="DIR",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     help="Folder of the site (created; an earlier build there is brought up to date).",
 )
 @click.option(

@@ -1,0 +1,300 @@
+"""HTML rendering: changelog, full text, history, index, feed.
+
+Synthetic editions (tests/render_corpus.py) for exact structure and escaping, a golden
+page with scrubbing (coverage.py style; regenerate with RULEDIFF_REGOLD=1), and the
+real seed pair of the corpus for what the issue promises about it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+from pathlib import Path
+
+import jinja2
+import pytest
+
+from rulediff.align import KINDS
+from rulediff.diff import diff
+from rulediff.history import build_lineage, history_details, rule_history
+from rulediff.parse import parse_text
+from rulediff.render import (
+    KIND_CLASS,
+    build_changelog_view,
+    build_edition_view,
+    environment,
+    render_changelog,
+    render_changelog_html,
+    render_edition_html,
+    render_history_html,
+)
+from rulediff.render.env import STATIC_ASSETS, static_dir
+from rulediff.render.index import EditionSummary, build_feed_view, build_index_view, render_feed
+from rulediff.render.links import Links
+from rulediff.render.refs import find_references
+
+from .conftest import corpus_edition
+from .render_corpus import EDITIONS, edition_text
+
+GOLDEN = Path(__file__).parent / "fixtures" / "render"
+DATES = tuple(EDITIONS)
+
+
+def synthetic(date: str):
+    return parse_text(edition_text(date))
+
+
+class Page(HTMLParser):
+    """The ids, links and tags of an HTML page (enough to check structure)."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.ids: list[str] = []
+        self.hrefs: list[str] = []
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.feed(html)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        self.tags.append((tag, a))
+        if a.get("id"):
+            self.ids.append(a["id"])  # type: ignore[arg-type]
+        if tag == "a" and a.get("href"):
+            self.hrefs.append(a["href"])  # type: ignore[arg-type]
+
+    def by_class(self, cls: str) -> list[dict[str, str | None]]:
+        return [a for _, a in self.tags if cls in (a.get("class") or "").split()]
+
+
+# --- environment, kinds, static ------------------------------------------------------------------
+
+
+def test_environment_is_autoescaped_and_strict() -> None:
+    env = environment()
+    assert env.autoescape is True
+    with pytest.raises(jinja2.UndefinedError):
+        env.from_string("{{ nothing.here }}").render()
+    assert env.from_string("{{ x }}").render(x="<b>&") == "&lt;b&gt;&amp;"
+
+
+def test_every_change_kind_has_one_css_class_defined_in_the_stylesheet() -> None:
+    css = (static_dir() / "rulediff.css").read_text(encoding="utf-8")
+    for kind in KINDS:
+        cls = KIND_CLASS[kind]
+        assert re.search(rf"\.{re.escape(cls)}\b", css), f"{cls} ({kind}) has no style"
+    assert len(set(KIND_CLASS.values())) == len(KIND_CLASS), "two kinds share a class"
+
+
+def test_static_assets_are_listed_and_exist() -> None:
+    assert STATIC_ASSETS
+    for name in STATIC_ASSETS:
+        assert (static_dir() / name).is_file()
+
+
+def test_no_template_or_asset_loads_anything_from_the_network() -> None:
+    folder = static_dir().parent
+    for path in [*folder.glob("*.j2"), *(static_dir() / n for n in STATIC_ASSETS)]:
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"(?:src|href)=\"(?:https?:)?//", text), path
+        assert "@import" not in text and "url(http" not in text, path
+
+
+# --- references ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("See rule 702.36e.", [("702.36e", "702.36e")]),
+        ("rules 103.2, 103.3, and 103.4", [("103.2", "103.2"), ("103.3", "103.3"), ("103.4", "103.4")]),
+        ("rules 601.2a–h", [("601.2a", "601.2a"), ("h", "601.2h")]),
+        ("rules 800–810", [("800", "800"), ("810", "810")]),
+        ("See section 8, “Multiplayer Rules.”", [("8", "8")]),
+        ("rule 104.3, 3 players", [("104.3", "104.3")]),
+        ("There are 20 rules here.", []),
+    ],
+)
+def test_find_references(text: str, expected: list[tuple[str, str]]) -> None:
+    assert [(text[s:e], t) for s, e, t in find_references(text)] == expected
+
+
+# --- full text -----------------------------------------------------------------------------------
+
+
+def test_full_text_has_an_anchor_per_rule_and_links_references() -> None:
+    ed = synthetic(DATES[1])
+    html = render_edition_html(build_edition_view(ed, Links(site=False)))
+    page = Page(html)
+    for rule in ed.rules:
+        assert f"r{rule.id}" in page.ids
+    # "See rule 200" in 100.1c links to the heading of 200 in the same page.
+    assert "#r200" in page.hrefs
+    for href in page.hrefs:
+        if href.startswith("#"):
+            assert href[1:] in page.ids, href
+    assert len(page.ids) == len(set(page.ids)), "duplicate ids"
+
+
+def test_reference_to_a_missing_rule_is_marked_not_linked() -> None:
+    text = edition_text(DATES[0]).replace("See rule 101.1b.", "See rule 999.9z.")
+    html = render_edition_html(build_edition_view(parse_text(text), Links(site=False)))
+    assert 'class="ref dangling"' in html
+    assert "#r999.9z" not in html
+
+
+def test_rule_text_is_escaped_everywhere() -> None:
+    old, new = synthetic(DATES[0]), synthetic(DATES[1])
+    changed = parse_text(edition_text(DATES[1]).replace("& still", "&amp; <i>still</i>"))
+    pages = [
+        render_edition_html(build_edition_view(old, Links(site=False))),
+        render_changelog_html(diff(old, new), old, new, include_unchanged=True),
+        render_changelog_html(diff(new, changed), new, changed),
+    ]
+    for html in pages:
+        assert "<script>alert" not in html
+        assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in html
+        assert "<i>still</i>" not in html
+    assert "&amp;amp; &lt;i&gt;still&lt;/i&gt;" in pages[2]
+
+
+# --- changelog -----------------------------------------------------------------------------------
+
+
+def test_changelog_structure_on_synthetic_pair() -> None:
+    old, new = synthetic(DATES[0]), synthetic(DATES[1])
+    html = render_changelog_html(diff(old, new), old, new)
+    page = Page(html)
+    assert "summary" in page.ids
+    # every change has a permalink anchor; the renumbered one is shown old → new
+    changes = page.by_class("change")
+    assert {c["id"] for c in changes} >= {"n100.1b", "n100.1c", "n100.2", "n101.1c"}
+    assert re.search(
+        r'<a class="rn" href="#o-r100\.1b">100\.1b</a><span class="arrow"> → </span>'
+        r'<a class="rn" href="#n-r100\.1c">100\.1c</a>',
+        html,
+    )
+    assert "<del>twenty</del><ins>thirty</ins>" in html
+    assert "The token types are … added: Flywheel" in html
+    # kinds carry their one CSS class
+    assert 'class="change ch-renumbered"' in html and 'class="change ch-added"' in html
+    # every in-page link lands on an id of the page (the embedded texts carry the rules)
+    for href in page.hrefs:
+        assert href.startswith("#"), href
+        assert href[1:] in page.ids, href
+    assert len(page.ids) == len(set(page.ids))
+    # the stylesheet is inlined: one file, nothing to fetch
+    assert "<style>" in html and "<link rel=\"stylesheet\"" not in html
+
+
+def test_changelog_without_editions_still_renders() -> None:
+    old, new = synthetic(DATES[1]), synthetic(DATES[2])
+    html = render_changelog_html(diff(old, new))
+    assert 'id="o100.3"' in html and 'id="n101.2"' in html
+    assert "<del>A player with no gears loses the game. See rule 101.1b.</del>" in html
+
+
+def test_changelog_in_a_site_links_to_full_text_pages() -> None:
+    old, new = synthetic(DATES[0]), synthetic(DATES[1])
+    view = build_changelog_view(diff(old, new), Links(root="../"), old=old, new=new)
+    html = render_changelog(view)
+    assert 'href="../editions/2031-03-03.html#r100.1b"' in html
+    assert 'href="../editions/2031-06-01.html#r100.1c"' in html
+    assert 'href="../static/rulediff.css"' in html
+    assert "<details class=\"embedded\"" not in html
+
+
+def _scrub(html: str) -> str:
+    """Drop what a golden file should not pin: the inlined stylesheet."""
+    return re.sub(r"<style>.*?</style>", "<style>…</style>", html, flags=re.DOTALL)
+
+
+def test_changelog_golden() -> None:
+    old, new = synthetic(DATES[0]), synthetic(DATES[1])
+    html = _scrub(render_changelog_html(diff(old, new), old, new))
+    golden = GOLDEN / "changelog_small.html"
+    if os.environ.get("RULEDIFF_REGOLD"):
+        golden.parent.mkdir(parents=True, exist_ok=True)
+        golden.write_text(html, encoding="utf-8")
+    assert html == golden.read_text(encoding="utf-8"), "rerun with RULEDIFF_REGOLD=1 if intended"
+
+
+def test_changelog_is_deterministic() -> None:
+    old, new = synthetic(DATES[0]), synthetic(DATES[1])
+    first = render_changelog_html(diff(old, new), old, new)
+    again = render_changelog_html(diff(synthetic(DATES[0]), synthetic(DATES[1])), old, new)
+    assert first == again
+
+
+def test_seed_pair_changelog(corpus_dir: Path) -> None:
+    """2015-01-23 → 2015-03-27: megamorph added, the morph subrules move down one letter."""
+    old, new = corpus_edition("2015-01-23"), corpus_edition("2015-03-27")
+    html = render_changelog_html(diff(old, new), old, new)
+    page = Page(html)
+    assert 'id="n702.36b"' in html
+    added = re.search(r'<article class="change ch-added" id="n702\.36b">', html)
+    assert added, "702.36b is shown as added"
+    for a, b in (("702.36b", "702.36c"), ("702.36c", "702.36d"), ("702.36d", "702.36e")):
+        assert re.search(
+            rf'href="#o-r{re.escape(a)}">{re.escape(a)}</a><span class="arrow"> → </span>'
+            rf'<a class="rn" href="#n-r{re.escape(b)}">{re.escape(b)}</a>',
+            html,
+        ), f"{a} → {b}"
+    assert re.search(r'class="change ch-references" id="n701\.31c"', html)
+    assert "formidable" in html and "<ins>" in html and "<del>" in html
+    for href in page.hrefs:
+        assert href[1:] in page.ids, href
+
+
+# --- history -------------------------------------------------------------------------------------
+
+
+def test_history_page_follows_renumbering_to_the_origin() -> None:
+    editions = [synthetic(d) for d in DATES]
+    lineage = build_lineage(editions, lambda e: e, use_cache=False)
+    found = rule_history(lineage, "100.1c")
+    by_date = {e.date_text: e for e in editions}
+    html = render_history_html(found, history_details(found, by_date.__getitem__))
+    assert "History of rule 100.1c" in html
+    assert re.search(r'<span class="kind">renumbered</span> 2031-06-01 <span class="ids">'
+                     r'<span class="rn">100\.1b</span> → <span class="rn">100\.1c</span>', html)
+    assert "already in the oldest edition of the corpus" in html
+    assert "A crowd game has more than two widgets." in html
+
+
+# --- index and feed ------------------------------------------------------------------------------
+
+
+def _rows() -> list[EditionSummary]:
+    return [
+        EditionSummary("2031-03-03", "a" * 64, "Gears", "GRS", 14, None, None),
+        EditionSummary("2031-06-01", "b" * 64, None, None, 15, "2031-03-03",
+                       {"added": 1, "renumbered": 1, "edited": 2, "unchanged": 11}),
+        EditionSummary("2031-09-01", "c" * 64, None, None, 15, "2031-06-01",
+                       {"added": 1, "removed": 1, "unchanged": 13}),
+    ]
+
+
+def test_index_chart_has_a_bar_per_edition_linking_to_its_changelog() -> None:
+    view = build_index_view(_rows(), Links(root=""))
+    assert len(view.chart.bars) == 3
+    assert view.chart.bars[1].href == "changes/2031-03-03_2031-06-01.html"
+    heights = [sum(h for _, _, h in b.segments) for b in view.chart.bars]
+    assert heights[0] == 0 and heights[1] > heights[2] > 0  # 4 changes vs 2
+    assert [e.date for e in view.editions] == ["2031-09-01", "2031-06-01", "2031-03-03"]
+
+
+def test_atom_feed_is_valid_and_dated_by_editions() -> None:
+    xml = render_feed(build_feed_view(_rows()))
+    root = ET.fromstring(xml)
+    ns = {"a": "http://www.w3.org/2005/Atom"}
+    entries = root.findall("a:entry", ns)
+    assert [e.findtext("a:updated", namespaces=ns) for e in entries] == [
+        "2031-09-01T00:00:00Z", "2031-06-01T00:00:00Z", "2031-03-03T00:00:00Z"
+    ]
+    assert root.findtext("a:updated", namespaces=ns) == "2031-09-01T00:00:00Z"
+    ids = [e.findtext("a:id", namespaces=ns) for e in entries]
+    assert all(i and i.startswith("urn:uuid:") for i in ids) and len(set(ids)) == 3
+    assert "1 added, 1 removed" in xml
+    assert xml == render_feed(build_feed_view(_rows())), "deterministic"
