@@ -65,10 +65,14 @@ def main() -> None:
     n = len(infos)
     print(f"rulediff flags --timeline (fresh process, warm caches): {cli:8.3f} s")
     print(f"load every edition from the warm cache (baseline):       {load:8.3f} s")
-    print(f"derive every edition's flags from its text:              {derive:8.3f} s  "
-          f"({derive / load:5.2f}x baseline, {1000 * derive / n:6.1f} ms/edition)")
-    print(f"timeline from the warm flags cache:                      {cached:8.3f} s  "
-          f"({cached / load:5.3f}x baseline)")
+    print(
+        f"derive every edition's flags from its text:              {derive:8.3f} s  "
+        f"({derive / load:5.2f}x baseline, {1000 * derive / n:6.1f} ms/edition)"
+    )
+    print(
+        f"timeline from the warm flags cache:                      {cached:8.3f} s  "
+        f"({cached / load:5.3f}x baseline)"
+    )
     print(f"render the text timeline:                                {render:8.3f} s")
 
 

@@ -9,9 +9,17 @@ from __future__ import annotations
 from rulediff.model import Edition
 from rulediff.parse import parse_text
 
-SECTION_TITLES = {1: "Game Concepts", 2: "Parts of a Card", 3: "Card Types", 4: "Zones",
-                  5: "Turn Structure", 6: "Spells, Abilities, and Effects",
-                  7: "Additional Rules", 8: "Multiplayer Rules", 9: "Casual Variants"}
+SECTION_TITLES = {
+    1: "Game Concepts",
+    2: "Parts of a Card",
+    3: "Card Types",
+    4: "Zones",
+    5: "Turn Structure",
+    6: "Spells, Abilities, and Effects",
+    7: "Additional Rules",
+    8: "Multiplayer Rules",
+    9: "Casual Variants",
+}
 
 
 def synthetic_edition(
@@ -41,9 +49,27 @@ def synthetic_edition(
             for rid, text in by_heading[heading]:
                 label = f"{rid}." if rid.count(".") == 1 and rid[-1].isdigit() else rid
                 body += [f"{label} {text}", ""]
-    lines = ["Test Game Comprehensive Rules", "", f"These rules are effective as of {date}.",
-             "", "Introduction", "", "A synthetic document written for the flag tests.", "",
-             "Contents", "", *contents, "", "Glossary", "", "Credits", "", *body, "Glossary", ""]
+    lines = [
+        "Test Game Comprehensive Rules",
+        "",
+        f"These rules are effective as of {date}.",
+        "",
+        "Introduction",
+        "",
+        "A synthetic document written for the flag tests.",
+        "",
+        "Contents",
+        "",
+        *contents,
+        "",
+        "Glossary",
+        "",
+        "Credits",
+        "",
+        *body,
+        "Glossary",
+        "",
+    ]
     for term, text in (glossary or {}).items():
         lines += [term, text, ""]
     lines += ["Credits", "", "Written for tests.", ""]

@@ -6,11 +6,11 @@ from __future__ import annotations
 import importlib
 import json
 import sys
-import tomllib
 from pathlib import Path
 
 import jsonschema
 import pytest
+import tomllib
 from click.testing import CliRunner, Result
 
 from rulediff.cli import main
@@ -88,15 +88,25 @@ def test_timeline_text_json_html(corpus, tmp_path):
 
 def test_check_engine_reports_disagreements_with_exit_1(corpus, tmp_path):
     engine = tmp_path / "engine.toml"
-    engine.write_text('[flags]\nmana_burn = false\ncombat_damage_uses_stack = true\n'
-                      'legend_rule = "controller-chooses"\n')
+    engine.write_text(
+        "[flags]\nmana_burn = false\ncombat_damage_uses_stack = true\n"
+        'legend_rule = "controller-chooses"\n'
+    )
     result = run("flags", "--check-engine", str(engine), "--edition", "2009-07-11", *corpus)
     assert result.exit_code == 1
     assert "1 flag(s) agree, 2 disagree" in result.output
     assert "combat_damage_uses_stack: engine says true, edition says false [510.2]" in result.output
     assert "legend_rule: engine says controller-chooses, edition says all-die" in result.output
-    old = run("flags", "--check-engine", str(engine), "--edition", "2008-10-01", "--format",
-              "json", *corpus)
+    old = run(
+        "flags",
+        "--check-engine",
+        str(engine),
+        "--edition",
+        "2008-10-01",
+        "--format",
+        "json",
+        *corpus,
+    )
     assert old.exit_code == 1
     doc = json.loads(old.output)
     assert [d["flag"] for d in doc["disagreements"]] == ["mana_burn", "legend_rule"]
@@ -105,12 +115,15 @@ def test_check_engine_reports_disagreements_with_exit_1(corpus, tmp_path):
     assert modern.exit_code == 1 and "mana_burn" not in modern.output.split("disagree.")[1]
 
 
-@pytest.mark.parametrize("args,message", [
-    (["flags"], "give an EDITION"),
-    (["flags", "latest", "--format", "html"], "--format html does not apply to an EDITION"),
-    (["flags", "--timeline", "--format", "python"], "does not apply to --timeline"),
-    (["flags", "--timeline", "latest"], "give no EDITION"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["flags"], "give an EDITION"),
+        (["flags", "latest", "--format", "html"], "--format html does not apply to an EDITION"),
+        (["flags", "--timeline", "--format", "python"], "does not apply to --timeline"),
+        (["flags", "--timeline", "latest"], "give no EDITION"),
+    ],
+)
 def test_usage_errors_exit_2(corpus, args, message):
     result = CliRunner().invoke(main, [*args, *corpus])
     assert result.exit_code == 2
@@ -120,8 +133,9 @@ def test_usage_errors_exit_2(corpus, args, message):
 def test_bad_engine_file_is_one_line_with_file_and_line(corpus, tmp_path):
     engine = tmp_path / "engine.toml"
     engine.write_text('[flags]\nmana_burn = false\nmulligan = "oxford"\n')
-    result = CliRunner().invoke(main, ["flags", "--check-engine", str(engine), "--edition",
-                                       "latest", *corpus])
+    result = CliRunner().invoke(
+        main, ["flags", "--check-engine", str(engine), "--edition", "latest", *corpus]
+    )
     assert result.exit_code == 2
     assert f"rulediff: error: {engine}:3: flag 'mulligan': 'oxford' is not one of" in result.output
     assert "Traceback" not in result.output

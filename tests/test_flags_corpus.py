@@ -28,24 +28,43 @@ EXPECTED: dict[str, list[tuple[str, object]]] = {
     "mana_empties": [(FIRST, "phase"), ("2009-07-11", "step")],
     "combat_damage_uses_stack": [(FIRST, True), ("2009-07-11", False)],
     "damage_assignment_order": [(FIRST, False), ("2009-07-11", True), ("2024-11-08", False)],
-    "legend_rule": [(FIRST, "oldest-stays"), ("2004-10-01", "all-die"),
-                    ("2013-07-13", "controller-chooses")],
-    "planeswalker_uniqueness": [(FIRST, "absent"), ("2007-10-01", "all-die"),
-                                ("2013-07-13", "controller-chooses"), ("2018-01-19", "absent")],
-    "planeswalker_damage_redirection": [(FIRST, False), ("2007-10-01", True),
-                                        ("2018-04-27", False)],
+    "legend_rule": [
+        (FIRST, "oldest-stays"),
+        ("2004-10-01", "all-die"),
+        ("2013-07-13", "controller-chooses"),
+    ],
+    "planeswalker_uniqueness": [
+        (FIRST, "absent"),
+        ("2007-10-01", "all-die"),
+        ("2013-07-13", "controller-chooses"),
+        ("2018-01-19", "absent"),
+    ],
+    "planeswalker_damage_redirection": [
+        (FIRST, False),
+        ("2007-10-01", True),
+        ("2018-04-27", False),
+    ],
     "mulligan": [(FIRST, "paris"), ("2015-09-26", "vancouver"), ("2019-08-23", "london")],
-    "pt_switch_sublayer": [(FIRST, "timestamp"), ("2005-10-01", "6e"), ("2009-07-11", "7e"),
-                           ("2020-04-17", "7d")],
+    "pt_switch_sublayer": [
+        (FIRST, "timestamp"),
+        ("2005-10-01", "6e"),
+        ("2009-07-11", "7e"),
+        ("2020-04-17", "7d"),
+    ],
     "deathtouch": [(FIRST, "absent"), ("2007-05-01", "triggered"), ("2009-07-11", "static")],
     "lifelink": [(FIRST, "absent"), ("2007-05-01", "triggered"), ("2009-07-11", "static")],
-    "x_in_alternative_and_additional_costs": [(FIRST, None), ("2009-07-11", False),
-                                              ("2015-03-27", True)],
-    "cleanup_repeats_after_end_turn": [(FIRST, None), ("2004-10-01", False),
-                                       ("2015-03-27", True)],
+    "x_in_alternative_and_additional_costs": [
+        (FIRST, None),
+        ("2009-07-11", False),
+        ("2015-03-27", True),
+    ],
+    "cleanup_repeats_after_end_turn": [(FIRST, None), ("2004-10-01", False), ("2015-03-27", True)],
     "mana_value_term": [(FIRST, "converted mana cost"), ("2021-04-22", "mana value")],
-    "commander_zone_change": [(FIRST, "absent"), ("2009-10-01", "replacement"),
-                              ("2020-07-03", "state-based-action")],
+    "commander_zone_change": [
+        (FIRST, "absent"),
+        ("2009-10-01", "replacement"),
+        ("2020-07-03", "state-based-action"),
+    ],
     "exile_zone_name": [(FIRST, "removed-from-game"), ("2009-07-11", "exile")],
     "battlefield_term": [(FIRST, "in play"), ("2009-07-11", "battlefield")],
     "sideboard_up_to_15": [(FIRST, None), ("2009-07-11", False), ("2013-07-13", True)],
@@ -122,17 +141,29 @@ def test_transitions_cite_the_rules_that_changed(sets):
 
 def test_list_flags(by_date, sets):
     assert by_date["2007-09-07"].planeswalker_types == ()
-    assert by_date["2007-10-01"].planeswalker_types == ("Ajani", "Chandra", "Garruk", "Jace",
-                                                       "Liliana")
+    assert by_date["2007-10-01"].planeswalker_types == (
+        "Ajani",
+        "Chandra",
+        "Garruk",
+        "Jace",
+        "Liliana",
+    )
     assert {"Nissa", "Sorin"} <= set(by_date["2009-10-01"].planeswalker_types)
     assert "Nissa" not in by_date["2009-09-04"].planeswalker_types
-    assert by_date["2008-05-01"].ability_words == ("channel", "grandeur", "hellbent", "kinship",
-                                                  "radiance", "sweep", "threshold")
+    assert by_date["2008-05-01"].ability_words == (
+        "channel",
+        "grandeur",
+        "hellbent",
+        "kinship",
+        "radiance",
+        "sweep",
+        "threshold",
+    )
     assert "council's dilemma" in by_date["2019-01-25"].ability_words  # straight apostrophe
     assert "council's dilemma" in by_date["2020-01-24"].ability_words  # from a curly one
     latest = sets[-1]
     assert len(latest.planeswalker_types) > 70 and len(latest.ability_words) > 50
-    for older, newer in zip(sets, sets[1:]):  # these lists only ever grew
+    for older, newer in zip(sets, sets[1:], strict=False):  # these lists only ever grew
         for name in ("planeswalker_types", "ability_words"):
             a, b = getattr(older, name), getattr(newer, name)
             if a is not None and b is not None:
@@ -141,14 +172,27 @@ def test_list_flags(by_date, sets):
 
 # --- held-out editions: parsed as plain files, never through the corpus -----------------
 HELD_OUT = {
-    "2009-07-11": {"mana_burn": False, "combat_damage_uses_stack": False,
-                   "damage_assignment_order": True, "legend_rule": "all-die",
-                   "exile_zone_name": "exile", "deathtouch": "static"},
-    "2016-08-26": {"mulligan": "vancouver", "legend_rule": "controller-chooses",  # UTF-16 file
-                   "planeswalker_uniqueness": "controller-chooses", "pt_switch_sublayer": "7e"},
-    "2024-11-08": {"damage_assignment_order": False, "mulligan": "london",
-                   "mana_value_term": "mana value", "kindred_type_name": "kindred",
-                   "commander_zone_change": "state-based-action"},
+    "2009-07-11": {
+        "mana_burn": False,
+        "combat_damage_uses_stack": False,
+        "damage_assignment_order": True,
+        "legend_rule": "all-die",
+        "exile_zone_name": "exile",
+        "deathtouch": "static",
+    },
+    "2016-08-26": {
+        "mulligan": "vancouver",
+        "legend_rule": "controller-chooses",  # UTF-16 file
+        "planeswalker_uniqueness": "controller-chooses",
+        "pt_switch_sublayer": "7e",
+    },
+    "2024-11-08": {
+        "damage_assignment_order": False,
+        "mulligan": "london",
+        "mana_value_term": "mana value",
+        "kindred_type_name": "kindred",
+        "commander_zone_change": "state-based-action",
+    },
 }
 
 
@@ -166,8 +210,9 @@ def test_an_unseen_edition_with_changed_rules(corpus_dir):
     """
     text = parse_file(corpus_dir / "2026-06-19.txt").to_text()
     text = text.replace("effective as of", "effective as of March 3, 2031. Formerly", 1)
-    old_legend = ("that player chooses one of them, and the rest are put into their owners\u2019 "
-                  "graveyards")
+    old_legend = (
+        "that player chooses one of them, and the rest are put into their owners\u2019 graveyards"
+    )
     assert old_legend in text
     text = text.replace(old_legend, "all of them are put into their owners\u2019 graveyards")
     old_life = "Each player begins the game with a starting life total of 20."

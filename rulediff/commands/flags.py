@@ -1,8 +1,8 @@
 """``rulediff flags``: behaviour flags of one edition, the timeline, engine checks.
 
-    rulediff flags EDITION [--format json|toml|python]
-    rulediff flags --timeline [--format text|json|html]
-    rulediff flags --check-engine FILE --edition E [--format text|json]
+rulediff flags EDITION [--format json|toml|python]
+rulediff flags --timeline [--format text|json|html]
+rulediff flags --check-engine FILE --edition E [--format text|json]
 """
 
 from __future__ import annotations
@@ -25,16 +25,31 @@ _ALLOWED = {
 
 @click.command("flags")
 @click.argument("edition", required=False, metavar="[EDITION]")
-@click.option("--format", "fmt", type=click.Choice(_FORMATS), default=None,
-              help="EDITION: json (default), toml, python. --timeline: text (default), json, "
-                   "html. --check-engine: text (default), json.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(_FORMATS),
+    default=None,
+    help="EDITION: json (default), toml, python. --timeline: text (default), json, "
+    "html. --check-engine: text (default), json.",
+)
 @click.option("--timeline", is_flag=True, help="Every corpus edition, and where each flag changed.")
-@click.option("--check-engine", "engine_file", metavar="FILE",
-              type=click.Path(dir_okay=False, path_type=Path),
-              help="A TOML/JSON file of the flags an engine implements; list disagreements "
-                   "with --edition (exit 1 when any).")
-@click.option("--edition", "-e", "edition_opt", metavar="EDITION", default=None,
-              help="The edition to check an engine against (with --check-engine).")
+@click.option(
+    "--check-engine",
+    "engine_file",
+    metavar="FILE",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="A TOML/JSON file of the flags an engine implements; list disagreements "
+    "with --edition (exit 1 when any).",
+)
+@click.option(
+    "--edition",
+    "-e",
+    "edition_opt",
+    metavar="EDITION",
+    default=None,
+    help="The edition to check an engine against (with --check-engine).",
+)
 @corpus_options
 @output_option
 def flags(
@@ -97,8 +112,13 @@ def flags(
                 "effective_date": date,
                 "agree": good,
                 "disagreements": [
-                    {"flag": d.flag, "declared": _plain(d.declared), "derived": _plain(d.derived),
-                     "rules": list(d.rules), "evidence": d.evidence}
+                    {
+                        "flag": d.flag,
+                        "declared": _plain(d.declared),
+                        "derived": _plain(d.derived),
+                        "rules": list(d.rules),
+                        "evidence": d.evidence,
+                    }
                     for d in bad
                 ],
             }

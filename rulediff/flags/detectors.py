@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Iterable
+from collections.abc import Iterable
 
 from ..clauses import parse_clauses
 from .registry import Decision, Outcome, Undetermined, flag
@@ -91,8 +91,11 @@ def _planeswalkers_exist(t: EditionText) -> bool:
 
 def _card_types_evidence(t: EditionText) -> list[Hit]:
     """The sentence listing the card types (to cite when a card type is absent)."""
-    return t.find(r"card types?[:]? (?:are )?artifact, creature|the card types are|"
-                  r"one or more card types:", key="card type")[:1]
+    return t.find(
+        r"card types?[:]? (?:are )?artifact, creature|the card types are|"
+        r"one or more card types:",
+        key="card type",
+    )[:1]
 
 
 def _list_items(sentence: str, intro: re.Pattern[str]) -> tuple[str, ...] | None:
@@ -128,25 +131,41 @@ def _clean_item(item: str) -> str:
 # --- mana ----------------------------------------------------------------------------------
 _MANA_LOST = (
     r"\b(?:unused|unspent) mana\b[^\n]*\b(?:is lost|lost|empties|emptied)\b|"
-    r"\bmana pools?\b[^\n]*\b(?:empties|empty|emptied|is cleared|are cleared)\b[^\n]*\b(?:phase|step)"
+    r"\bmana pools?\b[^\n]*\b(?:empties|empty|emptied|is cleared|are "
+    r"cleared)\b[^\n]*\b(?:phase|step)"
 )
 _EMPTIES_KINDS = [
     ("step", _re(r"\b(?:step or phase|step and phase|phase or step|phase and step)\b")),
-    ("phase", _re(r"\bphase ends \(but not a step\)|\bwhen a phase ends\b|"
-                  r"\bend of each phase\b|\bas a phase ends\b")),
+    (
+        "phase",
+        _re(
+            r"\bphase ends \(but not a step\)|\bwhen a phase ends\b|"
+            r"\bend of each phase\b|\bas a phase ends\b"
+        ),
+    ),
 ]
 
 
 def _emptying(t: EditionText) -> list[Hit]:
-    hits = [h for h in current(t.find(_MANA_LOST, key=("mana",))) if "drain power" not in h.norm.lower()]
+    hits = [
+        h for h in current(t.find(_MANA_LOST, key=("mana",))) if "drain power" not in h.norm.lower()
+    ]
     return [h for h in hits if re.search(r"\b(?:phase|step)\b", h.norm, re.I)]
 
 
-@flag("mana_burn", "bool", "Unused mana causes its player to lose life as the pool empties "
-      "(mana burn).")
+@flag(
+    "mana_burn",
+    "bool",
+    "Unused mana causes its player to lose life as the pool empties (mana burn).",
+)
 def mana_burn(t: EditionText) -> Outcome:
-    burn = current(t.find(r"\blose[s]? (?:1|one) life for each (?:one )?mana\b|"
-                          r"\bthis is called [\"']?mana burn|\bmana burn is loss of life", key=("life", "mana burn")))
+    burn = current(
+        t.find(
+            r"\blose[s]? (?:1|one) life for each (?:one )?mana\b|"
+            r"\bthis is called [\"']?mana burn|\bmana burn is loss of life",
+            key=("life", "mana burn"),
+        )
+    )
     emptying = _emptying(t)
     if burn:
         # Cite the emptying sentence of the same rule first: it says when the burn happens.
@@ -158,30 +177,50 @@ def mana_burn(t: EditionText) -> Outcome:
     return Undetermined("no rule says what happens to unused mana")
 
 
-@flag("mana_empties", "enum", "Mana pools empty at the end of each phase only ('phase'), "
-      "or of each step and phase ('step').", ("phase", "step"))
+@flag(
+    "mana_empties",
+    "enum",
+    "Mana pools empty at the end of each phase only ('phase'), or of each step and phase ('step').",
+    ("phase", "step"),
+)
 def mana_empties(t: EditionText) -> Outcome:
     result = classify("mana_empties", _emptying(t), _EMPTIES_KINDS)
-    return result if result is not None else Undetermined("no rule says when unused mana leaves the mana pool")
+    return (
+        result
+        if result is not None
+        else Undetermined("no rule says when unused mana leaves the mana pool")
+    )
 
 
 # --- combat --------------------------------------------------------------------------------
-@flag("combat_damage_uses_stack", "bool", "Combat damage is put on the stack and can be "
-      "responded to before it is dealt.")
+@flag(
+    "combat_damage_uses_stack",
+    "bool",
+    "Combat damage is put on the stack and can be responded to before it is dealt.",
+)
 def combat_damage_uses_stack(t: EditionText) -> Outcome:
-    on_stack = current(t.find(
-        r"\bcombat damage (?:also )?(?:goes|go) on(?:to)? the stack|"
-        r"\bassignments of combat damage (?:go|goes) on(?:to)? the stack|"
-        r"\bcombat damage (?:also )?uses the stack|"
-        r"\bcombat damage resolves as (?:though it were )?an? (?:object|pseudospell)",
-        key=("combat damage",),
-    ))
+    on_stack = current(
+        t.find(
+            r"\bcombat damage (?:also )?(?:goes|go) on(?:to)? the stack|"
+            r"\bassignments of combat damage (?:go|goes) on(?:to)? the stack|"
+            r"\bcombat damage (?:also )?uses the stack|"
+            r"\bcombat damage resolves as (?:though it were )?an? (?:object|pseudospell)",
+            key=("combat damage",),
+        )
+    )
     dealt = []
-    for hit in t.find(r"\bcombat damage\b[^\n]*\bis dealt (?:simultaneously|at once)\b", key="is dealt"):
+    for hit in t.find(
+        r"\bcombat damage\b[^\n]*\bis dealt (?:simultaneously|at once)\b", key="is dealt"
+    ):
         rule = t.rule_text(hit.where)
         if re.search(r"(?:doesn't|does not) use the stack", rule, re.I):
             dealt.append(hit)
-            dealt.extend(t.find(r"between the time combat damage is assigned and the time", key="between the time"))
+            dealt.extend(
+                t.find(
+                    r"between the time combat damage is assigned and the time",
+                    key="between the time",
+                )
+            )
     if on_stack and dealt:
         return Undetermined(
             "combat_damage_uses_stack: one rule puts combat damage on the stack, another "
@@ -192,62 +231,110 @@ def combat_damage_uses_stack(t: EditionText) -> Outcome:
     if on_stack:
         return decide(True, on_stack)
     if dealt:
-        rule_hits = [h for h in t.find(r"(?:doesn't|does not) use the stack", key="use the stack")
-                     if h.where == dealt[0].where]
+        rule_hits = [
+            h
+            for h in t.find(r"(?:doesn't|does not) use the stack", key="use the stack")
+            if h.where == dealt[0].where
+        ]
         return decide(False, [dealt[0], *rule_hits[:1]], dealt[1:2])
     return Undetermined("no rule says how combat damage is dealt")
 
 
-@flag("damage_assignment_order", "bool", "A creature blocked by several creatures has a damage "
-      "assignment order and must assign lethal damage in that order.")
+@flag(
+    "damage_assignment_order",
+    "bool",
+    "A creature blocked by several creatures has a damage "
+    "assignment order and must assign lethal damage in that order.",
+)
 def damage_assignment_order(t: EditionText) -> Outcome:
-    hits = t.find(r"^a blocked creature (?:will )?assigns? (?:its )?combat damage", key="a blocked creature")
+    hits = t.find(
+        r"^a blocked creature (?:will )?assigns? (?:its )?combat damage", key="a blocked creature"
+    )
     if not hits:
         return Undetermined("no rule says how a blocked creature assigns its combat damage")
     decided: list[tuple[bool, Hit]] = []
     for hit in hits:
         rule = t.rule_text(hit.where)
         if re.search(r"damage assignment order|\bin (?:that|its) order\b", rule, re.I):
-            order = [s for s in t.sentences_of(hit.where)
-                     if re.search(r"order", normalize(s), re.I)]
+            order = [
+                s for s in t.sentences_of(hit.where) if re.search(r"order", normalize(s), re.I)
+            ]
             decided.append((True, hit))
             evidence = order[0] if order else hit.sentence
             return Decision(True, (hit.where,), evidence)
-        if re.search(r"\bdivided as (?:its|the) controller chooses\b|"
-                     r"\bdivide[sd]? [^\n]*as (?:he or she|they|its controller) chooses", rule, re.I):
-            split = [s for s in t.sentences_of(hit.where)
-                     if re.search(r"divided|divide", normalize(s), re.I)]
+        if re.search(
+            r"\bdivided as (?:its|the) controller chooses\b|"
+            r"\bdivide[sd]? [^\n]*as (?:he or she|they|its controller) chooses",
+            rule,
+            re.I,
+        ):
+            split = [
+                s
+                for s in t.sentences_of(hit.where)
+                if re.search(r"divided|divide", normalize(s), re.I)
+            ]
             return Decision(False, (hit.where,), split[0] if split else hit.sentence)
-    return Undetermined("the rule for blocked creatures names neither an order nor a free division",
-                        (hits[0].where,), hits[0].sentence)
+    return Undetermined(
+        "the rule for blocked creatures names neither an order nor a free division",
+        (hits[0].where,),
+        hits[0].sentence,
+    )
 
 
 # --- uniqueness rules --------------------------------------------------------------------
 _UNIQUE_KINDS = [
     ("controller-chooses", _re(r"\bchooses one of them\b")),
     ("oldest-stays", _re(r"\ball except the one\b[^\n]*\blongest\b")),
-    ("all-die", _re(r"\ball (?:of (?:them|those \w+) )?(?:are put|go) into\b|"
-                    r"\beach [^\n]*is put into its owner's graveyard")),
+    (
+        "all-die",
+        _re(
+            r"\ball (?:of (?:them|those \w+) )?(?:are put|go) into\b|"
+            r"\beach [^\n]*is put into its owner's graveyard"
+        ),
+    ),
 ]
 
 
-@flag("legend_rule", "enum", "What happens when legendary permanents share a name.",
-      ("oldest-stays", "all-die", "controller-chooses"))
+@flag(
+    "legend_rule",
+    "enum",
+    "What happens when legendary permanents share a name.",
+    ("oldest-stays", "all-die", "controller-chooses"),
+)
 def legend_rule(t: EditionText) -> Outcome:
     hits = [
-        h for h in current(t.find(r"\blegend(?:s|ary)?\b[^\n]*\bsame name\b[^\n]*\bgraveyards?\b|"
-                                  r"\bsame name\b[^\n]*\blegend(?:s|ary)\b[^\n]*\bgraveyards?\b", key="same name"))
+        h
+        for h in current(
+            t.find(
+                r"\blegend(?:s|ary)?\b[^\n]*\bsame name\b[^\n]*\bgraveyards?\b|"
+                r"\bsame name\b[^\n]*\blegend(?:s|ary)\b[^\n]*\bgraveyards?\b",
+                key="same name",
+            )
+        )
         if "planeswalker" not in h.norm.lower() and not h.norm.lower().startswith("in the event of")
     ]
     result = classify("legend_rule", hits, _UNIQUE_KINDS)
-    return result if result is not None else Undetermined("no rule says what happens to legendary permanents with the same name")
+    return (
+        result
+        if result is not None
+        else Undetermined("no rule says what happens to legendary permanents with the same name")
+    )
 
 
-@flag("planeswalker_uniqueness", "enum", "What happens when planeswalkers share a planeswalker "
-      "type ('absent': no such rule).", ("absent", "all-die", "controller-chooses"))
+@flag(
+    "planeswalker_uniqueness",
+    "enum",
+    "What happens when planeswalkers share a planeswalker type ('absent': no such rule).",
+    ("absent", "all-die", "controller-chooses"),
+)
 def planeswalker_uniqueness(t: EditionText) -> Outcome:
-    hits = current(t.find(r"\bplaneswalkers? (?:that|which) share a planeswalker type\b|"
-                          r"\bplaneswalkers with the same (?:planeswalker )?(?:sub)?type\b", key="planeswalker"))
+    hits = current(
+        t.find(
+            r"\bplaneswalkers? (?:that|which) share a planeswalker type\b|"
+            r"\bplaneswalkers with the same (?:planeswalker )?(?:sub)?type\b",
+            key="planeswalker",
+        )
+    )
     hits = [h for h in hits if re.search(r"graveyard", h.norm, re.I)]
     result = classify("planeswalker_uniqueness", hits, _UNIQUE_KINDS)
     if result is not None:
@@ -260,15 +347,27 @@ def planeswalker_uniqueness(t: EditionText) -> Outcome:
         if types:
             return decide("absent", types)
         return Decision("absent", (), "no rule mentions planeswalkers")
-    return Decision("absent", (), "planeswalkers exist but no rule limits planeswalkers that "
-                    "share a planeswalker type")
+    return Decision(
+        "absent",
+        (),
+        "planeswalkers exist but no rule limits planeswalkers that share a planeswalker type",
+    )
 
 
-@flag("planeswalker_damage_redirection", "bool", "Noncombat damage a source would deal to an "
-      "opponent may be dealt to a planeswalker that opponent controls instead.")
+@flag(
+    "planeswalker_damage_redirection",
+    "bool",
+    "Noncombat damage a source would deal to an "
+    "opponent may be dealt to a planeswalker that opponent controls instead.",
+)
 def planeswalker_damage_redirection(t: EditionText) -> Outcome:
-    hits = current(t.find(r"\bnoncombat damage would be dealt to (?:a|an opponent|the) "
-                          r"(?:player|opponent)?[^\n]*planeswalker[^\n]*\binstead\b", key="noncombat damage"))
+    hits = current(
+        t.find(
+            r"\bnoncombat damage would be dealt to (?:a|an opponent|the) "
+            r"(?:player|opponent)?[^\n]*planeswalker[^\n]*\binstead\b",
+            key="noncombat damage",
+        )
+    )
     if hits:
         return decide(True, hits)
     removed = t.find(r"\bpreviously\b[^\n]*planeswalkers[^\n]*redirect", key="previously")
@@ -279,21 +378,31 @@ def planeswalker_damage_redirection(t: EditionText) -> Outcome:
         if types:
             return decide(False, types)
         return Decision(False, (), "no rule mentions planeswalkers")
-    return Decision(False, (), "no rule lets damage dealt to a player be dealt to a "
-                    "planeswalker instead")
+    return Decision(
+        False, (), "no rule lets damage dealt to a player be dealt to a planeswalker instead"
+    )
 
 
 # --- mulligan ------------------------------------------------------------------------------
-_LONDON = _re(r"\bnew hand of (?:cards equal to [^\n]*starting hand size|seven cards)[^\n]*"
-              r"\bon the bottom of (?:their|his or her|the player's) library")
+_LONDON = _re(
+    r"\bnew hand of (?:cards equal to [^\n]*starting hand size|seven cards)[^\n]*"
+    r"\bon the bottom of (?:their|his or her|the player's) library"
+)
 _FEWER = _re(r"\bnew hand of (?:one fewer|six)\b|\bone fewer card")
-_SCRY = _re(r"\bfewer cards than [^\n]*starting hand size\b[^\n]*\b(?:look at the top card|scry)|"
-            r"\bafter all players have kept (?:an )?opening hands?\b[^\n]*\bscry\b")
+_SCRY = _re(
+    r"\bfewer cards than [^\n]*starting hand size\b[^\n]*\b(?:look at the top card|scry)|"
+    r"\bafter all players have kept (?:an )?opening hands?\b[^\n]*\bscry\b"
+)
 
 
-@flag("mulligan", "enum", "How a mulligan works: 'paris' (a new hand of one fewer card), "
-      "'vancouver' (Paris, then scry 1 if the hand is smaller), 'london' (draw seven, put one "
-      "card on the bottom per mulligan).", ("paris", "vancouver", "london"))
+@flag(
+    "mulligan",
+    "enum",
+    "How a mulligan works: 'paris' (a new hand of one fewer card), "
+    "'vancouver' (Paris, then scry 1 if the hand is smaller), 'london' (draw seven, put one "
+    "card on the bottom per mulligan).",
+    ("paris", "vancouver", "london"),
+)
 def mulligan(t: EditionText) -> Outcome:
     # The ordinary two-player procedure: rules that say how to take a mulligan, minus
     # the variants (Two-Headed Giant, Commander, Vanguard, multiplayer…) that modify it.
@@ -306,38 +415,63 @@ def mulligan(t: EditionText) -> Outcome:
         return decide("london", london)
     fewer = [h for h in core(t, t.find(_FEWER, key=("new hand", "fewer card"))) if h.where in rules]
     if not fewer:
-        return Undetermined("the mulligan rule states neither a smaller hand nor cards put on "
-                            "the bottom", tuple(rules), how[0].sentence)
-    scry = [h for h in core(t, t.find(_SCRY, key=("starting hand size", "scry"))) if h.where in rules]
+        return Undetermined(
+            "the mulligan rule states neither a smaller hand nor cards put on the bottom",
+            tuple(rules),
+            how[0].sentence,
+        )
+    scry = [
+        h for h in core(t, t.find(_SCRY, key=("starting hand size", "scry"))) if h.where in rules
+    ]
     if scry:
         return decide("vancouver", fewer[:1], scry[:1])
     return decide("paris", fewer[:1])
 
 
 # --- layers --------------------------------------------------------------------------------
-@flag("pt_switch_sublayer", "enum", "Where effects that switch power and toughness apply: "
-      "'timestamp' (in timestamp order with the other power/toughness effects), or the "
-      "sublayer the text names.", ("timestamp", "6e", "7e", "7d"))
+@flag(
+    "pt_switch_sublayer",
+    "enum",
+    "Where effects that switch power and toughness apply: "
+    "'timestamp' (in timestamp order with the other power/toughness effects), or the "
+    "sublayer the text names.",
+    ("timestamp", "6e", "7e", "7d"),
+)
 def pt_switch_sublayer(t: EditionText) -> Outcome:
-    named = t.find(r"(?:\(|\blayer )(\d[a-z])\)?:?\s*effects that switch\b", key="effects that switch")
+    named = t.find(
+        r"(?:\(|\blayer )(\d[a-z])\)?:?\s*effects that switch\b", key="effects that switch"
+    )
     values = {h.group(1).lower() for h in named}
     if len(values) > 1:
-        return Undetermined(f"pt_switch_sublayer: the text names several sublayers ({sorted(values)})",
-                            tuple(h.where for h in named), " ".join(h.sentence for h in named[:2]))
+        return Undetermined(
+            f"pt_switch_sublayer: the text names several sublayers ({sorted(values)})",
+            tuple(h.where for h in named),
+            " ".join(h.sentence for h in named[:2]),
+        )
     if values:
         value = values.pop()
         if value not in ("6e", "7e", "7d"):
-            return Undetermined(f"switch effects are in sublayer {value}, which is not a known value",
-                                (named[0].where,), named[0].sentence)
+            return Undetermined(
+                f"switch effects are in sublayer {value}, which is not a known value",
+                (named[0].where,),
+                named[0].sentence,
+            )
         return decide(value, named[:1])
-    normally = t.find(r"\beffects that are applied after the switching effect apply normally\b",
-                      key="switching effect")
+    normally = t.find(
+        r"\beffects that are applied after the switching effect apply normally\b",
+        key="switching effect",
+    )
     if normally:
         return decide("timestamp", normally)
-    if not t.mentions(r"\bswitch(?:es|ing)? (?:a |the )?(?:creature's |object's )?power and toughness",
-                      key="switch"):
-        order = t.find(r"\bvalues? of (?:a|an)? ?(?:permanent's|object's)? ?characteristics? "
-                       r"(?:is|are) determined by starting with\b", key="determined by starting")
+    if not t.mentions(
+        r"\bswitch(?:es|ing)? (?:a |the )?(?:creature's |object's )?power and toughness",
+        key="switch",
+    ):
+        order = t.find(
+            r"\bvalues? of (?:a|an)? ?(?:permanent's|object's)? ?characteristics? "
+            r"(?:is|are) determined by starting with\b",
+            key="determined by starting",
+        )
         if order:
             return decide("timestamp", order[:1])
     return Undetermined("no rule says where effects that switch power and toughness apply")
@@ -350,32 +484,49 @@ def _keyword_kind(t: EditionText, keyword: str) -> Outcome:
     if len(kinds) == 1:
         return decide(kinds.pop(), hits[:1], t.find(rf"^\"?{keyword}\"? means\b", key=keyword)[:1])
     if len(kinds) > 1:
-        return Undetermined(f"{keyword} is described as both static and triggered",
-                            tuple(h.where for h in hits), " ".join(h.sentence for h in hits[:2]))
+        return Undetermined(
+            f"{keyword} is described as both static and triggered",
+            tuple(h.where for h in hits),
+            " ".join(h.sentence for h in hits[:2]),
+        )
     if not t.mentions(rf"\b{keyword}\b", key=keyword):
         return Decision("absent", (), f"no rule mentions {keyword}")
     return Undetermined(f"{keyword} is mentioned but no rule says what kind of ability it is")
 
 
-@flag("deathtouch", "enum", "Whether deathtouch exists and whether it is a triggered or a "
-      "static ability.", ("absent", "triggered", "static"))
+@flag(
+    "deathtouch",
+    "enum",
+    "Whether deathtouch exists and whether it is a triggered or a static ability.",
+    ("absent", "triggered", "static"),
+)
 def deathtouch(t: EditionText) -> Outcome:
     return _keyword_kind(t, "deathtouch")
 
 
-@flag("lifelink", "enum", "Whether lifelink exists and whether it is a triggered or a static "
-      "ability.", ("absent", "triggered", "static"))
+@flag(
+    "lifelink",
+    "enum",
+    "Whether lifelink exists and whether it is a triggered or a static ability.",
+    ("absent", "triggered", "static"),
+)
 def lifelink(t: EditionText) -> Outcome:
     return _keyword_kind(t, "lifelink")
 
 
 # --- costs, turn structure ---------------------------------------------------------------
-@flag("x_in_alternative_and_additional_costs", "bool", "While a spell is on the stack, an X "
-      "in its alternative or additional costs equals the announced value too, not only an X "
-      "in its mana cost.")
+@flag(
+    "x_in_alternative_and_additional_costs",
+    "bool",
+    "While a spell is on the stack, an X "
+    "in its alternative or additional costs equals the announced value too, not only an X "
+    "in its mana cost.",
+)
 def x_in_alternative_and_additional_costs(t: EditionText) -> Outcome:
-    hits = t.find(r"\bwhile a spell is on the stack, any (?:\{?X\}?) in its mana cost\b",
-                  key="while a spell is on the stack")
+    hits = t.find(
+        r"\bwhile a spell is on the stack, any (?:\{?X\}?) in its mana cost\b",
+        key="while a spell is on the stack",
+    )
     if not hits:
         return Undetermined("no rule says what X equals while a spell is on the stack")
     alt = [h for h in hits if re.search(r"alternative cost|additional cost", h.norm, re.I)]
@@ -384,33 +535,53 @@ def x_in_alternative_and_additional_costs(t: EditionText) -> Outcome:
     return decide(False, hits)
 
 
-@flag("cleanup_repeats_after_end_turn", "bool", "Ending the turn during the cleanup step "
-      "starts a new cleanup step.")
+@flag(
+    "cleanup_repeats_after_end_turn",
+    "bool",
+    "Ending the turn during the cleanup step starts a new cleanup step.",
+)
 def cleanup_repeats_after_end_turn(t: EditionText) -> Outcome:
-    hits = t.find(r"\bends? the turn during (?:the|a) cleanup step\b[^\n]*\b(?:new|another) "
-                  r"cleanup step\b", key="cleanup step")
+    hits = t.find(
+        r"\bends? the turn during (?:the|a) cleanup step\b[^\n]*\b(?:new|another) "
+        r"cleanup step\b",
+        key="cleanup step",
+    )
     if hits:
         return decide(True, hits)
     procedure = t.find(r"\bwhen an effect ends the turn\b", key="ends the turn")
     if procedure:
-        skip = [h for h in t.find(r"\bskips? straight to the cleanup step\b", key="straight to the cleanup")]
+        skip = [
+            h
+            for h in t.find(
+                r"\bskips? straight to the cleanup step\b", key="straight to the cleanup"
+            )
+        ]
         return decide(False, skip[:1] or procedure[:1])
     return Undetermined("no rule describes an effect ending the turn")
 
 
 # --- terms ---------------------------------------------------------------------------------
-@flag("mana_value_term", "enum", "The name of the number of mana symbols in a mana cost.",
-      ("converted mana cost", "mana value"))
+@flag(
+    "mana_value_term",
+    "enum",
+    "The name of the number of mana symbols in a mana cost.",
+    ("converted mana cost", "mana value"),
+)
 def mana_value_term(t: EditionText) -> Outcome:
-    defined = current(t.find(r"\bthe (mana value|converted mana cost) of an object is\b",
-                             key=("mana value", "converted mana cost")))
+    defined = current(
+        t.find(
+            r"\bthe (mana value|converted mana cost) of an object is\b",
+            key=("mana value", "converted mana cost"),
+        )
+    )
     names = {h.group(1).lower() for h in defined}
     if len(names) == 1:
         return decide(names.pop(), defined[:1])
     counts = Counter()
     first: dict[str, Hit] = {}
-    for hit in current(t.find(r"\b(mana value|converted mana cost)s?\b",
-                               key=("mana value", "converted mana cost"))):
+    for hit in current(
+        t.find(r"\b(mana value|converted mana cost)s?\b", key=("mana value", "converted mana cost"))
+    ):
         name = hit.group(1).lower()
         counts[name] += 1
         first.setdefault(name, hit)
@@ -422,24 +593,36 @@ def mana_value_term(t: EditionText) -> Outcome:
     return decide(top, [first[top]])
 
 
-@flag("commander_zone_change", "enum", "How a commander (earlier: EDH general) that goes to "
-      "the graveyard or exile returns to the command zone: a replacement effect, a "
-      "state-based action, or 'absent' (no such variant).",
-      ("absent", "replacement", "state-based-action"))
+@flag(
+    "commander_zone_change",
+    "enum",
+    "How a commander (earlier: EDH general) that goes to "
+    "the graveyard or exile returns to the command zone: a replacement effect, a "
+    "state-based action, or 'absent' (no such variant).",
+    ("absent", "replacement", "state-based-action"),
+)
 def commander_zone_change(t: EditionText) -> Outcome:
-    sba = t.find(r"\bif a (?:commander|general) is in a graveyard or in exile\b[^\n]*"
-                 r"\bcommand zone\b", key="is in a graveyard or in exile")
+    sba = t.find(
+        r"\bif a (?:commander|general) is in a graveyard or in exile\b[^\n]*"
+        r"\bcommand zone\b",
+        key="is in a graveyard or in exile",
+    )
     if sba:
         return decide("state-based-action", sba)
-    replacement = t.find(r"\bif a (?:commander|general) would be (?:put into|exiled)\b[^\n]*"
-                         r"(?:graveyard|exile)[^\n]*\bcommand zone instead\b", key="command zone instead")
+    replacement = t.find(
+        r"\bif a (?:commander|general) would be (?:put into|exiled)\b[^\n]*"
+        r"(?:graveyard|exile)[^\n]*\bcommand zone instead\b",
+        key="command zone instead",
+    )
     if replacement:
         return decide("replacement", replacement)
-    if not t.mentions(r"\b(?:EDH|commander)\b[^\n]*\bvariant\b|\bcommander game\b",
-                      key=("edh", "commander")):
+    if not t.mentions(
+        r"\b(?:EDH|commander)\b[^\n]*\bvariant\b|\bcommander game\b", key=("edh", "commander")
+    ):
         return Decision("absent", (), "no rule describes the Commander (or EDH) variant")
-    return Undetermined("the Commander variant exists but no rule says how a commander returns "
-                        "to the command zone")
+    return Undetermined(
+        "the Commander variant exists but no rule says how a commander returns to the command zone"
+    )
 
 
 def _zone_list(t: EditionText) -> tuple[Hit, tuple[str, ...]] | None:
@@ -451,8 +634,12 @@ def _zone_list(t: EditionText) -> tuple[Hit, tuple[str, ...]] | None:
     return None
 
 
-@flag("exile_zone_name", "enum", "The name of the zone for cards removed from the game.",
-      ("removed-from-game", "exile"))
+@flag(
+    "exile_zone_name",
+    "enum",
+    "The name of the zone for cards removed from the game.",
+    ("removed-from-game", "exile"),
+)
 def exile_zone_name(t: EditionText) -> Outcome:
     found = _zone_list(t)
     if found is None:
@@ -462,12 +649,19 @@ def exile_zone_name(t: EditionText) -> Outcome:
         return decide("exile", [hit])
     if any(re.fullmatch(r"removed[- ]from[- ](?:the[- ])?game", i) for i in items):
         return decide("removed-from-game", [hit])
-    return Undetermined("the list of zones names neither exile nor removed from the game",
-                        (hit.where,), hit.sentence)
+    return Undetermined(
+        "the list of zones names neither exile nor removed from the game",
+        (hit.where,),
+        hit.sentence,
+    )
 
 
-@flag("battlefield_term", "enum", "The name of the zone permanents are in.",
-      ("in play", "battlefield"))
+@flag(
+    "battlefield_term",
+    "enum",
+    "The name of the zone permanents are in.",
+    ("in play", "battlefield"),
+)
 def battlefield_term(t: EditionText) -> Outcome:
     found = _zone_list(t)
     if found is None:
@@ -477,20 +671,27 @@ def battlefield_term(t: EditionText) -> Outcome:
         return decide("battlefield", [hit])
     if "in play" in items:
         return decide("in play", [hit])
-    return Undetermined("the list of zones names neither the battlefield nor in play",
-                        (hit.where,), hit.sentence)
+    return Undetermined(
+        "the list of zones names neither the battlefield nor in play", (hit.where,), hit.sentence
+    )
 
 
-@flag("sideboard_up_to_15", "bool", "A constructed sideboard may have up to fifteen cards "
-      "(false: exactly fifteen if used).")
+@flag(
+    "sideboard_up_to_15",
+    "bool",
+    "A constructed sideboard may have up to fifteen cards (false: exactly fifteen if used).",
+)
 def sideboard_up_to_15(t: EditionText) -> Outcome:
-    up_to = t.find(r"\bsideboard\b[^\n]*\b(?:no more than|up to|at most) (?:fifteen|15)\b",
-                   key="sideboard")
+    up_to = t.find(
+        r"\bsideboard\b[^\n]*\b(?:no more than|up to|at most) (?:fifteen|15)\b", key="sideboard"
+    )
     exactly = t.find(r"\bsideboards?\b[^\n]*\bexactly (?:fifteen|15)\b", key="sideboard")
     if up_to and exactly:
-        return Undetermined("the text states both 'up to' and 'exactly' fifteen sideboard cards",
-                            (up_to[0].where, exactly[0].where),
-                            f"{up_to[0].sentence} {exactly[0].sentence}")
+        return Undetermined(
+            "the text states both 'up to' and 'exactly' fifteen sideboard cards",
+            (up_to[0].where, exactly[0].where),
+            f"{up_to[0].sentence} {exactly[0].sentence}",
+        )
     if up_to:
         return decide(True, up_to)
     if exactly:
@@ -499,9 +700,7 @@ def sideboard_up_to_15(t: EditionText) -> Outcome:
 
 
 # --- lists ---------------------------------------------------------------------------------
-def _listed(
-    t: EditionText, noun: str, concept: str
-) -> Outcome:
+def _listed(t: EditionText, noun: str, concept: str) -> Outcome:
     rule_intro = _re(rf"\bthe {noun} are\s+")
     for hit in t.find(rule_intro, key=noun):
         items = _list_items(hit.sentence, rule_intro)
@@ -526,20 +725,22 @@ def planeswalker_types(t: EditionText) -> Outcome:
     return result
 
 
-@flag("ability_words", "list", "The ability words (sorted): words with no rules meaning that "
-      "tie cards together.")
+@flag(
+    "ability_words",
+    "list",
+    "The ability words (sorted): words with no rules meaning that tie cards together.",
+)
 def ability_words(t: EditionText) -> Outcome:
     result = _listed(t, "ability words", "ability words")
-    if isinstance(result, Undetermined) and not t.mentions(r"\bability words?\b", "rules", "glossary",
-                                                                 key="ability word"):
+    if isinstance(result, Undetermined) and not t.mentions(
+        r"\bability words?\b", "rules", "glossary", key="ability word"
+    ):
         return Decision((), (), "no rule or glossary entry mentions ability words")
     return result
 
 
 # --- numbers -------------------------------------------------------------------------------
-def _number(
-    t: EditionText, name: str, pattern: str, what: str, key: tuple[str, ...]
-) -> Outcome:
+def _number(t: EditionText, name: str, pattern: str, what: str, key: tuple[str, ...]) -> Outcome:
     hits = core(t, current(t.find(pattern, key=key)))
     values: dict[int, list[Hit]] = {}
     for hit in hits:
@@ -548,42 +749,61 @@ def _number(
         return Undetermined(f"no rule states {what}")
     if len(values) > 1:
         detail = ", ".join(f"{v} ({hs[0].where})" for v, hs in sorted(values.items()))
-        return Undetermined(f"{name}: the text states several values: {detail}",
-                            tuple(hs[0].where for hs in values.values()),
-                            " ".join(hs[0].sentence for hs in values.values()))
+        return Undetermined(
+            f"{name}: the text states several values: {detail}",
+            tuple(hs[0].where for hs in values.values()),
+            " ".join(hs[0].sentence for hs in values.values()),
+        )
     value, chosen = next(iter(values.items()))
     return decide(value, chosen[:2])
 
 
 @flag("starting_life", "int", "Each player's starting life total in an ordinary game.")
 def starting_life(t: EditionText) -> Outcome:
-    return _number(t, "starting_life",
-                   rf"\b(?:sets? (?:his or her|their|its) life totals? to|begins? the game with "
-                   rf"(?:a )?(?:starting )?life total of) (?P<n>{NUMBER})\b",
-                   "the starting life total", ("life total",))
+    return _number(
+        t,
+        "starting_life",
+        rf"\b(?:sets? (?:his or her|their|its) life totals? to|begins? the game with "
+        rf"(?:a )?(?:starting )?life total of) (?P<n>{NUMBER})\b",
+        "the starting life total",
+        ("life total",),
+    )
 
 
 @flag("max_hand_size", "int", "The normal maximum hand size checked in the cleanup step.")
 def max_hand_size(t: EditionText) -> Outcome:
-    return _number(t, "max_hand_size",
-                   rf"\bmaximum hand size,? (?:which is )?\(?normally (?P<n>{NUMBER})\b",
-                   "the maximum hand size", ("maximum hand size",))
+    return _number(
+        t,
+        "max_hand_size",
+        rf"\bmaximum hand size,? (?:which is )?\(?normally (?P<n>{NUMBER})\b",
+        "the maximum hand size",
+        ("maximum hand size",),
+    )
 
 
 @flag("poison_threshold", "int", "How many poison counters make a player lose the game.")
 def poison_threshold(t: EditionText) -> Outcome:
-    return _number(t, "poison_threshold",
-                   rf"\b(?P<n>{NUMBER}) or more poison counters\b[^\n]*\bloses? the game",
-                   "how many poison counters lose the game", ("poison counters",))
+    return _number(
+        t,
+        "poison_threshold",
+        rf"\b(?P<n>{NUMBER}) or more poison counters\b[^\n]*\bloses? the game",
+        "how many poison counters lose the game",
+        ("poison counters",),
+    )
 
 
 @flag("starting_hand_size", "int", "How many cards each player draws for an opening hand.")
 def starting_hand_size(t: EditionText) -> Outcome:
-    return _number(t, "starting_hand_size",
-                   rf"\bdraws? (?:a hand of|a number of cards equal to [^\n]*starting hand size, "
-                   rf"which is normally) (?P<n>{NUMBER})\b|\bstarting hand size is (?P<n2>{NUMBER})"
-                   .replace("(?P<n2>", "(?:"),
-                   "the starting hand size", ("hand of", "starting hand size"))
+    return _number(
+        t,
+        "starting_hand_size",
+        rf"\bdraws? (?:a hand of|a number of cards equal to [^\n]*starting hand size, "
+        rf"which is normally) (?P<n>{NUMBER})\b|\bstarting hand size is (?P<n2>{NUMBER})".replace(
+            "(?P<n2>", "(?:"
+        ),
+        "the starting hand size",
+        ("hand of", "starting hand size"),
+    )
 
 
 # --- more terms (added where the text supports them) --------------------------------------
@@ -591,8 +811,11 @@ def _term(
     t: EditionText, name: str, heading: str, kinds: list[tuple[str, str]], key: tuple[str, ...]
 ) -> Outcome:
     """A term the rules use: the heading that names it, else the only one in use."""
-    titled = [(rid, title) for rid, title in t.titles.items()
-              if re.fullmatch(heading, normalize(title).strip(), re.I)]
+    titled = [
+        (rid, title)
+        for rid, title in t.titles.items()
+        if re.fullmatch(heading, normalize(title).strip(), re.I)
+    ]
     for value, pattern in kinds:
         for rid, title in titled:
             if re.search(pattern, normalize(title), re.I):
@@ -607,29 +830,57 @@ def _term(
         return decide(value, hits[:1])
     if not counts:
         return Undetermined(f"{name}: no rule uses any of the terms")
-    return Undetermined(f"{name}: the text uses several terms "
-                        f"({', '.join(f'{v}: {len(h)}' for v, h in counts.items())})")
+    return Undetermined(
+        f"{name}: the text uses several terms "
+        f"({', '.join(f'{v}: {len(h)}' for v, h in counts.items())})"
+    )
 
 
-@flag("state_based_term", "enum", "What the rules call the checks the game makes whenever a "
-      "player would receive priority.", ("state-based effects", "state-based actions"))
+@flag(
+    "state_based_term",
+    "enum",
+    "What the rules call the checks the game makes whenever a player would receive priority.",
+    ("state-based effects", "state-based actions"),
+)
 def state_based_term(t: EditionText) -> Outcome:
-    return _term(t, "state_based_term", r"state-based (?:effects|actions)",
-                 [("state-based actions", r"\bstate-based actions?\b"),
-                  ("state-based effects", r"\bstate-based effects?\b")], ("state-based",))
+    return _term(
+        t,
+        "state_based_term",
+        r"state-based (?:effects|actions)",
+        [
+            ("state-based actions", r"\bstate-based actions?\b"),
+            ("state-based effects", r"\bstate-based effects?\b"),
+        ],
+        ("state-based",),
+    )
 
 
-@flag("spell_verb", "enum", "The verb for putting a spell on the stack: 'play' (older rules) "
-      "or 'cast'.", ("play", "cast"))
+@flag(
+    "spell_verb",
+    "enum",
+    "The verb for putting a spell on the stack: 'play' (older rules) or 'cast'.",
+    ("play", "cast"),
+)
 def spell_verb(t: EditionText) -> Outcome:
-    return _term(t, "spell_verb", r"(?:playing|casting) spells(?: and activated abilities)?",
-                 [("cast", r"\bcast(?:s|ing)? (?:a |the |that )?spells?\b|\bcasting spells\b"),
-                  ("play", r"\bplay(?:s|ing|ed)? (?:a |the |that )?spells?\b|\bplaying spells\b")],
-                 ("spell",))
+    return _term(
+        t,
+        "spell_verb",
+        r"(?:playing|casting) spells(?: and activated abilities)?",
+        [
+            ("cast", r"\bcast(?:s|ing)? (?:a |the |that )?spells?\b|\bcasting spells\b"),
+            ("play", r"\bplay(?:s|ing|ed)? (?:a |the |that )?spells?\b|\bplaying spells\b"),
+        ],
+        ("spell",),
+    )
 
 
-@flag("kindred_type_name", "enum", "The card type for typal cards like 'Tribal Instant — "
-      "Goblin': 'tribal', 'kindred', or 'absent'.", ("absent", "tribal", "kindred"))
+@flag(
+    "kindred_type_name",
+    "enum",
+    "The card type for typal cards like 'Tribal Instant — "
+    "Goblin': 'tribal', 'kindred', or 'absent'.",
+    ("absent", "tribal", "kindred"),
+)
 def kindred_type_name(t: EditionText) -> Outcome:
     listing = _re(r"\b(?:the card types are|one or more card types:)\s*")
     for hit in t.find(listing, key="card type"):
@@ -648,25 +899,40 @@ def kindred_type_name(t: EditionText) -> Outcome:
     typal = current(t.find(r"\beach (tribal|kindred) card\b", key=("tribal", "kindred")))
     if typal:
         return decide(typal[0].group(1).lower(), typal[:1])
-    headings = [(rid, title) for rid, title in t.titles.items()
-                if re.fullmatch(r"sorcer(?:y|ies)", normalize(title).strip(), re.I)]
+    headings = [
+        (rid, title)
+        for rid, title in t.titles.items()
+        if re.fullmatch(r"sorcer(?:y|ies)", normalize(title).strip(), re.I)
+    ]
     if headings:
-        return Decision("absent", (headings[0][0],), "no card type heading or rule names tribal "
-                        "or kindred cards")
+        return Decision(
+            "absent",
+            (headings[0][0],),
+            "no card type heading or rule names tribal or kindred cards",
+        )
     return Undetermined("no rule lists the card types")
 
 
 # --- counters (added for the engine) -------------------------------------------------------
-@flag("counter_annihilation", "bool", "A permanent with both +1/+1 and -1/-1 counters on it "
-      "has pairs of them removed as a state-based action.")
+@flag(
+    "counter_annihilation",
+    "bool",
+    "A permanent with both +1/+1 and -1/-1 counters on it "
+    "has pairs of them removed as a state-based action.",
+)
 def counter_annihilation(t: EditionText) -> Outcome:
-    pairs = current(t.find(r"\+1/\+1 counters? and (?:a |one or more )?-1/-1 counters?\b"
-                           r"[^\n]*\bremoved", key=("-1/-1",)))
+    pairs = current(
+        t.find(
+            r"\+1/\+1 counters? and (?:a |one or more )?-1/-1 counters?\b"
+            r"[^\n]*\bremoved",
+            key=("-1/-1",),
+        )
+    )
     if pairs:
         return decide(True, pairs[:1])
-    listing = t.find(r"\bstate-based (?:effects|actions) are(?: as follows)?:",
-                     key=("state-based",))
+    listing = t.find(
+        r"\bstate-based (?:effects|actions) are(?: as follows)?:", key=("state-based",)
+    )
     if listing:  # the list of state-based actions has no such item
         return decide(False, listing[:1])
     return Undetermined("no list of state-based actions to look for the counter rule in")
-

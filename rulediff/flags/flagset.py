@@ -12,9 +12,10 @@ TOML/JSON file (:func:`rulediff.flags.load_flagset`); both validate every value.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
-from typing import Literal, Mapping
+from typing import Literal
 
 from .registry import REGISTRY, Decision, Undetermined, Value
 
@@ -82,9 +83,7 @@ class FlagSet:
         )
 
     @classmethod
-    def from_mapping(
-        cls, data: Mapping[str, object], *, source: str = "<mapping>"
-    ) -> FlagSet:
+    def from_mapping(cls, data: Mapping[str, object], *, source: str = "<mapping>") -> FlagSet:
         """Build from a hand-written mapping, validating every name and value.
 
         Accepts ``{"mana_burn": false, …}``, the same under a ``"flags"`` key, and the
@@ -133,6 +132,4 @@ class FlagSet:
 
 def flagset_field_names() -> tuple[str, ...]:
     """The flag attributes of :class:`FlagSet` (tests check they match the registry)."""
-    return tuple(
-        f.name for f in fields(FlagSet) if f.name not in ("effective_date", "_outcomes")
-    )
+    return tuple(f.name for f in fields(FlagSet) if f.name not in ("effective_date", "_outcomes"))

@@ -11,9 +11,11 @@ import datetime as dt
 import difflib
 import json
 import re
-import tomllib
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING
+
+import tomllib
 
 from ..errors import FlagError
 from .registry import REGISTRY, Decision, Undetermined
@@ -22,8 +24,16 @@ if TYPE_CHECKING:  # pragma: no cover
     from .flagset import FlagSet
 
 _META_KEYS = {
-    "effective_date", "edition", "engine", "name", "version", "format", "$schema", "schema",
-    "provenance", "description",
+    "effective_date",
+    "edition",
+    "engine",
+    "name",
+    "version",
+    "format",
+    "$schema",
+    "schema",
+    "provenance",
+    "description",
 }
 
 
@@ -78,7 +88,9 @@ def mapping_to_flagset(
     if "flags" in data:
         inner = data["flags"]
         if not isinstance(inner, Mapping):
-            raise FlagError("'flags' must be a table/object", file=source, line=_line(text, "flags"))
+            raise FlagError(
+                "'flags' must be a table/object", file=source, line=_line(text, "flags")
+            )
         table = inner
         extra = [k for k in data if k != "flags" and k not in _META_KEYS]
         if extra:
@@ -107,7 +119,8 @@ def mapping_to_flagset(
         if isinstance(raw, Mapping):
             if "value" not in raw:
                 raise FlagError(
-                    f"flag {name!r}: a table must have a 'value' key", file=source,
+                    f"flag {name!r}: a table must have a 'value' key",
+                    file=source,
                     line=_line(text, name),
                 )
             value = raw["value"]
@@ -149,7 +162,8 @@ def _effective_date(raw: object, source: str, text: str | None) -> dt.date | Non
         except ValueError:
             pass
     raise FlagError(
-        f"effective_date must be a YYYY-MM-DD date, got {raw!r}", file=source,
+        f"effective_date must be a YYYY-MM-DD date, got {raw!r}",
+        file=source,
         line=_line(text, "effective_date"),
     )
 

@@ -9,14 +9,15 @@ an :class:`Undetermined` with the reason. Detectors never look at the edition's 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Literal, Union
+from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:  # pragma: no cover
     from .text import EditionText
 
 FlagType = Literal["bool", "enum", "int", "list"]
-Value = Union[bool, str, int, tuple[str, ...]]
+Value = bool | str | int | tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +43,7 @@ class Undetermined:
         return False
 
 
-Outcome = Union[Decision, Undetermined]
+Outcome = Decision | Undetermined
 Detector = Callable[["EditionText"], Outcome]
 
 
@@ -70,9 +71,7 @@ class Flag:
                 allowed = ", ".join(repr(a) for a in self.allowed)
                 return f"{value!r} is not one of {allowed}"
         elif self.type == "list":
-            if not isinstance(value, (list, tuple)) or not all(
-                isinstance(v, str) for v in value
-            ):
+            if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
                 return f"expected a list of strings, got {value!r}"
         return None
 

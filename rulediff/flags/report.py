@@ -34,8 +34,9 @@ def _list_delta(change: Change) -> str:
 def timeline_text(sets: list[FlagSet]) -> str:
     """The text timeline: one block per flag, one line per value it took."""
     lines: list[str] = [
-        f"Behaviour flags across {len(sets)} editions "
-        f"({_date(sets[0])} to {_date(sets[-1])})." if sets else "No editions.",
+        f"Behaviour flags across {len(sets)} editions ({_date(sets[0])} to {_date(sets[-1])})."
+        if sets
+        else "No editions.",
     ]
     for name, items in changes(sets).items():
         spec = REGISTRY[name]
@@ -118,9 +119,16 @@ def timeline_page(sets: list[FlagSet]) -> TimelinePage:
             )
             for c in items
         )
-        blocks.append(FlagBlock(name, spec.type, spec.description,
-                                ", ".join(spec.allowed), rows,
-                                rows[-1].value if rows else "undetermined"))
+        blocks.append(
+            FlagBlock(
+                name,
+                spec.type,
+                spec.description,
+                ", ".join(spec.allowed),
+                rows,
+                rows[-1].value if rows else "undetermined",
+            )
+        )
     return TimelinePage(
         title="Behaviour flags across editions",
         first=_date(sets[0]) if sets else "",
@@ -140,14 +148,24 @@ def timeline_html(sets: list[FlagSet]) -> str:
 
 def check_text(disagreements: list, agreeing: list[str], edition: str, source: str) -> str:
     """The ``--check-engine`` report as text."""
-    lines = [f"{source} against the edition effective {edition}: "
-             f"{len(agreeing)} flag(s) agree, {len(disagreements)} disagree."]
+    lines = [
+        f"{source} against the edition effective {edition}: "
+        f"{len(agreeing)} flag(s) agree, {len(disagreements)} disagree."
+    ]
     for d in disagreements:
-        derived = show_value(d.derived) if not isinstance(d.derived, tuple) else json.dumps(
-            list(d.derived))
-        declared = show_value(d.declared) if not isinstance(d.declared, tuple) else json.dumps(
-            list(d.declared))
-        lines.append(f"  {d.flag}: engine says {declared}, edition says {derived}"
-                     f"{' [' + ', '.join(d.rules) + ']' if d.rules else ''}")
+        derived = (
+            show_value(d.derived)
+            if not isinstance(d.derived, tuple)
+            else json.dumps(list(d.derived))
+        )
+        declared = (
+            show_value(d.declared)
+            if not isinstance(d.declared, tuple)
+            else json.dumps(list(d.declared))
+        )
+        lines.append(
+            f"  {d.flag}: engine says {declared}, edition says {derived}"
+            f"{' [' + ', '.join(d.rules) + ']' if d.rules else ''}"
+        )
         lines.append(f"      {' '.join(d.evidence.split())}")
     return "\n".join(lines) + "\n"

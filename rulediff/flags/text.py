@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Literal
+from typing import Literal
 
 from ..model import Edition, RuleId
 
@@ -23,8 +24,16 @@ Scope = Literal["rules", "examples", "glossary"]
 
 # One-for-one replacements (str.replace is much faster than str.translate here).
 _REPLACE = (
-    ("\u2019", "'"), ("\u2018", "'"), ("\u00b4", "'"), ("\u201c", '"'), ("\u201d", '"'),
-    ("\u201e", '"'), ("\u2014", "-"), ("\u2013", "-"), ("\u00a0", " "), ("\u2212", "-"),
+    ("\u2019", "'"),
+    ("\u2018", "'"),
+    ("\u00b4", "'"),
+    ("\u201c", '"'),
+    ("\u201d", '"'),
+    ("\u201e", '"'),
+    ("\u2014", "-"),
+    ("\u2013", "-"),
+    ("\u00a0", " "),
+    ("\u2212", "-"),
 )
 # "player?s", "don?t": a "?" standing for an apostrophe between letters.
 _LOST_APOSTROPHE = re.compile(r"(?<=[A-Za-z])\?(?=[a-z])")
@@ -41,11 +50,33 @@ _VARIANT_HEADING = re.compile(
 _NEWLINE = re.compile("\n")
 
 _NUMBER_WORDS = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
-    "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
-    "eighteen": 18, "nineteen": 19, "twenty": 20, "twenty-one": 21, "thirty": 30,
-    "forty": 40, "fifty": 50, "sixty": 60, "hundred": 100,
+    "zero": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+    "twenty": 20,
+    "twenty-one": 21,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "hundred": 100,
 }
 NUMBER = r"(?:\d+|" + "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True)) + r")"
 """A regex alternative matching a written number ("20", "twenty", "twenty-one")."""
@@ -115,8 +146,10 @@ class _Blob:
         self.text = "".join(norm)
         self.raw = raw
         lower = self.text.lower()
-        self.lower = lower if len(lower) == len(self.text) else "".join(
-            c.lower() if len(c.lower()) == 1 else c for c in self.text
+        self.lower = (
+            lower
+            if len(lower) == len(self.text)
+            else "".join(c.lower() if len(c.lower()) == 1 else c for c in self.text)
         )
         # Where each item starts, to map a sentence back to its rule.
         self._item_starts: list[int] = []
@@ -153,8 +186,12 @@ class _Blob:
                     pos = self.lower.find(word, pos + 1)
             candidates: Iterable[int] = sorted(indices)
         else:
-            candidates = sorted({bisect.bisect_right(self.starts, m.start()) - 1
-                                 for m in pattern.finditer(self.text)})
+            candidates = sorted(
+                {
+                    bisect.bisect_right(self.starts, m.start()) - 1
+                    for m in pattern.finditer(self.text)
+                }
+            )
         for index in candidates:
             hit = self._hit(index, pattern)
             if hit is not None:
@@ -183,7 +220,9 @@ class EditionText:
                 examples.append((rid, example.text))
         glossary = [(f"glossary:{g.term}", g.text) for g in edition.glossary]
         self._items: dict[Scope, list[tuple[str, str]]] = {
-            "rules": rules, "examples": examples, "glossary": glossary,
+            "rules": rules,
+            "examples": examples,
+            "glossary": glossary,
         }
         self._blobs: dict[Scope, _Blob] = {}
         self._variant: dict[str, bool] = {}
@@ -214,8 +253,11 @@ class EditionText:
         self, pattern: str | re.Pattern[str], *scopes: Scope, key: str | tuple[str, ...] = ()
     ) -> bool:
         """Whether any sentence in ``scopes`` (default: rules) matches ``pattern``."""
-        for _hit in (h for s in scopes or ("rules",) for h in self.blob(s).search(
-                _compile(pattern), (key,) if isinstance(key, str) else key)):
+        for _hit in (
+            h
+            for s in scopes or ("rules",)
+            for h in self.blob(s).search(_compile(pattern), (key,) if isinstance(key, str) else key)
+        ):
             return True
         return False
 

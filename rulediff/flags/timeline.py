@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from .. import cache
 from ..model import Edition
@@ -134,11 +135,19 @@ def changes(sets: Sequence[FlagSet]) -> dict[str, list[Change]]:
                 before_rules, before_evidence = (
                     previous.provenance(name) if previous is not None else ((), "")
                 )
-                out[name].append(Change(
-                    name, _date(fs), _date(previous) if previous else None,
-                    getattr(previous, name) if previous is not None else None, value,
-                    rules, evidence, before_rules, before_evidence,
-                ))
+                out[name].append(
+                    Change(
+                        name,
+                        _date(fs),
+                        _date(previous) if previous else None,
+                        getattr(previous, name) if previous is not None else None,
+                        value,
+                        rules,
+                        evidence,
+                        before_rules,
+                        before_evidence,
+                    )
+                )
             previous = fs
     return out
 
