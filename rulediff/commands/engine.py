@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from ..engine import compare, open_scenario, run, run_edition, scenario_names
-from ..engine.runner import Run, Span
+from ..engine.runner import Run, Span, corpus_rule_sets
 from .common import corpus_options, load, output_option, settings, write_output
 
 
@@ -49,7 +49,7 @@ def run_command(scenario: str, edition: str | None, flags_file: Path | None, fmt
         ed = load(edition) if edition else None
         r = run(sc, load_flagset(flags_file), edition=ed, label=str(flags_file))
     else:
-        r = run_edition(sc, load(edition or "latest"))
+        r = run_edition(sc, load(edition or "latest"), use_cache=settings().use_cache)
     if fmt == "json":
         text = json.dumps(r.as_dict(), ensure_ascii=False, indent=2) + "\n"
     else:
@@ -82,8 +82,7 @@ def compare_command(scenario: str, fmt: str, check: bool, output: Path | None) -
     sc = open_scenario(scenario)
     s = settings()
     corpus = Corpus.open(s.corpus_dir, use_cache=s.use_cache)
-    editions = (corpus.load(info) for info in corpus.editions())
-    spans = compare(sc, editions)
+    spans = compare(sc, corpus_rule_sets(corpus, use_cache=s.use_cache))
     if fmt == "json":
         doc = {"scenario": sc.name, "runs": [span.as_dict() for span in spans]}
         text = json.dumps(doc, ensure_ascii=False, indent=2) + "\n"

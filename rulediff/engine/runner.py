@@ -9,6 +9,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ..corpus import Corpus
 from ..errors import EngineError, ScenarioError
 from ..model import Edition
 from .cite import citations
@@ -50,21 +51,21 @@ def run(scenario: Scenario, flags: Any, *, edition: Edition | None = None,
 _FLAGS: dict[str, Any] = {}
 
 
-def flags_of(edition: Edition) -> Any:
-    """The flags derived from an edition's text (computed once per edition and process)."""
-    from ..flags import flags_for
+def flags_of(edition: Edition, *, use_cache: bool = True) -> Any:
+    """The flags derived from an edition's text (through the flags cache, once per process)."""
+    from ..flags.timeline import cached_flags_for
 
-    if not edition.sha256:
-        return flags_for(edition)
+    if not edition.sha256 or not use_cache:
+        return cached_flags_for(edition, use_cache=use_cache)
     found = _FLAGS.get(edition.sha256)
     if found is None:
-        found = _FLAGS[edition.sha256] = flags_for(edition)
+        found = _FLAGS[edition.sha256] = cached_flags_for(edition)
     return found
 
 
-def run_edition(scenario: Scenario, edition: Edition) -> Run:
+def run_edition(scenario: Scenario, edition: Edition, *, use_cache: bool = True) -> Run:
     """Play ``scenario`` under the flags an edition's own text gives."""
-    return run(scenario, flags_of(edition), edition=edition)
+    return run(scenario, flags_of(edition, use_cache=use_cache), edition=edition)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,19 +91,17 @@ class Span:
                 "unexpected": list(self.unexpected)}
 
 
-def compare(scenario: Scenario, editions: Iterable[Edition]) -> tuple[Span, ...]:
-    """The result under each edition (oldest first), collapsed into runs of equal results.
+def compare(scenario: Scenario, rule_sets: Iterable[tuple[str, Any]]) -> tuple[Span, ...]:
+    """The result under each ``(label, flags)`` in order, collapsed into runs of equal results.
 
-    An edition under which the scenario cannot run shows ``undetermined: FLAG`` (a flag
+    A rule set under which the scenario cannot run shows ``undetermined: FLAG`` (a flag
     it needs is undetermined there) or ``error: …`` instead of stopping the comparison.
-    Each run is also checked against the scenario's expectation for that edition's flags.
+    Each run is also checked against the scenario's expectation for those flags.
     """
     spans: list[Span] = []
-    for edition in editions:
-        label = edition.effective_date.isoformat() if edition.effective_date else edition.source
-        flags = flags_of(edition)
+    for label, flags in rule_sets:
         try:
-            result = run(scenario, flags, edition=edition, label=label).result
+            result = run(scenario, flags, label=label).result
         except UndeterminedFlag as exc:
             result = f"undetermined: {exc.flag}"
         except EngineError as exc:
@@ -115,6 +114,18 @@ def compare(scenario: Scenario, editions: Iterable[Edition]) -> tuple[Span, ...]
         else:
             spans.append(Span(result, (label,), odd))
     return tuple(spans)
+
+
+def corpus_rule_sets(corpus: Corpus, *, use_cache: bool = True) -> list[tuple[str, Any]]:
+    """``(effective date, flags)`` of every corpus edition, oldest first.
+
+    Results don't depend on rule citations, so with warm caches only the cached flags
+    are read: no edition is loaded.
+    """
+    from ..flags.timeline import corpus_timeline
+
+    return [(fs.effective_date.isoformat() if fs.effective_date else "?", fs)
+            for fs in corpus_timeline(corpus, use_cache=use_cache)]
 
 
 # --- finding scenario files ---------------------------------------------------------------
