@@ -48,7 +48,7 @@ from .align import (
     typography_key,
     word_opcodes,
 )
-from .model import Edition
+from .model import Diagnostic, Edition
 
 log = logging.getLogger(__name__)
 
@@ -578,6 +578,75 @@ def _contents_changes(
                 )
             )
     return tuple(out)
+
+
+# --- stale references across editions ------------------------------------------------------------
+
+
+def stale_references(old: Edition, new: Edition, alignment: Alignment) -> list[Diagnostic]:
+    """References in ``new`` still pointing at a number whose rule moved since ``old``.
+
+    A reference is stale when the text citing it kept the old number (its counterpart
+    in ``old`` cites the same number) while the rule that number named in ``old`` now has
+    another number, and the number names something else now (or nothing). New text is
+    never flagged: it may mean the number's new occupant. Rules, examples and glossary
+    entries are checked; ``suggestion`` is the rule's current number.
+    """
+    mapping = alignment.rule_map()
+    before, after = _Texts(old), _Texts(new)
+    stays = {o for o, n in mapping.items() if o == n}
+    out: list[Diagnostic] = []
+
+    def check(
+        domain: Domain, new_id: str, old_ids: tuple[str, ...], where: str, line: int | None
+    ) -> None:
+        cited_before = {n for i in old_ids for n in references(before.get(domain, i))}
+        for number in dict.fromkeys(references(after.get(domain, new_id))):
+            moved_to = mapping.get(number)
+            if number not in cited_before or moved_to is None or moved_to == number:
+                continue
+            if number in stays:
+                continue  # the number still names the same rule (a split kept it)
+            now = new.rule(number)
+            holder = f"now numbers {_short(now.text)!r}" if now is not None else "now names nothing"
+            out.append(
+                Diagnostic(
+                    code="stale-reference",
+                    severity="warning",
+                    message=(
+                        f"{where} still refers to {number}, the number of "
+                        f"{_short(before.get('rule', number))!r} in the edition of "
+                        f"{alignment.old.date}; that rule is {moved_to} now and {number} {holder}"
+                    ),
+                    line=line,
+                    rule=new_id.split("#", 1)[0] if domain != "glossary" else None,
+                    target=number,
+                    suggestion=moved_to,
+                )
+            )
+
+    lines = {str(r.id): r.line for r in new.rules}
+    for m in alignment.rules:
+        if m.old_ids and m.new_ids:
+            for new_id in m.new_ids:
+                check("rule", new_id, m.old_ids, f"rule {new_id}", lines.get(new_id))
+    for m in alignment.examples:
+        if m.old_ids and m.new_ids:
+            owner = _owner(m.new_ids[0])
+            check(
+                "example", m.new_ids[0], m.old_ids, f"an example of rule {owner}", lines.get(owner)
+            )
+    glossary_lines = {e.term: e.line for e in new.glossary}
+    for m in alignment.glossary:
+        if m.old_ids and m.new_ids:
+            term = m.new_ids[0]
+            check("glossary", term, m.old_ids, f"glossary entry {term!r}", glossary_lines.get(term))
+    return out
+
+
+def _short(text: str, words: int = 8) -> str:
+    parts = text.split()
+    return " ".join(parts[:words]) + (" …" if len(parts) > words else "")
 
 
 # --- output -------------------------------------------------------------------------------------

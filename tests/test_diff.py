@@ -307,3 +307,54 @@ def test_diff_command_bad_input_is_one_line(tmp_path: Path) -> None:
     out = tmp_path / "never.json"
     CliRunner().invoke(main, ["diff", str(old), str(missing), "-o", str(out)])
     assert not out.exists()
+
+
+# --- stale references -------------------------------------------------------------------------
+def test_stale_references_are_left_behind_numbers() -> None:
+    from rulediff.align import align
+    from rulediff.diff import stale_references
+
+    inserted = (
+        BASE.replace(
+            "100.2a A player who has no tokens",
+            "100.2a A player may borrow one token from the bank once per game.\n\n"
+            "100.2b A player who has no tokens",
+        )
+        .replace("100.2b A player may count", "100.2c A player may count")
+        .replace("100.2c Tokens are never shared", "100.2d Tokens are never shared")
+    )
+    # 100.2d (old 100.2c) kept "see rule 100.2a" although that rule is 100.2b now.
+    old, new = edition(BASE), edition(inserted)
+    (finding,) = stale_references(old, new, align(old, new))
+    assert (finding.code, finding.rule, finding.target, finding.suggestion) == (
+        "stale-reference",
+        "100.2d",
+        "100.2a",
+        "100.2b",
+    )
+    assert finding.severity == "warning" and finding.line == new.rule("100.2d").line
+    # Updated references are not stale; nor is new text citing the number's new occupant.
+    fixed = edition(
+        inserted.replace("see rule 100.2a for running out", "see rule 100.2b for running out")
+        + "\n"
+    )
+    assert stale_references(old, fixed, align(old, fixed)) == []
+    cites_new = edition(
+        inserted.replace(
+            "see rule 100.2a for running out", "see rule 100.2b for running out"
+        ).replace(
+            "100.3. The player",
+            "100.4. Borrowing is described in rule 100.2a.\n\n100.3. The player",
+        )
+    )
+    assert stale_references(old, cites_new, align(old, cites_new)) == []
+
+
+def test_stale_references_in_the_corpus() -> None:
+    """2021-07-23 inserted rule 706: rule 901.3 kept citing 310 ("Phenomena", now 311)."""
+    from rulediff.align import align
+    from rulediff.diff import stale_references
+
+    old, new = corpus("2021-06-18"), corpus("2021-07-23")
+    found = {(d.rule, d.target, d.suggestion) for d in stale_references(old, new, align(old, new))}
+    assert ("901.3", "310", "311") in found
