@@ -10,6 +10,7 @@ from __future__ import annotations
 import click
 
 from . import __version__
+from .commands import audit as audit_commands
 from .commands import corpus as corpus_commands
 from .commands import diff as diff_commands
 from .commands import engine as engine_commands
@@ -42,6 +43,7 @@ main.add_command(flags_commands.flags)
 main.add_command(site_commands.site)
 main.add_command(refs_commands.refs)
 main.add_command(graph_commands.graph)
+main.add_command(audit_commands.audit_command)
 
 
 def run(argv: list[str] | None = None) -> None:

@@ -75,6 +75,9 @@ class Citation:
     where: str
     """``text``, ``example 1`` …, or ``glossary``."""
     line: int
+    index: int
+    """Position of the citing rule in ``edition.rules`` (of the entry in
+    ``edition.glossary`` for the glossary): duplicated numbers stay apart."""
 
 
 def citations(edition: Edition, parsed: EditionClauses | None = None) -> Iterator[Citation]:
@@ -83,12 +86,15 @@ def citations(edition: Edition, parsed: EditionClauses | None = None) -> Iterato
     for i, ref, example in parsed.rule_refs():
         rule = edition.rules[i]
         if example is None:
-            yield Citation(str(rule.id), ref, "text", rule.line)
+            yield Citation(str(rule.id), ref, "text", rule.line, i)
         else:
-            yield Citation(str(rule.id), ref, f"example {example + 1}", rule.examples[example].line)
-    for entry, glossary_parsed in zip(edition.glossary, parsed.glossary, strict=True):
+            where = f"example {example + 1}"
+            yield Citation(str(rule.id), ref, where, rule.examples[example].line, i)
+    for j, (entry, glossary_parsed) in enumerate(
+        zip(edition.glossary, parsed.glossary, strict=True)
+    ):
         for ref in glossary_parsed.references:
-            yield Citation(glossary_node(entry.term), ref, "glossary", entry.line)
+            yield Citation(glossary_node(entry.term), ref, "glossary", entry.line, j)
 
 
 def build_graph(edition: Edition, parsed: EditionClauses | None = None) -> nx.DiGraph:
