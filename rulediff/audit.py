@@ -629,10 +629,9 @@ def audit_text(edition: Edition, findings: list[Diagnostic]) -> str:
         if f.suggestion:
             lines.append(f"{'':>5}  {'':<7}  {'':<21}  suggestion: {f.suggestion}")
     tally = severity_counts(findings)
-    lines.append(
-        f"{edition.date_text}: {_plural(len(findings), 'finding')} ({_plural(tally['error'], 'error')}, "
-        f"{_plural(tally['warning'], 'warning')}, {tally['info']} info)"
-    )
+    errors, warnings = _plural(tally["error"], "error"), _plural(tally["warning"], "warning")
+    total = _plural(len(findings), "finding")
+    lines.append(f"{edition.date_text}: {total} ({errors}, {warnings}, {tally['info']} info)")
     return "\n".join(lines) + "\n"
 
 
