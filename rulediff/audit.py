@@ -667,7 +667,11 @@ def audit_html(edition: Edition, findings: list[Diagnostic]) -> str:
     from . import __version__
 
     tally = counts(findings)
-    severity = {f.code: f.severity for f in findings}
+    by_severity: dict[tuple[str, str], int] = {}
+    for f in findings:
+        by_severity[(f.code, f.severity)] = by_severity.get((f.code, f.severity), 0) + 1
+    order = {code: i for i, code in enumerate(tally)}
+    summary_keys = sorted(by_severity, key=lambda k: (order[k[0]], SEVERITIES.index(k[1])))
     report = {
         "version": __version__,
         "title": f"Audit of the Comprehensive Rules of {edition.date_text}",
@@ -675,8 +679,13 @@ def audit_html(edition: Edition, findings: list[Diagnostic]) -> str:
         "css": _css(),
         "editions": [],
         "summary": [
-            {"code": c, "severity": severity[c], "count": n, "meaning": MEANINGS.get(c, "")}
-            for c, n in tally.items()
+            {
+                "code": c,
+                "severity": sev,
+                "count": by_severity[(c, sev)],
+                "meaning": MEANINGS.get(c, ""),
+            }
+            for c, sev in summary_keys
         ],
         "findings": [
             {
