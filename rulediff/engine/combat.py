@@ -144,8 +144,8 @@ def order_blockers(game: Game, attacker: str, order: list[str]) -> None:
                  f"{game.active} orders the blockers of {attacker}: {', '.join(order)}")
     else:
         game.combat["blocks"][attacker] = list(order)
-        game.say("", f"no damage assignment order exists in this rule set; {attacker}'s "
-                 "damage may be divided freely")
+        game.say("assign-damage", f"no damage assignment order exists in this rule set; "
+                 f"{attacker}'s damage may be divided freely")
 
 
 def _lethal(game: Game, source: Source, blocker: str) -> int:

@@ -68,7 +68,8 @@ def _check_once(game: Game) -> bool:
                 del perm.counters[kind]
         game.say("sba-counters", f"{n} +1/+1 and {n} -1/-1 counters are removed from {perm_id}")
     for perm_id, concept in doomed.items():
-        game.say(concept, f"{perm_id} is put into its owner's graveyard ({_WHY[concept]})")
+        fate = "is destroyed" if concept in _DESTROYED else "is put into its owner's graveyard"
+        game.say(concept, f"{perm_id} {fate} ({_WHY[concept]})")
     for perm_id in doomed:
         leave_battlefield(game, perm_id, "graveyard")
     for perm in game.battlefield.values():
@@ -76,6 +77,7 @@ def _check_once(game: Game) -> bool:
     return True
 
 
+_DESTROYED = {"sba-lethal-damage", "sba-deathtouch"}
 _WHY = {
     "sba-zero-toughness": "toughness 0 or less",
     "sba-lethal-damage": "lethal damage",
@@ -99,13 +101,13 @@ def leave_battlefield(game: Game, perm_id: str, zone: str) -> None:
     ]
 
 
-def _keep(game: Game, group: list[Permanent], what: str) -> Permanent:
+def _keep(game: Game, group: list[Permanent], concept: str) -> Permanent:
     """The one a player chooses to keep: the scenario's choice, else the newest."""
     wanted = set(game.choices.get("keep", ()))
     chosen = [p for p in group if p.id in wanted]
     keep = chosen[0] if chosen else max(group, key=lambda p: p.timestamp)
     ids = ", ".join(p.id for p in group)
-    game.say("", f"{keep.controller} chooses to keep {keep.id} among {ids} ({what})")
+    game.say(concept, f"{keep.controller} chooses to keep {keep.id} among {ids}")
     return keep
 
 
@@ -127,7 +129,7 @@ def _legend_rule(game: Game, doomed: dict[str, str]) -> None:
             firsts = [p for p in group if p.timestamp == oldest]
             survivors = firsts if len(firsts) == 1 else []  # a tie: all go
         else:
-            survivors = [_keep(game, group, "legend rule")]
+            survivors = [_keep(game, group, "legend-rule")]
         for p in group:
             if p not in survivors:
                 doomed.setdefault(p.id, "legend-rule")
@@ -148,7 +150,7 @@ def _planeswalker_uniqueness(game: Game, doomed: dict[str, str]) -> None:
     for group in by_type.values():
         if len(group) < 2:
             continue
-        keep = [] if variant == "all-die" else [_keep(game, group, "planeswalker uniqueness")]
+        keep = [] if variant == "all-die" else [_keep(game, group, "planeswalker-uniqueness")]
         for p in group:
             if p not in keep:
                 doomed.setdefault(p.id, "planeswalker-uniqueness")

@@ -279,7 +279,8 @@ def _counters(game: Game, a: Mapping[str, Any]) -> None:
     perm = game.permanent(_need(a, "target"))
     kind, n = str(_need(a, "kind")), int(a.get("n", 1))
     perm.counters[kind] = perm.counters.get(kind, 0) + n
-    game.say("", f"{n} {kind} counter{'s' if n != 1 else ''} put on {perm.id}")
+    game.say("counters" if "/" in kind else "", f"{n} {kind} counter{'s' if n != 1 else ''} "
+             f"put on {perm.id}")
 
 
 @action("enter")
@@ -291,8 +292,8 @@ def _enter(game: Game, a: Mapping[str, Any]) -> None:
         perm = _permanent(game, spec, stamp)
         game.battlefield[perm.id] = perm
     ids = ", ".join(str(s["id"]) for s in specs)
-    game.say("", f"{ids} enter{'s' if len(specs) == 1 else ''} the battlefield"
-             + (" simultaneously" if len(specs) > 1 else ""))
+    game.say("enter", f"{ids} enter{'s' if len(specs) == 1 else ''} the battlefield"
+             + (" simultaneously" if len(specs) > 1 else "") + f" (timestamp {stamp})")
 
 
 @action("damage")

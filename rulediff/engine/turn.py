@@ -12,7 +12,7 @@ from . import sba
 from .state import POSITIONS, Game, position_name
 
 
-def draw(game: Game, pid: str, n: int = 1) -> None:
+def draw(game: Game, pid: str, n: int = 1, concept: str = "draw-card") -> None:
     """Draw ``n`` cards; drawing from an empty library is remembered for the SBA."""
     player = game.player(pid)
     for _ in range(n):
@@ -21,7 +21,7 @@ def draw(game: Game, pid: str, n: int = 1) -> None:
             game.say("draw-empty", f"{pid} attempts to draw from an empty library")
             continue
         player.hand.append(player.library.pop(0))
-    game.say("draw", f"{pid} draws {n} card{'s' if n != 1 else ''} (hand {len(player.hand)})")
+    game.say(concept, f"{pid} draws {n} card{'s' if n != 1 else ''} (hand {len(player.hand)})")
 
 
 def empty_pools(game: Game, why: str) -> None:
@@ -63,7 +63,7 @@ def begin_position(game: Game) -> None:
     if step == "untap":
         return
     if step == "draw" and not game.choices.get("skip_draw"):
-        draw(game, game.active)
+        draw(game, game.active, concept="draw")
     if step == "combat-damage":
         from .combat import combat_damage_step
 
@@ -124,9 +124,7 @@ def cleanup(game: Game) -> None:
         perm.damage = 0
     game.effects = [e for e in game.effects if e.until != "end-of-turn"]
     game.say("cleanup-damage", "damage wears off and \"until end of turn\" effects end")
-    if settle(game):
-        game.cleanup_priority = True
-        game.say("cleanup-priority", f"{game.active} receives priority during the cleanup step")
+    settle(game)
 
 
 def settle(game: Game) -> bool:
@@ -141,6 +139,9 @@ def settle(game: Game) -> bool:
             game.stack.append(obj)
             game.say("trigger", f"{obj.text} is put on the stack")
         game.pending.clear()
+    if happened and game.step == "cleanup" and not game.cleanup_priority:
+        game.cleanup_priority = True
+        game.say("cleanup-priority", f"{game.active} receives priority during the cleanup step")
     return happened
 
 
@@ -156,7 +157,7 @@ def end_turn(game: Game) -> None:
     game.say("end-turn", f"the turn is ended during the {game.where} step"
              if game.step else f"the turn is ended during the {game.where} phase")
     if in_cleanup and not game.flag("cleanup_repeats_after_end_turn"):
-        game.say("end-turn-cleanup", "the cleanup step ends and, with it, the turn")
+        game.say("end-turn", "the cleanup step ends and, with it, the turn")
         next_turn(game)
         begin_position(game)
         return
