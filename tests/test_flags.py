@@ -325,6 +325,8 @@ def test_flagset_is_frozen_hashable_and_public():
     assert hash(fs) == hash(FlagSet(mana_burn=True, legend_rule="all-die"))
     assert rulediff.flags_for is flags_for and rulediff.FlagSet is FlagSet
     assert "effective_date" in {f.name for f in fields(FlagSet)}
+    assert fs.provenance("mana_burn") == ((), "set by hand")
+    assert fs.undetermined["mulligan"] == "not declared"
 
 
 def test_from_mapping_accepts_flat_nested_and_export_shapes():

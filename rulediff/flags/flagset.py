@@ -24,7 +24,13 @@ FlagOutcome = Decision | Undetermined
 
 @dataclass(frozen=True, slots=True)
 class FlagSet:
-    """The behaviour flags of one edition (``None`` = undetermined or not declared)."""
+    """The behaviour flags of one edition (``None`` = undetermined or not declared).
+
+    What each flag means: ``rulediff.flags.REGISTRY[name].description`` (and
+    docs/flags.md). Build one from an edition with :func:`rulediff.flags.flags_for`,
+    from a hand-written mapping with :meth:`from_mapping` (validated), or directly
+    (``FlagSet(mana_burn=False, …)``, not validated).
+    """
 
     effective_date: dt.date | None = None
     """The edition's effective date, when known (informational; never used to decide)."""
@@ -102,6 +108,9 @@ class FlagSet:
         found = self._outcomes.get(name)
         if found is not None:
             return found
+        value = getattr(self, name)
+        if value is not None:  # built with FlagSet(name=value): no text behind it
+            return Decision(value, (), "set by hand")
         return Undetermined("not declared")
 
     def provenance(self, name: str) -> tuple[tuple[str, ...], str]:
