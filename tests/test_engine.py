@@ -322,3 +322,12 @@ def test_a_step_that_makes_no_sense_is_an_engine_error_with_its_line(tmp_path: P
 
 def test_scenario_type() -> None:
     assert isinstance(open_scenario("mana-burn"), Scenario)
+
+
+def test_the_scenario_readme_documents_every_action_and_result_function() -> None:
+    from rulediff.engine import ACTIONS, RESULTS
+
+    readme = (Path(__file__).resolve().parent.parent / "corpus" / "scenarios" / "README.md")
+    text = readme.read_text(encoding="utf-8")
+    assert all(f"| `{name}` |" in text for name in ACTIONS), "an action is undocumented"
+    assert all(("{" + name + ":") in text or ("{" + name + "}") in text for name in RESULTS)
