@@ -35,6 +35,7 @@ is small, picklable and cached per pair of editions (see :func:`align_cached`).
 from __future__ import annotations
 
 import bisect
+import functools
 import heapq
 import logging
 import re
@@ -116,9 +117,8 @@ _TYPO_CHARS = (
     "\"'`\u00b4\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u201f\u2039\u203a\u00ab\u00bb?"
     "\u2010\u2011\u2012\u2013\u2014\u2015\u2212-"
 )
-_TYPO_TABLE = str.maketrans({c: "'" for c in _TYPO_CHARS} | {"\u2026": "..."})
+_TYPO_CLASS = re.compile("[" + re.escape(_TYPO_CHARS) + "]+")
 _TYPO_RUN = re.compile(r"\s*'(?:\s*')*\s*")
-_TYPO_SOFT = re.compile(r"'+")
 _SPACE = re.compile(r"\s+")
 
 _NUM = r"\d{3}(?:\.\d+[a-z]{0,2})?"
@@ -132,17 +132,21 @@ _REF_HINT = re.compile(r"\d\d\d|[Ss]ection")
 PLACEHOLDER = "\u00a7"
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def typography_key(text: str) -> str:
     """Text with quotes, dashes, ``?``-for-quote, ellipses and whitespace made uniform.
 
     Only for comparing: two texts that differ only in typography get the same key.
     """
-    return " ".join(_TYPO_RUN.sub("'", text.translate(_TYPO_TABLE)).split())
+    text = _TYPO_CLASS.sub("'", text.replace("\u2026", "..."))
+    if "'" in text:
+        text = _TYPO_RUN.sub("'", text)
+    return " ".join(text.split())
 
 
 def soft_typography(text: str) -> str:
     """Like :func:`typography_key` but keeping word boundaries (for word diffs)."""
-    return " ".join(_TYPO_SOFT.sub("'", text.translate(_TYPO_TABLE)).split())
+    return " ".join(_TYPO_CLASS.sub("'", text.replace("\u2026", "...")).split())
 
 
 def reference_spans(text: str) -> list[tuple[int, int]]:
@@ -172,9 +176,10 @@ def reference_spans(text: str) -> list[tuple[int, int]]:
     return out
 
 
-def references(text: str) -> list[str]:
+@functools.lru_cache(maxsize=1 << 16)
+def references(text: str) -> tuple[str, ...]:
     """The rule numbers referenced in ``text``, in order."""
-    return [text[a:b] for a, b in reference_spans(text)]
+    return tuple(text[a:b] for a, b in reference_spans(text))
 
 
 def replace_references(text: str, replace: Callable[[str], str]) -> str:
@@ -192,6 +197,7 @@ def replace_references(text: str, replace: Callable[[str], str]) -> str:
     return "".join(parts)
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def placeholder_references(text: str) -> str:
     """Rule numbers inside references replaced by ``§``: "rule 702.36d" → "rule §"."""
     return replace_references(text, lambda _n: PLACEHOLDER)
@@ -241,6 +247,7 @@ def word_opcodes(a: Sequence[str], b: Sequence[str], *, island: int = 2) -> list
             if (
                 seg[0] == "equal"
                 and 0 < k < len(segments) - 1
+                and seg[2] - seg[1] <= 6 * island  # longer runs hold more words anyway
                 and sum(1 for t in a[seg[1] : seg[2]] if is_word(t)) <= island
             ):
                 seg = ["change", *seg[1:]]
@@ -410,7 +417,7 @@ _ALIGNMENT_STATE = ("old", "new", "rules", "examples", "glossary", "sweeps")
 class _Node:
     """One comparable text of an edition (internal; the result keeps only ids)."""
 
-    __slots__ = ("id", "text", "key", "lower", "parent", "heading", "order", "feats")
+    __slots__ = ("id", "text", "key", "lower", "parent", "heading", "order", "feats", "featset")
 
     def __init__(self, id: str, text: str, parent: str | None, heading: bool, order: int) -> None:
         self.id = id
@@ -420,17 +427,28 @@ class _Node:
         self.parent = parent
         self.heading = heading
         self.order = order
-        self.feats: frozenset[str] | None = None
+        self.feats: tuple[str, ...] | None = None
+        self.featset: frozenset[str] | None = None
 
-    def features(self) -> frozenset[str]:
-        """Word bigrams (and, for short texts, words): the blocking keys."""
+    def features(self) -> tuple[str, ...]:
+        """Word bigrams (and, for short texts, words): the blocking keys.
+
+        A sorted tuple, not a set: votes are summed in this order, and a set's order
+        would change with the per-process string hash seed (non-deterministic output).
+        """
         if self.feats is None:
             words = re.findall(r"\w+", self.lower)
             feats = {f"{a} {b}" for a, b in zip(words, words[1:], strict=False)}
             if len(words) < 6:
                 feats.update(words)
-            self.feats = frozenset(feats)
+            self.feats = tuple(sorted(feats))
+            self.featset = frozenset(feats)
         return self.feats
+
+    def feature_set(self) -> frozenset[str]:
+        if self.featset is None:
+            self.features()
+        return self.featset  # type: ignore[return-value]
 
 
 def _rule_nodes(edition: Edition) -> list[_Node]:
@@ -580,9 +598,7 @@ class _BigramIndex:
                     votes[j] += w
         if len(votes) <= k:
             return sorted(votes)
-        return sorted(
-            j for j, _ in heapq.nlargest(k, votes.items(), key=lambda kv: (kv[1], -kv[0]))
-        )
+        return sorted(heapq.nlargest(k, votes, key=votes.__getitem__))
 
 
 def _candidates(
@@ -758,10 +774,10 @@ def _match_same_place(p: _Pairing) -> None:
 
 
 def _coverage(part: _Node, whole: _Node) -> float:
-    feats = part.features()
+    feats = part.feature_set()
     if len(feats) < 3:
         return 0.0
-    return len(feats & whole.features()) / len(feats)
+    return len(feats & whole.feature_set()) / len(feats)
 
 
 _PIECE_COVERAGE = 0.7
@@ -916,7 +932,7 @@ def _text_difference(
     if typography_key(old) == typography_key(new):
         return "editorial", ("typography",), ()
     flags: list[str] = []
-    if [mapping.get(n, n) for n in references(old)] != references(new):
+    if tuple(mapping.get(n, n) for n in references(old)) != references(new):
         flags.append("references")
     a, b = placeholder_references(old), placeholder_references(new)
     if typography_key(a) == typography_key(b):
@@ -987,6 +1003,8 @@ def _detect_sweeps(pairs: Iterable[tuple[str, str, str | None]]) -> dict[tuple[s
     texts: dict[tuple[str, str], int] = Counter()
     parents: dict[tuple[str, str], set[str | None]] = defaultdict(set)
     for old, new, parent in pairs:
+        if old == new:
+            continue
         a = soft_typography(placeholder_references(old))
         b = soft_typography(placeholder_references(new))
         if a == b:

@@ -285,31 +285,20 @@ def _reorder(ops: list[WordOp]) -> tuple[WordOp, ...]:
 
 # --- enumerated lists ----------------------------------------------------------------------
 
-_SENTENCE_END = re.compile(r"\.(?=\s|$)")
+_HAS_LIST = re.compile(r",\s*(?:and|or)\s")
 _LIST_LEAD = re.compile(r"(?:\b(?:are|include|includes)\b|:)\s+")
 _ITEM_SPLIT = re.compile(r",\s*(?:(?:and|or)\s+)?")
 _PAREN = re.compile(r"\s*\([^()]*\)")
 _MAX_ITEM_WORDS = 6
 
 
+_SENTENCE_BREAK = re.compile(r"(?<=\.)\s+(?![^()]*\))|\n")
+
+
 def _sentences(text: str) -> list[str]:
-    """Split at periods that end a sentence, never inside parentheses."""
-    out: list[str] = []
-    depth = 0
-    start = 0
-    for k, ch in enumerate(text):
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth = max(0, depth - 1)
-        elif ch == "\n" and depth == 0:
-            out.append(text[start:k])
-            start = k + 1
-        elif ch == "." and depth == 0 and (k + 1 == len(text) or text[k + 1].isspace()):
-            out.append(text[start:k])
-            start = k + 1
-    out.append(text[start:])
-    return [s.strip() for s in out if s.strip()]
+    """Split at periods that end a sentence (and at line breaks), never inside parentheses."""
+    parts = (s.strip() for s in _SENTENCE_BREAK.split(text))
+    return [s[:-1] if s.endswith(".") else s for s in parts if s]
 
 
 def enumerated_lists(text: str) -> list[tuple[str, tuple[str, ...]]]:
@@ -322,6 +311,8 @@ def enumerated_lists(text: str) -> list[tuple[str, tuple[str, ...]]]:
     [('The spell types are', ('Adventure', 'Arcane', 'Trap'))]
     """
     found: list[tuple[str, tuple[str, ...]]] = []
+    if "follows:" not in text and not _HAS_LIST.search(text):
+        return found
     lines = text.split("\n")
     for k, line in enumerate(lines):
         if line.rstrip().endswith("follows:") and k + 1 < len(lines):
