@@ -165,8 +165,10 @@ def check_assignment(game: Game, attacker: str, split: dict[str, int]) -> str | 
     if sum(split.values()) != power:
         return f"it must assign all {power} of its combat damage"
     trample = "trample" in perm.keywords
+    blocked = attacker in game.combat["blocks"]
     for target in split:
-        if target not in blockers and not (trample and target == defender):
+        legal = target in blockers or (target == defender and (trample or not blocked))
+        if not legal:
             return f"{target} is not a legal recipient"
     src = source_of(game, perm)
     order = game.combat["order"].get(attacker)

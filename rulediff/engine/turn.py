@@ -40,6 +40,8 @@ def empty_pools(game: Game, why: str) -> None:
 
 def end_position(game: Game) -> None:
     """End the current step (and its phase, if it is the phase's last step)."""
+    if not any(p.mana for p in game.players.values()):
+        return  # nothing to empty: the flags don't matter
     phase, step = POSITIONS[game.position]
     last_of_phase = (
         game.position + 1 == len(POSITIONS) or POSITIONS[game.position + 1][0] != phase
@@ -47,8 +49,6 @@ def end_position(game: Game) -> None:
     if step is not None and not last_of_phase:
         if game.flag("mana_empties") == "step":
             empty_pools(game, f"the {step} step ends")
-        else:
-            game.flags_read.setdefault("mana_empties", "phase")
         return
     if step is not None and game.flag("mana_empties") == "step":
         empty_pools(game, f"the {step} step and the {phase} phase end")
@@ -62,7 +62,7 @@ def begin_position(game: Game) -> None:
     step = game.step
     if step == "untap":
         return
-    if step == "draw" and not game.choices.get("skip_draw"):
+    if step == "draw":
         draw(game, game.active, concept="draw")
     if step == "combat-damage":
         from .combat import combat_damage_step
@@ -99,6 +99,8 @@ def goto(game: Game, where: str) -> None:
         if game.where == where:
             return
         advance(game)
+    if game.where != where:
+        raise EngineError(f"{where} was not reached within two turns")
 
 
 def next_turn(game: Game) -> None:
