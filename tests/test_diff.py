@@ -358,3 +358,34 @@ def test_stale_references_in_the_corpus() -> None:
     old, new = corpus("2021-06-18"), corpus("2021-07-23")
     found = {(d.rule, d.target, d.suggestion) for d in stale_references(old, new, align(old, new))}
     assert ("901.3", "310", "311") in found
+
+
+def test_output_is_byte_identical_whatever_the_hash_seed(tmp_path: Path) -> None:
+    """Sets of strings iterate in a per-process order: the output must not depend on it."""
+    import subprocess
+    import sys
+
+    folder = Path(os.environ.get("RULEDIFF_CORPUS", ""))
+    if not folder.is_dir():
+        pytest.fail("RULEDIFF_CORPUS must point at the CR corpus (../shared/corpus/mtg-cr)")
+    outputs = []
+    for seed in ("1", "2"):
+        env = dict(os.environ, PYTHONHASHSEED=seed, RULEDIFF_CACHE_DIR=str(tmp_path / seed))
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "rulediff",
+                "--no-cache",
+                "diff",
+                "--format",
+                "json",
+                str(folder / "2015-01-23.txt"),
+                str(folder / "2015-03-27.txt"),
+            ],
+            capture_output=True,
+            env=env,
+            check=True,
+        )
+        outputs.append(done.stdout)
+    assert outputs[0] == outputs[1] and len(outputs[0]) > 10_000
