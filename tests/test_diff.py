@@ -389,3 +389,28 @@ def test_output_is_byte_identical_whatever_the_hash_seed(tmp_path: Path) -> None
         )
         outputs.append(done.stdout)
     assert outputs[0] == outputs[1] and len(outputs[0]) > 10_000
+
+
+def test_audit_since_reports_stale_references(tmp_path: Path) -> None:
+    shifted = (
+        BASE.replace(
+            "100.2a A player who has no tokens",
+            "100.2a A player may borrow one token from the bank once per game.\n\n"
+            "100.2b A player who has no tokens",
+        )
+        .replace("100.2b A player may count", "100.2c A player may count")
+        .replace("100.2c Tokens are never shared", "100.2d Tokens are never shared")
+    )
+    old = _write(tmp_path, "old.txt", BASE)
+    new = _write(tmp_path, "new.txt", shifted)
+    runner = CliRunner()
+    result = runner.invoke(main, ["audit", str(new), "--since", str(old), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    stale = [f for f in json.loads(result.output)["findings"] if f["code"] == "stale-reference"]
+    assert [(f["rule"], f["target"], f["suggestion"]) for f in stale] == [
+        ("100.2d", "100.2a", "100.2b")
+    ]
+    plain = runner.invoke(main, ["audit", str(new), "--format", "json"])
+    assert "stale-reference" not in plain.output
+    both = runner.invoke(main, ["audit", "--all", "--since", str(old)])
+    assert both.exit_code == 2

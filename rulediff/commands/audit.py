@@ -19,7 +19,18 @@ from ..audit import (
     summarize,
 )
 from ..corpus import Corpus
+from ..model import Diagnostic, Edition
 from .common import EXIT_FINDINGS, corpus_options, load, output_option, settings, write_output
+
+
+def _stale_since(since: str, edition: Edition) -> list[Diagnostic]:
+    """``stale-reference`` findings of ``edition`` against the older edition ``since``."""
+    from ..align import align_cached
+    from ..diff import stale_references
+
+    before = load(since)
+    alignment = align_cached(before, edition, use_cache=settings().use_cache)
+    return stale_references(before, edition, alignment)
 
 
 def _json(doc: object) -> str:
@@ -43,10 +54,21 @@ def _json(doc: object) -> str:
     default=None,
     help="Exit 1 when a finding of this severity (or worse) is found.",
 )
+@click.option(
+    "--since",
+    metavar="OLD",
+    default=None,
+    help="Also report stale-reference: references left behind by renumberings since OLD.",
+)
 @output_option
 @corpus_options
 def audit_command(
-    edition: str | None, all_: bool, fmt: str, fail_on: str | None, output: Path | None
+    edition: str | None,
+    all_: bool,
+    fmt: str,
+    fail_on: str | None,
+    output: Path | None,
+    since: str | None = None,
 ) -> None:
     """Report dangling references, stale quoted titles, numbering and contents mistakes.
 
@@ -56,6 +78,8 @@ def audit_command(
     """
     if all_ == (edition is not None):
         raise click.UsageError("give either an EDITION or --all")
+    if all_ and since is not None:
+        raise click.UsageError("--since compares one EDITION with OLD; it does not go with --all")
     failed = False
     if all_:
         s = settings()
@@ -76,6 +100,8 @@ def audit_command(
         assert edition is not None
         ed = load(edition)
         findings = audit(ed)
+        if since is not None:
+            findings = [*findings, *_stale_since(since, ed)]
         failed = bool(fail_on and any(meets(f, fail_on) for f in findings))
         if fmt == "json":
             write_output(_json(audit_json(ed, findings)), output)
