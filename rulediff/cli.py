@@ -11,6 +11,7 @@ import click
 
 from . import __version__
 from .commands import audit as audit_commands
+from .commands import citecheck as citecheck_commands
 from .commands import corpus as corpus_commands
 from .commands import diff as diff_commands
 from .commands import engine as engine_commands
@@ -44,6 +45,7 @@ main.add_command(site_commands.site)
 main.add_command(refs_commands.refs)
 main.add_command(graph_commands.graph)
 main.add_command(audit_commands.audit_command)
+main.add_command(citecheck_commands.cite_check)
 
 
 def run(argv: list[str] | None = None) -> None:
