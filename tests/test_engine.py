@@ -202,6 +202,28 @@ def test_static_deathtouch_makes_one_damage_lethal_for_the_assignment_order() ->
         "illegal")
 
 
+def test_assignments_must_use_all_damage_on_legal_recipients() -> None:
+    base = {
+        "start": "declare-attackers", "result": "{note:one};{note:two};{note:three}",
+        "players": [{"id": "alice"}, {"id": "bob"}],
+        "permanents": [
+            {"id": "a", "types": ["creature"], "power": 3, "toughness": 3, "controller": "alice"},
+            {"id": "u", "types": ["creature"], "power": 2, "toughness": 2, "controller": "alice"},
+            {"id": "b", "types": ["creature"], "power": 1, "toughness": 1, "controller": "bob"}],
+        "actions": [
+            {"do": "attack", "attackers": ["a", "u"], "defender": "bob"},
+            {"do": "goto", "to": "declare-blockers"},
+            {"do": "block", "blocks": {"b": "a"}},
+            {"do": "assign", "attacker": "a", "damage": {"b": 2}, "note": "one"},
+            {"do": "assign", "attacker": "a", "damage": {"b": 1, "bob": 2}, "note": "two"},
+            {"do": "assign", "attacker": "u", "damage": {"bob": 2}, "note": "three"}],
+    }
+    sc = scenario_from_mapping(base, name="assignments")
+    for order in (False, True):
+        got = run(sc, flags(damage_assignment_order=order)).result
+        assert got == "illegal;illegal;legal"  # all 3 damage; no trample; unblocked is fine
+
+
 def test_redirection_and_zero_loyalty() -> None:
     assert play("planeswalker-redirect", planeswalker_damage_redirection=True) == (
         "bob=20,jace=1")

@@ -414,6 +414,12 @@ def _poison(game: Game, a: Mapping[str, Any]) -> None:
     game.say("", f"{player.id} gets {a.get('n', 1)} poison (total {player.poison})")
 
 
+@action("note")
+def _note(game: Game, a: Mapping[str, Any]) -> None:
+    """Record the active player (or the current step, ``what = "step"``) under ``key``."""
+    game.notes[str(_need(a, "key"))] = game.where if a.get("what") == "step" else game.active
+
+
 @action("attack")
 def _attack(game: Game, a: Mapping[str, Any]) -> None:
     combat.declare_attackers(game, list(_need(a, "attackers")), str(_need(a, "defender")))
@@ -495,7 +501,13 @@ def render_result(game: Game, template: str) -> str:
 # --- running ------------------------------------------------------------------------------
 def play(scenario: Scenario, flags: Any, cite: Citer) -> Game:
     """Run every action of the scenario; the final state is returned."""
-    game = new_game(scenario, flags, cite)
+    try:
+        game = new_game(scenario, flags, cite)
+    except EngineError as exc:
+        if not exc.file:
+            exc.message = f"setting up the game: {exc.message}"
+            exc.file, exc.args = scenario.source, (exc.message,)
+        raise
     game.rng = random.Random(scenario.seed)
     for i, a in enumerate(scenario.actions):
         try:
