@@ -104,7 +104,9 @@ class _Job:
 # --- lineages ---------------------------------------------------------------------------------
 
 
-def chains(lineage: Lineage, ids: Sequence[Sequence[str]]) -> tuple[list[dict[str, str]], dict[str, Chain]]:
+def chains(
+    lineage: Lineage, ids: Sequence[Sequence[str]]
+) -> tuple[list[dict[str, str]], dict[str, Chain]]:
     """Give every rule of every edition the key of its lineage.
 
     A rule continues the lineage of the rule it came from (same number and text, or
@@ -362,7 +364,9 @@ def build_site(
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise OutputError(f"cannot create the folder: {exc.strerror or exc}", file=str(out)) from None
+        raise OutputError(
+            f"cannot create the folder: {exc.strerror or exc}", file=str(out)
+        ) from None
     corpus = corpus or Corpus.open()
     report = progress or (lambda phase, done, total: None)
     infos = _unique_dates(corpus.editions())
@@ -418,9 +422,17 @@ def build_site(
     for k in range(1, n):
         around = (state.date(k - 2) if k >= 2 else None, state.date(k + 1) if k + 1 < n else None)
         key = _hash(
-            fp, "changelog", ALIGN_VERSION, DIFF_VERSION,
-            infos[k - 1].sha256, infos[k].sha256, _set(infos[k - 1]), _set(infos[k]), around,
-            _keymap_hash(keymaps[k - 1]), _keymap_hash(keymaps[k]),
+            fp,
+            "changelog",
+            ALIGN_VERSION,
+            DIFF_VERSION,
+            infos[k - 1].sha256,
+            infos[k].sha256,
+            _set(infos[k - 1]),
+            _set(infos[k]),
+            around,
+            _keymap_hash(keymaps[k - 1]),
+            _keymap_hash(keymaps[k]),
         )
         jobs_.append(_Job(changelog_page(state.date(k - 1), state.date(k)), key, "changelog", k))
     for key, chain in sorted(found.items()):
@@ -486,7 +498,11 @@ def build_site(
             target.unlink()
             removed.append(path)
 
-    document = {"format": SITE_FORMAT, "generator": "rulediff", "pages": dict(sorted(manifest.items()))}
+    document = {
+        "format": SITE_FORMAT,
+        "generator": "rulediff",
+        "pages": dict(sorted(manifest.items())),
+    }
     _write(out / MANIFEST_NAME, (json.dumps(document, indent=1, sort_keys=True) + "\n").encode())
     return SiteReport(
         out=out,
@@ -542,4 +558,12 @@ def _rule_sort(number: str) -> tuple:
     return rid.sort_key() if rid is not None else (10**6, 0, 0, 0)
 
 
-__all__ = ["MANIFEST_NAME", "SITE_FORMAT", "STATIC_ASSETS", "Chain", "SiteReport", "build_site", "chains"]
+__all__ = [
+    "MANIFEST_NAME",
+    "SITE_FORMAT",
+    "STATIC_ASSETS",
+    "Chain",
+    "SiteReport",
+    "build_site",
+    "chains",
+]

@@ -70,12 +70,12 @@ def png_colours(data: bytes) -> set[bytes]:
     width, height = png_size(data)
     pos, idat, kind = 8, b"", None
     while pos < len(data):
-        length = struct.unpack(">I", data[pos:pos + 4])[0]
-        tag = data[pos + 4:pos + 8]
+        length = struct.unpack(">I", data[pos : pos + 4])[0]
+        tag = data[pos + 4 : pos + 8]
         if tag == b"IHDR":
             kind = data[pos + 17]  # colour type
         if tag == b"IDAT":
-            idat += data[pos + 8:pos + 8 + length]
+            idat += data[pos + 8 : pos + 8 + length]
         pos += 12 + length
     raw = zlib.decompress(idat)
     channels = {2: 3, 6: 4}[kind]  # type: ignore[index]
@@ -84,7 +84,7 @@ def png_colours(data: bytes) -> set[bytes]:
     previous = bytearray(stride)
     for row in range(min(height, 1200)):
         start = row * (stride + 1)
-        line = bytearray(raw[start + 1:start + 1 + stride])
+        line = bytearray(raw[start + 1 : start + 1 + stride])
         f = raw[start]
         for i in range(stride):  # undo the PNG filters
             left = line[i - channels] if i >= channels else 0
@@ -102,7 +102,7 @@ def png_colours(data: bytes) -> set[bytes]:
                 pred = left if pa <= pb and pa <= pc else up if pb <= pc else corner
                 line[i] = (line[i] + pred) & 255
         if row % 4 == 0:
-            colours.update(bytes(line[i:i + 3]) for i in range(0, stride, channels))
+            colours.update(bytes(line[i : i + 3]) for i in range(0, stride, channels))
         previous = line
     return colours
 
@@ -151,7 +151,9 @@ def test_changelog_dom_in_chromium(seed_changelog: Path, tmp_path: Path) -> None
 
 def test_changelog_screenshot(seed_changelog: Path, tmp_path: Path) -> None:
     shot = tmp_path / "changelog.png"
-    run = chromium(seed_changelog, tmp_path / "profile", f"--screenshot={shot}", "--window-size=1200,1600")
+    run = chromium(
+        seed_changelog, tmp_path / "profile", f"--screenshot={shot}", "--window-size=1200,1600"
+    )
     assert run.returncode == 0, run.stderr[-2000:]
     data = shot.read_bytes()
     assert png_size(data) == (1200, 1600)

@@ -108,7 +108,10 @@ def test_no_template_or_asset_loads_anything_from_the_network() -> None:
     ("text", "expected"),
     [
         ("See rule 702.36e.", [("702.36e", "702.36e")]),
-        ("rules 103.2, 103.3, and 103.4", [("103.2", "103.2"), ("103.3", "103.3"), ("103.4", "103.4")]),
+        (
+            "rules 103.2, 103.3, and 103.4",
+            [("103.2", "103.2"), ("103.3", "103.3"), ("103.4", "103.4")],
+        ),
         ("rules 601.2a–h", [("601.2a", "601.2a"), ("h", "601.2h")]),
         ("rules 800–810", [("800", "800"), ("810", "810")]),
         ("See section 8, “Multiplayer Rules.”", [("8", "8")]),
@@ -185,7 +188,7 @@ def test_changelog_structure_on_synthetic_pair() -> None:
         assert href[1:] in page.ids, href
     assert len(page.ids) == len(set(page.ids))
     # the stylesheet is inlined: one file, nothing to fetch
-    assert "<style>" in html and "<link rel=\"stylesheet\"" not in html
+    assert "<style>" in html and '<link rel="stylesheet"' not in html
 
 
 def test_changelog_without_editions_still_renders() -> None:
@@ -202,7 +205,7 @@ def test_changelog_in_a_site_links_to_full_text_pages() -> None:
     assert 'href="../editions/2031-03-03.html#r100.1b"' in html
     assert 'href="../editions/2031-06-01.html#r100.1c"' in html
     assert 'href="../static/rulediff.css"' in html
-    assert "<details class=\"embedded\"" not in html
+    assert '<details class="embedded"' not in html
 
 
 def _scrub(html: str) -> str:
@@ -257,8 +260,11 @@ def test_history_page_follows_renumbering_to_the_origin() -> None:
     by_date = {e.date_text: e for e in editions}
     html = render_history_html(found, history_details(found, by_date.__getitem__))
     assert "History of rule 100.1c" in html
-    assert re.search(r'<span class="kind">renumbered</span> 2031-06-01 <span class="ids">'
-                     r'<span class="rn">100\.1b</span> → <span class="rn">100\.1c</span>', html)
+    assert re.search(
+        r'<span class="kind">renumbered</span> 2031-06-01 <span class="ids">'
+        r'<span class="rn">100\.1b</span> → <span class="rn">100\.1c</span>',
+        html,
+    )
     assert "already in the oldest edition of the corpus" in html
     assert "A crowd game has more than two widgets." in html
 
@@ -269,10 +275,24 @@ def test_history_page_follows_renumbering_to_the_origin() -> None:
 def _rows() -> list[EditionSummary]:
     return [
         EditionSummary("2031-03-03", "a" * 64, "Gears", "GRS", 14, None, None),
-        EditionSummary("2031-06-01", "b" * 64, None, None, 15, "2031-03-03",
-                       {"added": 1, "renumbered": 1, "edited": 2, "unchanged": 11}),
-        EditionSummary("2031-09-01", "c" * 64, None, None, 15, "2031-06-01",
-                       {"added": 1, "removed": 1, "unchanged": 13}),
+        EditionSummary(
+            "2031-06-01",
+            "b" * 64,
+            None,
+            None,
+            15,
+            "2031-03-03",
+            {"added": 1, "renumbered": 1, "edited": 2, "unchanged": 11},
+        ),
+        EditionSummary(
+            "2031-09-01",
+            "c" * 64,
+            None,
+            None,
+            15,
+            "2031-06-01",
+            {"added": 1, "removed": 1, "unchanged": 13},
+        ),
     ]
 
 
@@ -291,7 +311,9 @@ def test_atom_feed_is_valid_and_dated_by_editions() -> None:
     ns = {"a": "http://www.w3.org/2005/Atom"}
     entries = root.findall("a:entry", ns)
     assert [e.findtext("a:updated", namespaces=ns) for e in entries] == [
-        "2031-09-01T00:00:00Z", "2031-06-01T00:00:00Z", "2031-03-03T00:00:00Z"
+        "2031-09-01T00:00:00Z",
+        "2031-06-01T00:00:00Z",
+        "2031-03-03T00:00:00Z",
     ]
     assert root.findtext("a:updated", namespaces=ns) == "2031-09-01T00:00:00Z"
     ids = [e.findtext("a:id", namespaces=ns) for e in entries]

@@ -44,7 +44,9 @@ def tree(folder: Path) -> dict[str, bytes]:
 
 
 def mtimes(folder: Path) -> dict[str, int]:
-    return {str(p.relative_to(folder)): p.stat().st_mtime_ns for p in folder.rglob("*") if p.is_file()}
+    return {
+        str(p.relative_to(folder)): p.stat().st_mtime_ns for p in folder.rglob("*") if p.is_file()
+    }
 
 
 class Links(HTMLParser):
@@ -116,7 +118,9 @@ def test_site_layout_links_and_assets(tmp_path: Path) -> None:
     assert check_links(site) > 100
     manifest = json.loads((site / MANIFEST_NAME).read_text())
     assert set(manifest["pages"]) == {
-        str(p.relative_to(site)) for p in site.rglob("*") if p.is_file() and p.parent.name != "static"
+        str(p.relative_to(site))
+        for p in site.rglob("*")
+        if p.is_file() and p.parent.name != "static"
     } - {MANIFEST_NAME}
     assert report.pages == len(manifest["pages"]) and report.skipped == 0
     assert not [p for p in site.rglob("*") if p.name.endswith(".tmp")], "temporary files left"
@@ -238,7 +242,9 @@ def test_static_asset_is_restored(tmp_path: Path) -> None:
     (site / "static" / STATIC_ASSETS[0]).write_text("tampered")
     report = build(corpus, site, jobs=1)
     assert report.written == (f"static/{STATIC_ASSETS[0]}",)
-    assert (site / "static" / STATIC_ASSETS[0]).read_bytes() == (static_dir() / STATIC_ASSETS[0]).read_bytes()
+    assert (site / "static" / STATIC_ASSETS[0]).read_bytes() == (
+        static_dir() / STATIC_ASSETS[0]
+    ).read_bytes()
 
 
 # --- command --------------------------------------------------------------------------------------
@@ -287,5 +293,10 @@ def test_site_of_three_real_editions(corpus_dir: Path, tmp_path: Path) -> None:
     digest = hashlib.sha256((site / "editions" / "2015-03-27.html").read_bytes()).hexdigest()
     again = build(corpus, tmp_path / "again", jobs=1)
     assert again.pages == report.pages
-    assert hashlib.sha256((tmp_path / "again" / "editions" / "2015-03-27.html").read_bytes()).hexdigest() == digest
+    assert (
+        hashlib.sha256(
+            (tmp_path / "again" / "editions" / "2015-03-27.html").read_bytes()
+        ).hexdigest()
+        == digest
+    )
     assert os.path.getsize(site / "editions" / "2015-03-27.html") > 500_000

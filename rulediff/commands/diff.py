@@ -72,7 +72,9 @@ def diff(old: str, new: str, fmt: str, output: Path | None, include_all: bool) -
         text = to_markdown(result, include_unchanged=include_all)
     elif fmt == "html":
         render = _renderer("render_changelog_html")
-        text = render(result, before, after, include_unchanged=include_all)
+        text = render(
+            result, before, after, include_unchanged=include_all, use_cache=settings().use_cache
+        )
     else:
         text = to_text(result, include_unchanged=include_all)
     write_output(text, output)

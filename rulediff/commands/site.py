@@ -38,7 +38,9 @@ _LABELS = {
     default=None,
     help="Worker processes (default: up to 2, as many as there are CPUs).",
 )
-@click.option("--force", is_flag=True, help="Render every page, even those whose inputs did not change.")
+@click.option(
+    "--force", is_flag=True, help="Render every page, even those whose inputs did not change."
+)
 @click.option(
     "--base-url",
     default="",
@@ -76,8 +78,9 @@ def site(output: Path, jobs: int | None, force: bool, base_url: str) -> None:
                     tasks[phase] = bar.add_task(_LABELS.get(phase, phase), total=total)
                 bar.update(tasks[phase], completed=done, total=total)  # type: ignore[arg-type]
 
-            result = build_site(output, corpus, jobs=workers, progress=progress, force=force,
-                                base_url=base_url)
+            result = build_site(
+                output, corpus, jobs=workers, progress=progress, force=force, base_url=base_url
+            )
     else:
         result = build_site(output, corpus, jobs=workers, force=force, base_url=base_url)
     removed = f", {len(result.removed)} removed" if result.removed else ""

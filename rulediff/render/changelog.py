@@ -17,10 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from markupsafe import Markup
+
+from .. import cache
 from ..diff import Change, EditionDiff, ExampleChange, WordOp
 from ..model import Edition
 from .edition import HistoryKey, glossary_items, linked_spans, set_label, text_items
-from .env import template
+from .env import fingerprint, template
 from .links import Links, change_anchor, glossary_anchor, rule_anchor
 from .refs import find_references
 from .views import (
@@ -65,7 +68,11 @@ class _Side:
         return f"{self.href}#{self.prefix}{glossary_anchor(term)}"
 
     def references(self, text: str) -> list[tuple[int, int, str]]:
-        if self.edition is None or self.href is None:
+        if (
+            self.edition is None
+            or self.href is None
+            or ("ule" not in text and "ection" not in text)
+        ):
             return []
         return find_references(text)
 
@@ -104,11 +111,11 @@ def word_segments(words: Sequence[WordOp], old: _Side, new: _Side) -> tuple[Segm
                 continue
             a, b = max(r_start, start), min(r_end, end)
             if a > cursor:
-                spans.append(Span(w.text[cursor - start:a - start]))
-            spans.append(side.link(w.text[a - start:b - start], target))
+                spans.append(Span(w.text[cursor - start : a - start]))
+            spans.append(side.link(w.text[a - start : b - start], target))
             cursor = b
         if cursor < end or not spans:
-            spans.append(Span(w.text[cursor - start:]))
+            spans.append(Span(w.text[cursor - start :]))
         out.append(Segment(_OP[w.op], tuple(spans)))
         if w.op == "equal":
             pos["old"] += len(w.text)
@@ -152,7 +159,9 @@ def _notes(c: Change) -> tuple[str, ...]:
 
 
 def _example_view(e: ExampleChange, old: _Side, new: _Side) -> ExampleView:
-    where = " → ".join(dict.fromkeys(i.replace("#ex", " example ") for i in (e.old_id, e.new_id) if i))
+    where = " → ".join(
+        dict.fromkeys(i.replace("#ex", " example ") for i in (e.old_id, e.new_id) if i)
+    )
     return ExampleView(e.kind, kind_class(e.kind), where, word_segments(e.words, old, new))
 
 
@@ -219,12 +228,14 @@ def build_changelog_view(
     history_old: HistoryKey | None = None,
     history_new: HistoryKey | None = None,
     include_unchanged: bool = False,
+    use_cache: bool = True,
 ) -> ChangelogView:
     """The view of a changelog page.
 
     ``old``/``new`` (the editions) let references inside the text be linked; in a
     standalone page they are also embedded. ``previous``/``following`` are the dates of
-    the editions around the pair, for the site's navigation.
+    the editions around the pair, for the site's navigation. ``use_cache=False``
+    renders the embedded full texts afresh instead of reading them from the cache.
     """
     links = links or Links(site=False)
     a, b = d.old.date, d.new.date
@@ -268,9 +279,7 @@ def build_changelog_view(
         for kind, n in sorted(rule_counts.items(), key=lambda kv: kv[0] == "unchanged")
         if n
     )
-    significance = tuple(
-        Count(s, f"sig-{s}", n) for s, n in summary["significance"].items() if n
-    )
+    significance = tuple(Count(s, f"sig-{s}", n) for s, n in summary["significance"].items() if n)
     other: list[Count] = []
     for part in ("glossary", "examples", "contents"):
         for kind, n in summary[part].items():
@@ -294,8 +303,8 @@ def build_changelog_view(
     if embed:
         assert old is not None and new is not None
         texts = (
-            _embedded("text-old", f"Full text of {a}", old, OLD_PREFIX),
-            _embedded("text-new", f"Full text of {b}", new, NEW_PREFIX),
+            _embedded("text-old", f"Full text of {a}", old, OLD_PREFIX, use_cache),
+            _embedded("text-new", f"Full text of {b}", new, NEW_PREFIX, use_cache),
         )
 
     old_label, new_label = set_label(*old_set), set_label(*new_set)
@@ -303,7 +312,9 @@ def build_changelog_view(
     nav: tuple[NavLink, ...] = ()
     if links.site:
         nav = (
-            NavLink("← previous changes", links.changelog(previous, a) if previous else None, "prev"),
+            NavLink(
+                "← previous changes", links.changelog(previous, a) if previous else None, "prev"
+            ),
             NavLink(f"text of {a}", links.edition(a)),
             NavLink(f"text of {b}", links.edition(b)),
             NavLink("next changes →", links.changelog(b, following) if following else None, "next"),
@@ -334,9 +345,28 @@ def build_changelog_view(
     )
 
 
-def _embedded(anchor: str, title: str, edition: Edition, prefix: str) -> EmbeddedText:
-    items, _toc, unique = text_items(edition, Links(site=False), prefix=prefix)
-    return EmbeddedText(anchor, title, items, glossary_items(edition, prefix=prefix, unique=unique))
+def _embedded(
+    anchor: str, title: str, edition: Edition, prefix: str, use_cache: bool = True
+) -> EmbeddedText:
+    """An edition's full text for a standalone page, rendered once per edition and cached.
+
+    Half the work of a standalone changelog is its two full texts; they depend only on
+    the edition, the anchor prefix and the rendering code (:func:`env.fingerprint`).
+    """
+
+    def render() -> str:
+        items, _toc, unique = text_items(edition, Links(site=False), prefix=prefix)
+        glossary = glossary_items(edition, prefix=prefix, unique=unique)
+        return template("_embedded.html.j2").render(
+            items=items, glossary=glossary, anchor=f"{anchor}-glossary"
+        )
+
+    if not edition.sha256 or not use_cache:
+        html = render()
+    else:
+        version = f"{fingerprint()[:16]}-{prefix}"
+        html = cache.get_or_compute("fulltext-html", edition.sha256, version, render)
+    return EmbeddedText(anchor, title, Markup(html))
 
 
 def render_changelog(view: ChangelogView) -> str:
@@ -350,6 +380,7 @@ def render_changelog_html(
     new: Edition | None = None,
     *,
     include_unchanged: bool = False,
+    use_cache: bool = True,
 ) -> str:
     """A standalone HTML changelog (one file, stylesheet inlined, works from ``file://``).
 
@@ -357,7 +388,12 @@ def render_changelog_html(
     its text; without them the rule numbers are plain text.
     """
     view = build_changelog_view(
-        edition_diff, Links(site=False), old=old, new=new, include_unchanged=include_unchanged
+        edition_diff,
+        Links(site=False),
+        old=old,
+        new=new,
+        include_unchanged=include_unchanged,
+        use_cache=use_cache,
     )
     return render_changelog(view)
 

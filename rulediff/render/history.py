@@ -27,8 +27,10 @@ _EDITED = {"edited", "renumbered-edited", "split", "merged", "references-only", 
 def _summary(e: HistoryEvent, first_date: str) -> str:
     """What the kind badge and the numbers do not already say."""
     if e.kind == "added" and e.previous is None:
-        return f"already in the oldest edition of the corpus ({first_date})" if first_date else (
-            "already in the oldest edition of the corpus"
+        return (
+            f"already in the oldest edition of the corpus ({first_date})"
+            if first_date
+            else ("already in the oldest edition of the corpus")
         )
     return {
         "references-only": "rule numbers in its references updated",
@@ -141,8 +143,11 @@ def build_history_view(
         title=f"History of rule {history.rule}",
         stylesheet=links.static("rulediff.css") if links.site else None,
         home=links.index(),
-        crumbs=(NavLink("Editions", links.index()), NavLink("Rules", _rules_index(links)),
-                NavLink(history.rule, None))
+        crumbs=(
+            NavLink("Editions", links.index()),
+            NavLink("Rules", _rules_index(links)),
+            NavLink(history.rule, None),
+        )
         if links.site
         else (),
     )

@@ -93,7 +93,9 @@ def build_chart(rows: Sequence[EditionSummary], links: Links) -> Chart:
         if total:
             full = math.sqrt(total) * scale
             y = top + plot_h
-            for kind, count in sorted((row.counts or {}).items(), key=lambda kv: _kind_order(kv[0])):
+            for kind, count in sorted(
+                (row.counts or {}).items(), key=lambda kv: _kind_order(kv[0])
+            ):
                 if kind == "unchanged" or count <= 0:
                     continue
                 h = full * count / total
@@ -106,8 +108,10 @@ def build_chart(rows: Sequence[EditionSummary], links: Links) -> Chart:
     ticks = tuple(
         (round(top + plot_h - math.sqrt(v) * scale, 1), str(v)) for v in _nice_ticks(peak)
     )
-    present = sorted({k for r in rows for k, c in (r.counts or {}).items() if c and k != "unchanged"},
-                     key=_kind_order)
+    present = sorted(
+        {k for r in rows for k, c in (r.counts or {}).items() if c and k != "unchanged"},
+        key=_kind_order,
+    )
     legend = tuple((kind_class(k), k) for k in present)
     return Chart(width, height, tuple(bars), ticks, tuple(years), legend, top, top + plot_h, left)
 
@@ -153,7 +157,9 @@ def _summary_text(counts: Mapping[str, int] | None) -> str:
     if counts is None:
         return "The first edition of the corpus."
     parts = [
-        f"{counts[k]} {k}" for k in sorted(counts, key=_kind_order) if k != "unchanged" and counts[k]
+        f"{counts[k]} {k}"
+        for k in sorted(counts, key=_kind_order)
+        if k != "unchanged" and counts[k]
     ]
     return ("Rule changes: " + ", ".join(parts) + ".") if parts else "No rule changes."
 
@@ -172,7 +178,8 @@ def build_feed_view(rows: Sequence[EditionSummary], base_url: str = "") -> FeedV
             title=f"Comprehensive Rules {r.date}"
             + (f" — {set_label(r.set_name, r.set_code)}" if r.set_name or r.set_code else ""),
             updated=f"{r.date}T00:00:00Z",
-            href=(links.changelog(r.previous, r.date) if r.previous else links.edition(r.date)) or "",
+            href=(links.changelog(r.previous, r.date) if r.previous else links.edition(r.date))
+            or "",
             summary=_summary_text(r.counts),
         )
         for r in reversed(rows)

@@ -13,6 +13,7 @@ def build_rules_index_view(
     rows: Sequence[tuple[str, str, str, str, bool]], links: Links
 ) -> RulesIndexView:
     """``rows``: (number, page path from the site top, status, preview, in force)."""
+
     def row(r: tuple[str, str, str, str, bool]) -> RuleRow:
         return RuleRow(r[0], f"{links.root}{r[1]}", r[2], r[3])
 

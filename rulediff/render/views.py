@@ -184,8 +184,8 @@ class EmbeddedText:
 
     anchor: str
     title: str
-    items: tuple[TextItem, ...]
-    glossary: tuple[GlossaryItem, ...]
+    html: str
+    """The rendered rules and glossary (``markupsafe.Markup``: escaped when made)."""
 
 
 @dataclass(frozen=True, slots=True)

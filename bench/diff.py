@@ -1,0 +1,138 @@
+"""Changelog benchmark: rulediff's HTML changelog, cold and warm, against difflib.HtmlDiff.
+
+    python bench/diff.py [--corpus DIR] [--old 2015-01-23] [--new 2025-11-14] [--repeat N]
+
+In one process, on the same two files:
+
+* **cold** — no cache at all: parse both editions, align, diff, render the standalone
+  HTML changelog (with both full texts embedded, as ``rulediff diff --format html``);
+* **warm** — the on-disk cache filled by an earlier run (in-process memo emptied, so the
+  editions, the diff and the two rendered full texts are read back from disk), then
+  render the changes;
+* **difflib** — read and decode both files, split lines, and
+  ``difflib.HtmlDiff().make_file(a_lines, b_lines, context=True)``.
+
+Prints each time (best of ``--repeat`` interleaved rounds), cold/difflib and
+warm/difflib (targets: ≤ 0.5 and ≤ 0.1), and a breakdown of the cold run. Figures
+only: a benchmark never fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import gc
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from rulediff import align as align_module  # noqa: E402
+from rulediff import cache  # noqa: E402
+from rulediff import diff as diff_module  # noqa: E402
+from rulediff import history as history_module  # noqa: E402
+from rulediff.align import align  # noqa: E402
+from rulediff.corpus import Corpus, load_file  # noqa: E402
+from rulediff.diff import diff, diff_cached  # noqa: E402
+from rulediff.ingest import ingest_file  # noqa: E402
+from rulediff.parse import document_parser  # noqa: E402
+from rulediff.render import render_changelog_html  # noqa: E402
+
+
+def timed(fn: Callable[[], object]) -> tuple[float, object]:
+    gc.collect()
+    start = time.perf_counter()
+    value = fn()
+    return time.perf_counter() - start, value
+
+
+def forget_process_memos() -> None:
+    """Empty the in-process memos (lru caches of normalized texts…) so cold is cold.
+
+    The Lark parser stays built: building it is process start-up, paid by both sides.
+    """
+    cache.forget_memo()
+    for module in (align_module, diff_module, history_module):
+        for value in vars(module).values():
+            if callable(getattr(value, "cache_clear", None)) and value is not document_parser:
+                value.cache_clear()
+
+
+def cold(old: Path, new: Path) -> str:
+    forget_process_memos()
+    a, b = load_file(old, use_cache=False), load_file(new, use_cache=False)
+    return render_changelog_html(diff_cached(a, b, use_cache=False), a, b, use_cache=False)
+
+
+def warm(old: Path, new: Path) -> str:
+    cache.forget_memo()
+    a, b = load_file(old), load_file(new)
+    return render_changelog_html(diff_cached(a, b), a, b)
+
+
+def with_difflib(old: Path, new: Path) -> str:
+    a = ingest_file(old).text.splitlines()
+    b = ingest_file(new).text.splitlines()
+    return difflib.HtmlDiff().make_file(a, b, context=True)
+
+
+def breakdown(old: Path, new: Path) -> dict[str, float]:
+    """Where a cold run spends its time."""
+    forget_process_memos()
+    out: dict[str, float] = {}
+    out["parse both"], (a, b) = timed(  # type: ignore[misc]
+        lambda: (load_file(old, use_cache=False), load_file(new, use_cache=False))
+    )
+    out["align"], alignment = timed(lambda: align(a, b))
+    out["diff (words, lists, references)"], d = timed(lambda: diff(a, b, alignment))  # type: ignore[arg-type]
+    out["render HTML"], _ = timed(
+        lambda: render_changelog_html(d, a, b, use_cache=False)  # type: ignore[arg-type]
+    )
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", type=Path, default=None)
+    parser.add_argument("--old", default="2015-01-23")
+    parser.add_argument("--new", default="2025-11-14")
+    parser.add_argument("--repeat", type=int, default=1)
+    args = parser.parse_args()
+
+    corpus = Corpus.open(args.corpus, use_cache=False)
+    old, new = corpus.resolve(args.old).path, corpus.resolve(args.new).path
+    document_parser()  # built once per process, by either path alike
+
+    with tempfile.TemporaryDirectory(prefix="rulediff-bench-") as folder:
+        os.environ[cache.CACHE_ENV] = folder
+        warm(old, new)  # fill the cache once (untimed)
+        best: dict[str, float] = {}
+        sizes: dict[str, int] = {}
+        for _ in range(max(1, args.repeat)):
+            for name, fn in (("cold", cold), ("warm", warm), ("difflib", with_difflib)):
+                seconds, html = timed(lambda fn=fn: fn(old, new))  # type: ignore[misc]
+                best[name] = min(best.get(name, seconds), seconds)
+                sizes[name] = len(html)  # type: ignore[arg-type]
+        parts = breakdown(old, new)
+
+    base = best["difflib"]
+    print(f"changelog {args.old} → {args.new} ({old.name}, {new.name}), best of {args.repeat}")
+    print(f"  difflib.HtmlDiff(context=True)  {base:8.3f} s   {sizes['difflib'] / 1e6:6.2f} MB")
+    for name, target in (("cold", 0.5), ("warm", 0.1)):
+        ratio = best[name] / base
+        mark = "ok" if ratio <= target else "MISSED"
+        print(
+            f"  rulediff {name:<22} {best[name]:8.3f} s   {sizes[name] / 1e6:6.2f} MB"
+            f"   {ratio:5.3f}× difflib (target ≤ {target}: {mark})"
+        )
+    print("  cold breakdown:")
+    for name, seconds in parts.items():
+        print(f"    {name:<32} {seconds:7.3f} s")
+
+
+if __name__ == "__main__":
+    main()
