@@ -17,9 +17,15 @@ def engine() -> None:
     """Play rules scenarios under the behaviour of any edition."""
 
 
+def _show(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
 def _run_text(r: Run, summary: str) -> str:
+    decided = ", ".join(f"{k}={_show(v)}" for k, v in sorted(r.flags.items()))
     lines = [f"scenario: {r.scenario}" + (f" - {summary}" if summary else ""),
-             f"edition:  {r.edition}", f"result:   {r.result}", "log:"]
+             f"edition:  {r.edition}", f"flags:    {decided or '(none read)'}",
+             f"result:   {r.result}", "log:"]
     lines += [f"  {entry}" for entry in r.log]
     return "\n".join(lines) + "\n"
 
