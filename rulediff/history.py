@@ -157,10 +157,13 @@ def build_lineage(
     *,
     use_cache: bool = True,
     progress: Callable[[int, int], None] | None = None,
+    workers: int = 1,
 ) -> Lineage:
     """Chain every consecutive pair of ``editions`` (oldest first).
 
     ``progress(k, n)`` is called before each step that must be computed (not cached).
+    With ``workers`` > 1 and editions that have a ``path`` (corpus entries), missing
+    steps are computed in that many processes first (each writes the cache).
 
     ``editions`` are whatever ``load`` accepts (corpus :class:`EditionInfo` objects,
     paths…) and should carry a ``sha256`` attribute: then the whole lineage is cached
@@ -174,6 +177,8 @@ def build_lineage(
             found = cache.read("lineage", whole_key, LINEAGE_VERSION)
             if found is not cache.MISSING:
                 return found  # type: ignore[no-any-return]
+    if workers > 1 and use_cache and all(shas) and all(hasattr(e, "path") for e in editions):
+        _precompute_steps(editions, shas, workers, progress)  # type: ignore[arg-type]
     loaded: dict[int, Edition] = {}
 
     def get(k: int) -> Edition:
@@ -206,6 +211,44 @@ def build_lineage(
     if whole_key is not None and use_cache:
         cache.write("lineage", whole_key, LINEAGE_VERSION, lineage)
     return lineage
+
+
+def _missing_steps(shas: Sequence[str]) -> list[int]:
+    return [
+        k
+        for k in range(1, len(shas))
+        if cache.read("step", f"{shas[k - 1][:32]}-{shas[k][:32]}", LINEAGE_VERSION)
+        is cache.MISSING
+    ]
+
+
+def _step_for_paths(paths: tuple[str, str]) -> None:
+    """Worker: compute (and cache) the step between two edition files."""
+    from .corpus import load_file
+
+    step_of(load_file(paths[0]), load_file(paths[1]))
+
+
+def _precompute_steps(
+    editions: Sequence[Any],
+    shas: Sequence[str],
+    workers: int,
+    progress: Callable[[int, int], None] | None,
+) -> None:
+    """Compute the missing steps in a pool of processes (they land in the cache)."""
+    import multiprocessing
+
+    missing = _missing_steps(shas)
+    if len(missing) < 2:
+        return
+    jobs = [(str(editions[k - 1].path), str(editions[k].path)) for k in missing]
+    context = multiprocessing.get_context(
+        "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+    )
+    with context.Pool(min(workers, len(jobs))) as pool:
+        for done, _ in enumerate(pool.imap(_step_for_paths, jobs), 1):
+            if progress:
+                progress(missing[done - 1], len(editions) - 1)
 
 
 # --- one rule's history -----------------------------------------------------------------------

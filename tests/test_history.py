@@ -197,3 +197,13 @@ def test_corpus_history_of_the_morph_rules() -> None:
     assert ("2015-03-27", "renumbered-edited", ("702.36e",), ("702.36f",)) in kinds(h)
     assert kinds(rule_history(lin, "702.36b"))[-1] == ("2015-03-27", "added", (), ("702.36b",))
     assert trace_to(lin, "702.36f", 3, 0) == "702.36e"
+
+
+def test_steps_computed_in_parallel_equal_serial_ones(corpus_dir: Path) -> None:
+    from rulediff.corpus import Corpus
+
+    corpus = Corpus.open(corpus_dir)
+    infos = corpus.editions()
+    parallel = build_lineage(infos, corpus.load, workers=2)
+    serial = build_lineage(infos, corpus.load, use_cache=False)
+    assert parallel.steps == serial.steps and len(serial.steps) == 2

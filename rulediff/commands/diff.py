@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import importlib
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -94,7 +95,9 @@ def _lineage() -> tuple[Lineage, Callable[[str], Edition], list[Any]]:
             f"rulediff: aligning {editions[k - 1].date} → {editions[k].date} ({k}/{n})", err=True
         )
 
-    lineage = build_lineage(editions, corpus.load, use_cache=s.use_cache, progress=progress)
+    lineage = build_lineage(
+        editions, corpus.load, use_cache=s.use_cache, progress=progress, workers=os.cpu_count() or 1
+    )
     by_date = {str(info.date): info for info in editions}
 
     def load_date(date: str) -> Edition:
