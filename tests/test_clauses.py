@@ -1,0 +1,422 @@
+"""The clause grammar: every reference form, symbols, quotes, definitions, lists,
+conditions; offsets; never failing; and, over the real corpus, a recall census.
+
+The snippets are written for these tests in the CR's style (not copied CR text).
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import random
+import re
+
+import pytest
+from lark import Lark
+from lark import logger as lark_logger
+
+from rulediff.clauses import (
+    compute_edition_clauses,
+    edition_clauses,
+    parse_clauses,
+    parse_whole,
+    references,
+    rule_clauses,
+    rule_clauses_json,
+)
+from rulediff.model import Clause
+from rulediff.parse import grammar_path, parse_text
+
+from .conftest import corpus_dates, corpus_edition
+
+
+def targets(text: str) -> list[str]:
+    return [r.target for r in references(text)]
+
+
+def non_text(text: str) -> list[tuple[str, str]]:
+    return [(c.kind, text[c.start : c.end]) for c in parse_clauses(text) if c.kind != "text"]
+
+
+# --- the grammar itself ------------------------------------------------------------------
+def test_grammar_has_no_lalr_conflicts() -> None:
+    # Lark resolves a shift/reduce conflict silently unless asked: ask, and read the log.
+    buffer = io.StringIO()
+    handler = logging.StreamHandler(buffer)
+    lark_logger.addHandler(handler)
+    old_level = lark_logger.level
+    lark_logger.setLevel(logging.DEBUG)
+    try:
+        Lark(
+            grammar_path("clause.lark").read_text("utf-8"),
+            parser="lalr",
+            lexer="contextual",
+            debug=True,
+        )
+    finally:
+        lark_logger.removeHandler(handler)
+        lark_logger.setLevel(old_level)
+    assert "conflict" not in buffer.getvalue().lower()
+
+
+# --- every reference form -------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "expected", "phrase"),
+    [
+        ("as described in rule 601.", ["601"], "rule 601"),
+        ("follow rule 601.2f exactly", ["601.2f"], "rule 601.2f"),
+        ("See rules 118.8 and 118.9.", ["118.8", "118.9"], "rules 118.8 and 118.9"),
+        (
+            "rules 103.2, 103.3, and 103.4 apply",
+            ["103.2", "103.3", "103.4"],
+            "rules 103.2, 103.3, and 103.4",
+        ),
+        ("rule 702.15 or 702.16 applies", ["702.15", "702.16"], "rule 702.15 or 702.16"),
+        ("see rule 702.47.", ["702.47"], "rule 702.47"),
+        ("Rule 103.3 says so.", ["103.3"], "Rule 103.3"),
+        ("(see section 4)", ["4"], "section 4"),
+        ("see 805.8. For more", ["805.8"], "see 805.8"),
+        (
+            "those steps (see 601.2b and 601.2f–h)",
+            ["601.2b", "601.2f", "601.2g", "601.2h"],
+            "see 601.2b and 601.2f–h",
+        ),
+        ("the instructions in rules 608.3a and b are", ["608.3a", "608.3b"], "rules 608.3a and b"),
+        ("as in subrule 704.5k of the text", ["704.5k"], "subrule 704.5k"),
+    ],
+)
+def test_reference_forms(text: str, expected: list[str], phrase: str) -> None:
+    refs = references(text)
+    assert [r.target for r in refs] == expected
+    assert {r.text for r in refs} == {phrase}
+    for ref in refs:
+        assert text[ref.start : ref.end] == ref.text
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("rules 800–810", [str(n) for n in range(800, 811)]),
+        ("rules 601.2a–h", [f"601.2{c}" for c in "abcdefgh"]),
+        ("rules 702.19j–q", ["702.19j", "702.19k", "702.19m", "702.19n", "702.19p", "702.19q"]),
+        ("rules 903.3–903.5", ["903.3", "903.4", "903.5"]),
+        ("rules 119.7–8", ["119.7", "119.8"]),
+        ("rules 409.1a-409.1c", ["409.1a", "409.1b", "409.1c"]),
+        ("rules 306-311", [str(n) for n in range(306, 312)]),
+        ("rules 903.3 through 903.5", ["903.3", "903.4", "903.5"]),
+    ],
+)
+def test_ranges_expand_to_every_member_skipping_l_and_o(text: str, expected: list[str]) -> None:
+    refs = references(text)
+    assert [r.target for r in refs] == expected
+    assert [r.implied for r in refs] == [False] + [True] * (len(expected) - 2) + [False]
+
+
+def test_quoted_titles_in_every_quote_style() -> None:
+    curly = references("See rule 704, “State-Based Actions.”")
+    straight = references('See rule 704, "State-Based Actions."')
+    lost = references("See rule 704, ?State-Based Actions.?")  # a file that lost its quotes
+    for refs in (curly, straight, lost):
+        assert [(r.target, r.title, r.text) for r in refs] == [
+            ("704", "State-Based Actions", "rule 704")
+        ]
+    # the title belongs to the number right before it
+    refs = references("See section 1, “General,” and section 2, “Parts of a Card.”")
+    assert [(r.target, r.title) for r in refs] == [("1", "General"), ("2", "Parts of a Card")]
+    assert [r.kind for r in refs] == ["section", "section"]
+    # trailing punctuation inside the quotes is the sentence's, not the title's
+    assert references("rule 717, “Attraction Cards;” and")[0].title == "Attraction Cards"
+    assert references("rule 702.179, “Start Your Engines!”")[0].title == "Start Your Engines!"
+
+
+def test_slips_are_kept_as_malformed_references() -> None:
+    refs = references("the costs in rules 409.1b and 4091f-h apply, see rule 419,8")
+    assert [(r.target, r.malformed) for r in refs] == [
+        ("409.1b", False),
+        ("4091f", True),
+        ("419.8", True),
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the rule of law applies to rules in general",
+        "see the rules above",
+        "put 3, 4, or 5 counters on it",
+        "rule 5 is not a rule number here",
+        "If you see 2 cards, draw one.",
+        "version 100.5 was released",
+    ],
+)
+def test_text_that_cites_nothing(text: str) -> None:
+    assert references(text) == ()
+
+
+def test_references_in_examples_and_glossary_lines() -> None:
+    edition = parse_text(TOY)
+    rule = edition.rule("100.1a")
+    assert rule is not None
+    parsed = rule_clauses(rule)
+    assert [r.target for r in parsed.examples[0].references] == ["101.1"]
+    gloss = edition.glossary_entry("Deck")
+    assert gloss is not None
+    assert targets(gloss.text) == ["100.2a"]
+
+
+# --- other clauses -----------------------------------------------------------------------
+def test_symbols() -> None:
+    text = "Pay {2/W}{W/P} and {T}: add {X}."
+    assert [(c.kind, c.value) for c in parse_clauses(text) if c.kind == "symbol"] == [
+        ("symbol", "2/W"),
+        ("symbol", "W/P"),
+        ("symbol", "T"),
+        ("symbol", "X"),
+    ]
+
+
+def test_quotes_and_definitions_keep_their_inside() -> None:
+    text = "“Frobnicate [cost]” means “You may pay [cost]. See rule 702.3.” Then “Draw.”"
+    clauses = [c for c in parse_clauses(text) if c.kind != "text"]
+    definition, quote = clauses
+    assert definition.kind == "definition" and definition.value == "Frobnicate [cost]"
+    left, right = definition.children
+    assert (left.kind, right.kind) == ("quote", "quote")
+    assert [r.target for node in right.walk() for r in node.references] == ["702.3"]
+    clause = next(node for node in right.walk() if node.kind == "reference")
+    assert text[clause.start : clause.end] == "See rule 702.3"  # offsets in the outer text
+    ref = clause.references[0]
+    assert text[ref.start : ref.end] == ref.text == "rule 702.3"
+    assert quote.kind == "quote" and quote.value == "Draw."
+
+
+def test_lists_modern_and_old_form() -> None:
+    text = (
+        "Wizards have subtypes. The wizard types are Alma, Bex (see rule 717), and Cato Vel. More."
+    )
+    (lst,) = [c for c in parse_clauses(text) if c.kind == "list"]
+    assert lst.value == "The wizard types"
+    assert [item.value for item in lst.children] == ["Alma", "Bex (see rule 717)", "Cato Vel"]
+    assert [r.target for node in lst.walk() for r in node.references] == ["717"]
+    old = (
+        "The list of wizard words, updated through the Toy set, is as follows: "
+        "alpha, beta, and gamma."
+    )
+    (lst,) = [c for c in parse_clauses(old) if c.kind == "list"]
+    assert [item.value for item in lst.children] == ["alpha", "beta", "gamma"]
+    # "are" followed by something that is not a list stays text
+    assert [c.kind for c in parse_clauses("Wizard types are listed below.")] == ["text"]
+
+
+def test_conditions_end_at_the_comma_that_does_not_continue_a_series() -> None:
+    text = "If a spell, ability, or effect would do a thing, it does another. Then more."
+    (cond,) = [c for c in parse_clauses(text) if c.kind == "condition"]
+    assert text[cond.start : cond.end] == "If a spell, ability, or effect would do a thing"
+    text = "If it does (see rule 601.2), stop."
+    (cond,) = [c for c in parse_clauses(text) if c.kind == "condition"]
+    assert [r.target for node in cond.walk() for r in node.references] == ["601.2"]
+
+
+def test_numbers() -> None:
+    assert [
+        (c.kind, c.value)
+        for c in parse_clauses("Each player starts at 20 life.")
+        if c.kind == "number"
+    ] == [("number", "20")]
+
+
+# --- structure of the result -----------------------------------------------------------------
+def _assert_tiles(text: str, clauses: tuple[Clause, ...]) -> None:
+    at = 0
+    for clause in clauses:
+        assert clause.start == at, (text, clauses)
+        assert clause.end > clause.start
+        at = clause.end
+    assert at == len(text)
+
+
+def test_clauses_tile_the_text_and_the_json_is_compact() -> None:
+    text = "If {T} is paid, see rule 601.2f–h, “Casting Spells.” The types are a, b, and c."
+    clauses = parse_clauses(text)
+    _assert_tiles(text, clauses)
+    ref = next(c for c in clauses if c.kind == "reference")
+    assert ref.as_dict()["targets"] == ["601.2f", "601.2g", "601.2h"]
+    assert parse_clauses("") == ()
+
+
+def test_never_fails_on_noise() -> None:
+    # Random strings over the characters and words the grammar cares about: every one
+    # parses through the grammar (no fallback warning), tiles, and keeps offsets.
+    pieces = [
+        "rule ",
+        "rules ",
+        "section ",
+        "see ",
+        "See ",
+        "If ",
+        "means ",
+        "types are ",
+        "is as follows: ",
+        "601.2",
+        "a",
+        "–",
+        "-",
+        ", ",
+        " and ",
+        "or ",
+        ".",
+        ". ",
+        "“",
+        "”",
+        '"',
+        "?",
+        "{",
+        "}",
+        "{T}",
+        "(",
+        ")",
+        "123",
+        "4",
+        "word ",
+        "\n",
+        ";",
+        ":",
+    ]
+    rng = random.Random(3)
+    records: list[logging.LogRecord] = []
+    handler = logging.Handler()
+    handler.emit = records.append  # type: ignore[method-assign]
+    log = logging.getLogger("rulediff.clauses")
+    log.addHandler(handler)
+    try:
+        for _ in range(1500):
+            text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 25)))
+            clauses = parse_clauses(text)
+            _assert_tiles(text, clauses)
+            assert parse_whole(text) == clauses or "?" in text or "“" in text or '"' in text
+            for clause in clauses:
+                for ref in (r for node in clause.walk() for r in node.references):
+                    assert text[ref.start : ref.end] == ref.text
+    finally:
+        log.removeHandler(handler)
+    assert records == []
+
+
+def test_rule_json_shape() -> None:
+    edition = parse_text(TOY)
+    rule = edition.rule("100.2")
+    assert rule is not None
+    doc = rule_clauses_json(rule)
+    assert doc["references"] == [
+        {"target": "101.1", "text": "rule 101.1", "title": "Winning", "start": 15, "end": 25}
+    ]
+    assert [c["kind"] for c in doc["clauses"]] == ["text", "reference"]  # type: ignore[index]
+
+
+# --- the real corpus -------------------------------------------------------------------------
+# The census the issue asks for: a plain regex for "rule(s) NNN[.NN[a]]" in rule text.
+CENSUS = re.compile(r"\brules?\s+(\d{3}(?:\.\d+[a-z]?)?)(?!\d)", re.IGNORECASE)
+#: Census mentions the clause grammar is allowed to miss, with the reason. None so far:
+#: every mention in every edition since July 2009 is captured with the census's target.
+ACCEPTED_MISSES: dict[tuple[str, str, str], str] = {}
+
+
+def test_recall_census_since_july_2009() -> None:
+    dates = [d for d in corpus_dates() if d >= "2009-07"]
+    assert dates, "RULEDIFF_CORPUS must point at the corpus"
+    total = 0
+    misses: list[tuple[str, str, str]] = []
+    for date in dates:
+        edition = corpus_edition(date)
+        parsed = edition_clauses(edition)
+        for rule, rc in zip(edition.rules, parsed.rules, strict=True):
+            pairs = [
+                (rule.text, rc.text),
+                *zip((e.text for e in rule.examples), rc.examples, strict=True),
+            ]
+            for text, pt in pairs:
+                for m in CENSUS.finditer(text):
+                    total += 1
+                    if not any(
+                        r.target == m.group(1) and r.start <= m.start(1) < r.end
+                        for r in pt.references
+                    ):
+                        misses.append((date, str(rule.id), m.group(0)))
+    unexpected = [m for m in misses if m not in ACCEPTED_MISSES]
+    assert total > 50_000
+    assert unexpected == []
+    assert 1 - len(misses) / total >= 0.995
+
+
+@pytest.mark.parametrize("date", corpus_dates())
+def test_every_edition_parses_without_a_fallback(
+    date: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    edition = corpus_edition(date)
+    with caplog.at_level(logging.WARNING, logger="rulediff.clauses"):
+        parsed = compute_edition_clauses(edition)
+    assert caplog.records == []
+    assert len(parsed.rules) == len(edition.rules)
+    for rule, rc in zip(edition.rules, parsed.rules, strict=True):
+        _assert_tiles(rule.text, rc.text.clauses) if rule.text else None
+        for ref in rc.text.references:
+            assert rule.text[ref.start : ref.end] == ref.text
+
+
+@pytest.mark.parametrize(
+    "date", ["2001-09-24", "2008-05-01", "2009-07-11", "2016-01-16", "2024-11-08"]
+)
+def test_sentence_pre_pass_changes_nothing(date: str) -> None:
+    edition = corpus_edition(date)
+    texts = [r.text for r in edition.rules] + [e.text for e in edition.glossary]
+    texts += [x.text for r in edition.rules for x in r.examples]
+    for text in texts:
+        assert parse_clauses(text) == parse_whole(text), text[:80]
+
+
+def test_cached_clauses_equal_computed(corpus_dir) -> None:  # noqa: ANN001 - fixture
+    edition = corpus_edition(corpus_dates()[-1])
+    assert edition_clauses(edition) == compute_edition_clauses(edition)
+
+
+# A small edition in the modern layout, written for these tests (not CR text).
+TOY = """\
+Toy Game Comprehensive Rules
+
+These rules are effective as of March 3, 2031.
+
+Contents
+
+1. Basics
+100. General
+101. Winning
+
+Glossary
+
+Credits
+
+1. Basics
+
+100. General
+
+100.1. A game is played by two or more players.
+
+100.1a A two-player game has two players.
+
+Example: Alice wins as rule 101.1 says.
+
+100.2. Players follow rule 101.1, “Winning.”
+
+101. Winning
+
+101.1. A player with no cards left loses the game.
+
+Glossary
+
+Deck
+The cards a player brings to the game. See rule 100.2a.
+
+Credits
+
+Toy credits.
+"""
