@@ -52,7 +52,7 @@ from .model import Edition
 log = logging.getLogger(__name__)
 
 #: Bumped whenever the alignment of a given pair of editions could change (cache key).
-ALIGN_VERSION = "2"
+ALIGN_VERSION = "3"
 
 Kind = Literal[
     "unchanged",

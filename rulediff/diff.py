@@ -55,7 +55,7 @@ log = logging.getLogger(__name__)
 #: Version of the ``diff --format json`` document; bumped when its shape changes.
 DIFF_FORMAT_VERSION = 1
 #: Bumped whenever the diff of a given pair could change (cache key).
-DIFF_VERSION = "2"
+DIFF_VERSION = "3"
 
 Significance = Literal["none", "editorial", "references", "substantive"]
 SIGNIFICANCES: tuple[Significance, ...] = ("none", "editorial", "references", "substantive")
