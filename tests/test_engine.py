@@ -342,6 +342,22 @@ def test_a_step_that_makes_no_sense_is_an_engine_error_with_its_line(tmp_path: P
     assert info.value.line == 5 and "nobody" in info.value.message
 
 
+def test_malformed_tables_and_values_are_scenario_errors(tmp_path: Path) -> None:
+    with pytest.raises(ScenarioError, match="needs an 'id'"):
+        load_scenario(_write(tmp_path, 'result = "{battlefield}"\n[[players]]\nlife = 3\n'))
+    with pytest.raises(ScenarioError, match="unknown flag 'mana_brun'") as info:
+        load_scenario(_write(tmp_path, 'result = "x"\n[[players]]\nid = "a"\n[[expect]]\n'
+                                       'when = { mana_brun = true }\nresult = "x"\n'))
+    assert info.value.line == 5
+    path = _write(tmp_path, 'result = "{battlefield}"\n[[players]]\nid = "a"\n\n'
+                            '[[permanents]]\nid = "c"\ntypes = ["creature"]\npower = 1\n'
+                            'toughness = 1\n\n[[actions]]\ndo = "pump"\ntarget = "c"\n'
+                            'power = "lots"\n')
+    with pytest.raises(ScenarioError) as info:
+        run(load_scenario(path), flags())
+    assert info.value.line == 11 and "bad value" in info.value.message
+
+
 def test_scenario_type() -> None:
     assert isinstance(open_scenario("mana-burn"), Scenario)
 

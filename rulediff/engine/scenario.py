@@ -127,6 +127,14 @@ def scenario_from_mapping(data: Mapping[str, Any], *, name: str, source: str = "
     players = tuple(data.get("players", ()))
     if not players:
         raise fail("a scenario needs at least one [[players]] table")
+    for what in ("players", "permanents"):
+        seen: set[str] = set()
+        for item in data.get(what, ()):
+            if not isinstance(item, Mapping) or not isinstance(item.get("id"), str):
+                raise fail(f"each of {what} needs an 'id' string", _line_of(text, f"[[{what}]]"))
+            if item["id"] in seen:
+                raise fail(f"two {what} with the id {item['id']!r}")
+            seen.add(item["id"])
     action_lines = [i + 1 for i, ln in enumerate(text.splitlines()) if ln.strip() == "[[actions]]"]
     actions = tuple(data.get("actions", ()))
     for i, action in enumerate(actions):
@@ -143,6 +151,10 @@ def scenario_from_mapping(data: Mapping[str, Any], *, name: str, source: str = "
     for item in data.get("expect", ()):
         if "result" not in item:
             raise fail("each [[expect]] needs a 'result'")
+        for flag_name in item.get("when", {}):
+            if flag_name not in _flag_names():
+                raise fail(f"[[expect]] names an unknown flag {flag_name!r}",
+                           _line_of(text, "when"))
         expect.append(Expectation(dict(item.get("when", {})), str(item["result"]),
                                   str(item.get("why", ""))))
     start = data.get("start", "precombat-main")
@@ -159,10 +171,17 @@ def scenario_from_mapping(data: Mapping[str, Any], *, name: str, source: str = "
 
 
 def _line_of(text: str, key: str) -> int | None:
+    """The first line assigning ``key`` (or the table header ``key`` itself)."""
     for i, line in enumerate(text.splitlines(), 1):
-        if re.match(rf"\s*{re.escape(key)}\s*=", line):
+        if re.match(rf"\s*{re.escape(key)}\s*=", line) or line.strip() == key:
             return i
     return None
+
+
+def _flag_names() -> frozenset[str]:
+    from ..flags import REGISTRY
+
+    return frozenset(REGISTRY)
 
 
 # --- building the starting state ----------------------------------------------------------
@@ -508,6 +527,9 @@ def play(scenario: Scenario, flags: Any, cite: Citer) -> Game:
             exc.message = f"setting up the game: {exc.message}"
             exc.file, exc.args = scenario.source, (exc.message,)
         raise
+    except (KeyError, ValueError, TypeError) as exc:
+        raise ScenarioError(f"setting up the game: bad value ({exc})",
+                            file=scenario.source) from None
     game.rng = random.Random(scenario.seed)
     for i, a in enumerate(scenario.actions):
         try:
@@ -520,4 +542,7 @@ def play(scenario: Scenario, flags: Any, cite: Citer) -> Game:
                 exc.file, exc.line = scenario.source, scenario.lines.get(i)
                 exc.args = (exc.message,)
             raise
+        except (KeyError, ValueError, TypeError, AttributeError) as exc:
+            raise ScenarioError(f"action {i + 1} ({a['do']}): bad value ({exc})",
+                                file=scenario.source, line=scenario.lines.get(i)) from None
     return game
