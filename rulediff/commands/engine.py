@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-from ..engine import compare, open_scenario, run, run_edition, scenario_names
-from ..engine.runner import Run, Span, corpus_rule_sets
+from ..engine import Scenario, compare, open_scenario, run, scenario_names
+from ..engine.runner import Run, Span, corpus_rule_sets, flags_of
 from .common import corpus_options, load, output_option, settings, write_output
 
 
@@ -21,11 +21,17 @@ def _show(value: object) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def _run_text(r: Run, summary: str) -> str:
+def _run_text(r: Run, sc: Scenario, flags: object) -> str:
     decided = ", ".join(f"{k}={_show(v)}" for k, v in sorted(r.flags.items()))
-    lines = [f"scenario: {r.scenario}" + (f" - {summary}" if summary else ""),
+    lines = [f"scenario: {r.scenario}" + (f" - {sc.summary}" if sc.summary else ""),
              f"edition:  {r.edition}", f"flags:    {decided or '(none read)'}",
-             f"result:   {r.result}", "log:"]
+             f"result:   {r.result}"]
+    expected = sc.expected(flags)
+    if expected is not None:
+        verdict = "as expected" if expected.result == r.result else f"EXPECTED {expected.result!r}"
+        lines.append(f"          ({verdict}: {expected.why})" if expected.why else
+                     f"          ({verdict})")
+    lines.append("log:")
     lines += [f"  {entry}" for entry in r.log]
     return "\n".join(lines) + "\n"
 
@@ -53,13 +59,16 @@ def run_command(scenario: str, edition: str | None, flags_file: Path | None, fmt
         from ..flags import load_flagset
 
         ed = load(edition) if edition else None
-        r = run(sc, load_flagset(flags_file), edition=ed, label=str(flags_file))
+        flags = load_flagset(flags_file)
+        r = run(sc, flags, edition=ed, label=str(flags_file))
     else:
-        r = run_edition(sc, load(edition or "latest"), use_cache=settings().use_cache)
+        ed = load(edition or "latest")
+        flags = flags_of(ed, use_cache=settings().use_cache)
+        r = run(sc, flags, edition=ed)
     if fmt == "json":
         text = json.dumps(r.as_dict(), ensure_ascii=False, indent=2) + "\n"
     else:
-        text = _run_text(r, sc.summary)
+        text = _run_text(r, sc, flags)
     write_output(text, output)
 
 
