@@ -52,7 +52,7 @@ from .model import Edition
 log = logging.getLogger(__name__)
 
 #: Bumped whenever the alignment of a given pair of editions could change (cache key).
-ALIGN_VERSION = "3"
+ALIGN_VERSION = "4"
 
 Kind = Literal[
     "unchanged",
@@ -103,7 +103,8 @@ INDEX_CANDIDATES = 8
 #: A bigram shared by more texts than this says nothing about identity.
 MAX_POSTINGS = 60
 #: A recurring wording change ("his or her" → "their") is a sweep when it occurs in at
-#: least this many matched texts under at least SWEEP_MIN_PARENTS different parents.
+#: least this many matched texts (one more for a single word replaced by another, which
+#: recurs by chance more easily) under at least SWEEP_MIN_PARENTS different parents.
 SWEEP_MIN_TEXTS = 3
 SWEEP_MIN_PARENTS = 2
 SWEEP_MAX_WORDS = 4
@@ -130,6 +131,7 @@ _REF_DOTTED = re.compile(r"(?<![\w.])\d{3}\.\d+[a-z]{0,2}\b")
 _REF_ONE = re.compile(rf"{_NUM}|\d")
 _REF_HINT = re.compile(r"\d\d\d|[Ss]ection")
 PLACEHOLDER = "\u00a7"
+_RANGE_TAIL = re.compile(PLACEHOLDER + r"\s*[-\u2013\u2014]\s*[a-z]{1,2}\b")
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -199,8 +201,12 @@ def replace_references(text: str, replace: Callable[[str], str]) -> str:
 
 @functools.lru_cache(maxsize=1 << 16)
 def placeholder_references(text: str) -> str:
-    """Rule numbers inside references replaced by ``§``: "rule 702.36d" → "rule §"."""
-    return replace_references(text, lambda _n: PLACEHOLDER)
+    """Rule numbers inside references replaced by ``§``: "rule 702.36d" → "rule §".
+
+    The letter that ends a range goes too: "rules 601.2a–h" → "rules §".
+    """
+    out = replace_references(text, lambda _n: PLACEHOLDER)
+    return _RANGE_TAIL.sub(PLACEHOLDER, out) if PLACEHOLDER in out else out
 
 
 def comparison_key(text: str) -> str:
@@ -1024,7 +1030,8 @@ def _detect_sweeps(pairs: Iterable[tuple[str, str, str | None]]) -> dict[tuple[s
     return {
         c: n
         for c, n in texts.items()
-        if n >= SWEEP_MIN_TEXTS and len(parents[c]) >= SWEEP_MIN_PARENTS
+        if n >= SWEEP_MIN_TEXTS + (0 if re.search(r"[ ']", c[0] + c[1]) else 1)
+        and len(parents[c]) >= SWEEP_MIN_PARENTS
     }
 
 
