@@ -6,6 +6,7 @@ import datetime as dt
 import importlib
 import json
 import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -90,14 +91,27 @@ def _lineage() -> tuple[Lineage, Callable[[str], Edition], list[Any]]:
     corpus = Corpus.open(s.corpus_dir, use_cache=s.use_cache)
     editions = corpus.editions()
 
+    tty = sys.stderr.isatty()
+    shown = [0]
+
     def progress(k: int, n: int) -> None:
-        click.echo(
-            f"rulediff: aligning {editions[k - 1].date} → {editions[k].date} ({k}/{n})", err=True
+        # Steps not cached yet (the first run): one line kept up to date on a terminal,
+        # a line every ten steps otherwise.
+        shown[0] += 1
+        line = (
+            f"rulediff: aligning consecutive editions for the lineage: {editions[k].date} ({k}/{n})"
         )
+        if tty:
+            click.echo(f"\r{line}", err=True, nl=False)
+        elif shown[0] % 10 == 1 or k == n:
+            click.echo(line, err=True)
 
     lineage = build_lineage(
         editions, corpus.load, use_cache=s.use_cache, progress=progress, workers=os.cpu_count() or 1
     )
+    if tty and shown[0]:
+        click.echo("", err=True)
+
     by_date = {str(info.date): info for info in editions}
 
     def load_date(date: str) -> Edition:
