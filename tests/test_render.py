@@ -320,3 +320,20 @@ def test_atom_feed_is_valid_and_dated_by_editions() -> None:
     assert all(i and i.startswith("urn:uuid:") for i in ids) and len(set(ids)) == 3
     assert "1 added, 1 removed" in xml
     assert xml == render_feed(build_feed_view(_rows())), "deterministic"
+
+
+def test_listed_templates_are_the_ones_the_pages_use() -> None:
+    """The site's fingerprint hashes TEMPLATES: a template left off would not invalidate pages."""
+    from rulediff.render.env import TEMPLATES, reports_dir
+
+    folder = reports_dir()
+    used = {"changelog.html.j2", "edition.html.j2", "feed.xml.j2", "history.html.j2"}
+    used |= {"index.html.j2", "rules.html.j2", "_embedded.html.j2"}
+    pending = list(used)
+    while pending:  # follow extends / import / include
+        text = (folder / pending.pop()).read_text(encoding="utf-8")
+        for name in re.findall(r'{%-?\s*(?:extends|from|import|include)\s+"([^"]+)"', text):
+            if name not in used:
+                used.add(name)
+                pending.append(name)
+    assert used == set(TEMPLATES)

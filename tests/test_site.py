@@ -300,3 +300,13 @@ def test_site_of_three_real_editions(corpus_dir: Path, tmp_path: Path) -> None:
         == digest
     )
     assert os.path.getsize(site / "editions" / "2015-03-27.html") > 500_000
+
+
+def test_single_edition_site(tmp_path: Path) -> None:
+    corpus = write_corpus(tmp_path / "corpus", DATES[:1])
+    site = tmp_path / "site"
+    report = build(corpus, site, jobs=2)
+    assert (site / "editions" / f"{DATES[0]}.html").is_file()
+    assert not (site / "changes").exists()
+    assert report.pages == len(json.loads((site / MANIFEST_NAME).read_text())["pages"])
+    check_links(site)

@@ -25,6 +25,20 @@ from markupsafe import Markup, escape
 #: globbed: only these are copied, and their hashes are part of every page's inputs.
 STATIC_ASSETS: tuple[str, ...] = ("rulediff.css",)
 
+#: The templates of the changelog, history and site pages (reports/ also holds other
+#: reports' templates, e.g. the audit's, which do not shape these pages).
+TEMPLATES: tuple[str, ...] = (
+    "_base.html.j2",
+    "_macros.html.j2",
+    "_embedded.html.j2",
+    "changelog.html.j2",
+    "edition.html.j2",
+    "feed.xml.j2",
+    "history.html.j2",
+    "index.html.j2",
+    "rules.html.j2",
+)
+
 
 def reports_dir() -> Path:
     """Where the templates live: inside the wheel, or at the repository top."""
@@ -121,7 +135,7 @@ def fingerprint() -> str:
     by older code.
     """
     digest = hashlib.sha256()
-    files: list[Path] = sorted(reports_dir().glob("*.j2"))
+    files: list[Path] = [reports_dir() / name for name in TEMPLATES]
     files += [static_dir() / name for name in STATIC_ASSETS]
     code = Path(__file__).resolve().parent
     files += sorted(code.glob("*.py"))
