@@ -414,7 +414,9 @@ def check_numbering(edition: Edition) -> Iterator[Diagnostic]:
                 rule.line,
                 rule=str(rule.id),
             )
-    index = {id(rule): i for i, rule in enumerate(edition.rules)}
+    glued = list(check_glued(edition))
+    yield from glued
+    glued_numbers = {f.rule for f in glued}
     seen: set[str] = set()
     firsts: list[Rule] = []
     for rule in edition.rules:  # a duplicate number is reported once, by the parser
@@ -426,33 +428,35 @@ def check_numbering(edition: Edition) -> Iterator[Diagnostic]:
         groups.setdefault(str(rule.id.parent), []).append(rule)
     for parent, group in groups.items():
         for finding in _sequence(parent, group):
-            glued = _glued(edition, finding, index)
-            yield glued or finding
+            if finding.code == "numbering-gap" and finding.target in glued_numbers:
+                continue  # not missing: written without its space (reported above)
+            yield finding
 
 
-def _glued(edition: Edition, gap: Diagnostic, index: dict[int, int]) -> Diagnostic | None:
-    """A "missing" number that is in the text after all, glued to its words
-    (``901.4.All plane…``): a malformed number, not a gap."""
-    if gap.code != "numbering-gap" or gap.target is None or gap.rule is None:
-        return None
-    current = next(r for r in edition.rules if str(r.id) == gap.rule)
-    at = index[id(current)]
-    label = re.compile(rf"(?m)^({re.escape(gap.target)}\.?)(?=[^\s.\d])")
-    for before in edition.rules[max(0, at - 3) : at]:
-        raw = "\n".join([before.body, *(e.body for e in before.examples), before.trailing])
-        m = label.search(raw)
-        if m:
-            line = before.line + raw[: m.start()].count("\n")
-            return Diagnostic(
+_GLUED = re.compile(r"^(\d{3}\.\d+[a-z]{0,2})(\.?)(?=[^\s.\d])")
+
+
+def check_glued(edition: Edition) -> Iterator[Diagnostic]:
+    """malformed-number: a rule written without a space after its number
+    (``901.4.All plane…``) reads as a line of the rule above; the number is not missing,
+    it is malformed."""
+    for rule in edition.rules:
+        # the rule's text as written from its number on: body, examples, stray lines
+        for offset, raw in enumerate(rule.to_text().split("\n")[1:], start=1):
+            m = _GLUED.match(raw)
+            if m is None or RuleId.try_parse(m.group(1)) is None:
+                continue
+            if edition.rule(m.group(1)) is not None:
+                continue
+            yield Diagnostic(
                 "malformed-number",
                 "warning",
-                f"rule {gap.target} is written without a space after its number "
-                f"({raw[m.start() : m.start() + 20]!r}…), so it reads as part of {before.id}",
-                line,
-                rule=gap.target,
-                suggestion=f"{m.group(1)} {raw[m.end() : m.end() + 16].split(chr(10))[0]}…",
+                f"rule {m.group(1)} is written without a space after its number "
+                f"({raw[:20]!r}…), so it reads as part of {rule.id}",
+                rule.line + offset,
+                rule=m.group(1),
+                suggestion=f"{m.group(1)}{m.group(2)} {raw[m.end() : m.end() + 16]}…",
             )
-    return None
 
 
 def _lo(letters: str) -> str:
