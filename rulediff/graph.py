@@ -327,7 +327,8 @@ def links(edition: Edition, node: str, parsed: EditionClauses | None = None) -> 
 
 def format_links(found: Links) -> str:
     """``rulediff refs`` as plain text."""
-    head = found.node + (f" — {found.title}" if found.title else "")
+    named = found.title and not found.node.startswith(GLOSSARY_PREFIX)
+    head = found.node + (f" — {found.title}" if named else "")
     if not found.exists:
         head += f" (not in the edition of {found.edition})"
     lines = [f"{head}  [{found.edition}]", f"cites ({len(found.cites)}):"]
@@ -345,5 +346,6 @@ def _link_line(link: Link) -> str:
         notes.append("in a range")
     if not link.exists:
         notes.append("MISSING")
-    title = f" — {link.title}" if link.title else ""
+    named = link.title and not link.node.startswith(GLOSSARY_PREFIX)
+    title = f" — {link.title}" if named else ""
     return f"  {link.node}{title}  ({link.text}; {', '.join(notes)})"
