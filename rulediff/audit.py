@@ -6,21 +6,25 @@ The parser's own diagnostics (malformed numbers, duplicates, stray text, placeho
 a truncated edition …) are reported as they are; this module adds the checks that need
 the clauses and the graph:
 
-==================== ========= ==========================================================
-code                 severity  what
-==================== ========= ==========================================================
-dangling-reference   error     a rule cites a number the edition does not have
-glossary-dangling    error     a glossary entry cites a number the edition does not have
-title-mismatch       warning   the quoted title is not the target's heading (typography
-                               aside); suggests the rule that carries that title
-malformed-reference  warning   a cited number is not a rule number (``4091f``, ``419,8``)
-self-reference       info      a rule cites itself
-numbering-gap        warning   a number is skipped among siblings (702.4 then 702.6)
-numbering-order      error     a number is not after the one before it
-skipped-letter       warning   a subrule uses l or o, which the CR skips
-contents-mismatch    warning   the contents table and the headings disagree
-placeholder-reference warning  a rule cites a rule that is an empty placeholder
-==================== ========= ==========================================================
+===================== ========= =========================================================
+code                  severity  what
+===================== ========= =========================================================
+dangling-reference    error     a rule cites a number the edition does not have
+glossary-dangling     error     a glossary entry cites a number the edition does not have
+title-mismatch        warning   the quoted title is not the target's heading (typography
+                                aside); suggests the rule that carries that title
+malformed-reference   warning   a cited number is not a rule number (``4091f``, ``419,8``)
+self-reference        info      a rule cites itself
+placeholder-reference warning   a rule cites a rule that is an empty placeholder
+numbering-gap         warning   a number is skipped among siblings (702.4 then 702.6)
+numbering-order       error     a number is not after the one before it
+skipped-letter        warning   a subrule uses l or o, which the CR skips
+contents-mismatch     warning   the contents table and the headings disagree
+malformed-number      warning   a rule glued to its text (``901.4.All …``), besides the
+                                parser's own malformed-number findings
+stale-reference       warning   with ``audit --since OLD``: a reference kept the number
+                                of a rule renumbered since (``rulediff.diff``)
+===================== ========= =========================================================
 
 Nothing is reported for text that is right: quote style, dashes and the punctuation a
 sentence puts inside the quotes (``rule 717, "Attraction Cards;"``) are typography.
@@ -48,6 +52,7 @@ _RANK = {name: rank for rank, name in enumerate(SEVERITIES)}
 CODES = (
     "dangling-reference",
     "glossary-dangling",
+    "stale-reference",
     "title-mismatch",
     "malformed-reference",
     "self-reference",
@@ -597,6 +602,8 @@ def audit_json(edition: Edition, findings: list[Diagnostic]) -> dict[str, object
 MEANINGS = {
     "dangling-reference": "A rule cites a rule or section the edition does not have.",
     "glossary-dangling": "A glossary entry cites a rule or section the edition does not have.",
+    "stale-reference": "A reference kept the number of a rule renumbered since an older "
+    "edition (audit --since OLD).",
     "title-mismatch": "The quoted title is not the heading of the cited rule (typography aside).",
     "malformed-reference": "A cited number is not a rule number (4091f, 419,8).",
     "self-reference": "A rule cites itself.",
