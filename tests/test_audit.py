@@ -214,6 +214,15 @@ def test_parser_diagnostics_are_surfaced() -> None:
     truncated = toy().to_text().split("\nGlossary\n\nDeck")[0]
     codes = {f.code for f in audit(parse_text(truncated + "\n"))}
     assert {"missing-glossary", "missing-credits"} <= codes
+    odd = CLEAN.replace(
+        "101.1. A player with no cards left loses the game.",
+        "101.1. This section is now empty.\n\n101.2a A subrule without its rule.",
+    )
+    codes = {f.code for f in audit(toy(odd))}
+    assert {"empty-placeholder", "missing-parent"} <= codes
+    assert not {"empty-placeholder", "missing-parent", "missing-glossary"} & {
+        f.code for f in audit(toy())
+    }
 
 
 def test_title_key_ignores_only_typography() -> None:
