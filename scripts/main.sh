@@ -17,3 +17,28 @@ rulediff() { "$VENV/bin/rulediff" "$@"; }
 rulediff parse latest --format json -o "$OUT/latest.json"
 rulediff parse latest --format text -o "$OUT/latest.txt"
 echo "main: wrote $OUT/latest.json and $OUT/latest.txt"
+
+# 2. What changed in the newest edition: the changelog from the edition before it.
+previous="$("$VENV/bin/python" - <<'PY'
+from rulediff.corpus import Corpus
+editions = Corpus.open().editions()
+print(editions[-2].date if len(editions) > 1 else editions[-1].date)
+PY
+)"
+rulediff diff "$previous" latest --format html -o "$OUT/changelog-latest.html"
+rulediff diff "$previous" latest --format json -o "$OUT/changelog-latest.json"
+echo "main: wrote $OUT/changelog-latest.html ($previous → latest)"
+
+# 3. The cross-reference audit of the newest edition, and a table for the whole corpus.
+rulediff audit latest --format html -o "$OUT/audit-latest.html"
+rulediff audit --all --format text -o "$OUT/audit-all.txt"
+echo "main: wrote $OUT/audit-latest.html and $OUT/audit-all.txt"
+
+# 4. Behaviour flags of every edition.
+rulediff flags --timeline --format html -o "$OUT/flags-timeline.html"
+rulediff flags latest --format json -o "$OUT/flags-latest.json"
+echo "main: wrote $OUT/flags-timeline.html"
+
+# 5. The static site: every changelog, full text and rule history (incremental).
+rulediff site -o "$OUT/site"
+echo "main: site in $OUT/site/index.html"
