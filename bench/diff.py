@@ -40,6 +40,7 @@ from rulediff.corpus import Corpus, load_file  # noqa: E402
 from rulediff.diff import diff, diff_cached  # noqa: E402
 from rulediff.ingest import ingest_file  # noqa: E402
 from rulediff.parse import document_parser  # noqa: E402
+from rulediff.render import refs as refs_module  # noqa: E402
 from rulediff.render import render_changelog_html  # noqa: E402
 
 
@@ -56,7 +57,7 @@ def forget_process_memos() -> None:
     The Lark parser stays built: building it is process start-up, paid by both sides.
     """
     cache.forget_memo()
-    for module in (align_module, diff_module, history_module):
+    for module in (align_module, diff_module, history_module, refs_module):
         for value in vars(module).values():
             if callable(getattr(value, "cache_clear", None)) and value is not document_parser:
                 value.cache_clear()

@@ -327,14 +327,19 @@ def parse_clauses(text: str) -> tuple[Clause, ...]:
     """
     if not text:
         return ()
+    return tile(_structures(text, _TRIGGER), 0, len(text))
+
+
+def _structures(text: str, trigger: re.Pattern[str]) -> list[Clause]:
+    """The clauses other than ``text`` in the sentences of ``text`` that match ``trigger``."""
     found: list[Clause] = []
-    for start, end in segments(text):
+    for start, end in segments(text, trigger):
         found.extend(
             c if start == 0 else shift(c, start)
             for c in _parse(text[start:end])
             if c.kind != "text"
         )
-    return tile(found, 0, len(text))
+    return found
 
 
 def parse_whole(text: str) -> tuple[Clause, ...]:
@@ -363,12 +368,15 @@ _TRIGGER = re.compile(
     r"[\d{“”\"?]|\bIf\b|\bis\s+as\s+follows:|\b(?:types|supertypes|subtypes|words|colors"
     r"|symbols|characteristics|designations|names|vowels)\s+are\s"
 )
+#: What can start a reference (the keywords of ``reference`` in the grammar): the sentences
+#: :func:`references` parses.
+_REFERENCE_TRIGGER = re.compile(r"\b(?:(?:[Ss]ub)?[Rr]ules?|[Ss]ections?|[Ss]ee)\s+\d")
 _SPLIT = re.compile(r"[“”\"\n]|\.\s+")
 
 
-def segments(text: str) -> list[tuple[int, int]]:
-    """Spans of ``text`` worth parsing: runs of sentences that contain a trigger."""
-    if _TRIGGER.search(text) is None:
+def segments(text: str, trigger: re.Pattern[str] = _TRIGGER) -> list[tuple[int, int]]:
+    """Spans of ``text`` worth parsing: runs of sentences that contain a ``trigger``."""
+    if trigger.search(text) is None:
         return []
     if "?" in text:
         return [(0, len(text))]
@@ -399,7 +407,7 @@ def segments(text: str) -> list[tuple[int, int]]:
         sentences.append((at, len(text)))
     out: list[tuple[int, int]] = []
     for start, end in sentences:
-        if _TRIGGER.search(text, start, end) is None:
+        if trigger.search(text, start, end) is None:
             continue
         if out and text[out[-1][1] : start].isspace():
             out[-1] = (out[-1][0], end)
@@ -416,8 +424,13 @@ def iter_references(clauses: Iterable[Clause]) -> Iterator[Reference]:
 
 
 def references(text: str) -> tuple[Reference, ...]:
-    """Every rule or section ``text`` cites (ranges expanded), in order."""
-    return tuple(iter_references(parse_clauses(text)))
+    """Every rule or section ``text`` cites (ranges expanded), in order.
+
+    The same references as ``iter_references(parse_clauses(text))`` (tests compare them
+    over the corpus), in about half the time: only the sentences that hold a reference
+    keyword are parsed.
+    """
+    return tuple(iter_references(_structures(text, _REFERENCE_TRIGGER))) if text else ()
 
 
 # --- whole editions --------------------------------------------------------------------------

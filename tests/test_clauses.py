@@ -18,6 +18,7 @@ from lark import logger as lark_logger
 from rulediff.clauses import (
     compute_edition_clauses,
     edition_clauses,
+    iter_references,
     parse_clauses,
     parse_whole,
     references,
@@ -372,6 +373,16 @@ def test_sentence_pre_pass_changes_nothing(date: str) -> None:
     texts += [x.text for r in edition.rules for x in r.examples]
     for text in texts:
         assert parse_clauses(text) == parse_whole(text), text[:80]
+
+
+@pytest.mark.parametrize("date", ["2001-09-24", "2008-05-01", "2016-01-16", "2025-11-14"])
+def test_reference_pre_pass_finds_what_the_full_parse_finds(date: str) -> None:
+    # references() parses only the sentences holding a reference keyword.
+    edition = corpus_edition(date)
+    texts = [r.text for r in edition.rules] + [e.text for e in edition.glossary]
+    texts += [x.text for r in edition.rules for x in r.examples]
+    for text in texts:
+        assert references(text) == tuple(iter_references(parse_clauses(text))), text[:80]
 
 
 def test_cached_clauses_equal_computed(corpus_dir) -> None:  # noqa: ANN001 - fixture

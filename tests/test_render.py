@@ -123,6 +123,21 @@ def test_find_references(text: str, expected: list[tuple[str, str]]) -> None:
     assert [(text[s:e], t) for s, e, t in find_references(text)] == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("(see 805.8)", [("805.8", "805.8")]),
+        ("rules 608.3a and b", [("608.3a", "608.3a"), ("b", "608.3b")]),
+        ("See section 500, “Turn Structure.”", [("500", "500")]),
+        ("subrule 702.36e", [("702.36e", "702.36e")]),
+        ("rules 903.3 through 903.5", [("903.3", "903.3"), ("903.5", "903.5")]),
+    ],
+)
+def test_links_follow_the_clause_grammar(text: str, expected: list[tuple[str, str]]) -> None:
+    # The same reference forms as rulediff.clauses, which the regex finder used to miss.
+    assert [(text[s:e], t) for s, e, t in find_references(text)] == expected
+
+
 # --- full text -----------------------------------------------------------------------------------
 
 

@@ -67,13 +67,9 @@ class _Side:
             return None
         return f"{self.href}#{self.prefix}{glossary_anchor(term)}"
 
-    def references(self, text: str) -> list[tuple[int, int, str]]:
-        if (
-            self.edition is None
-            or self.href is None
-            or ("ule" not in text and "ection" not in text)
-        ):
-            return []
+    def references(self, text: str) -> Sequence[tuple[int, int, str]]:
+        if self.edition is None or self.href is None:
+            return ()
         return find_references(text)
 
     def link(self, text: str, target: str) -> Span:

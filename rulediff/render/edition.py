@@ -27,7 +27,7 @@ def linked_spans(
     (``""`` when that page *is* the full text, ``None`` when there is none to link to);
     ``prefix`` starts the anchors when a page holds more than one full text.
     """
-    if edition is None or page_href is None or ("ule" not in text and "ection" not in text):
+    if edition is None or page_href is None:
         return (Span(text),)
     spans: list[Span] = []
     pos = 0

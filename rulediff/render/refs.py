@@ -1,9 +1,10 @@
-"""Find rule references in a rule's text, to hyperlink them.
+"""Where the rule numbers cited in a text are written, to hyperlink them.
 
-The full text of an edition links every ``rule 702.36e``, ``rules 103.2, 103.3, and
-103.4``, ``rules 601.2a–h`` and ``section 4`` to the rule it names. Each number written
-in the text becomes one link (the end of a range written as a bare letter, ``h`` in
-``601.2a–h``, links to ``601.2h``).
+The references themselves come from the clause grammar (:func:`rulediff.clauses.references`:
+``rule 702.36e``, ``rules 103.2, 103.3, and 103.4``, ``rules 601.2a–h``, ``section 4``,
+``see 805.8``, ``subrule 702.36e``); this module only finds where each written number
+stands, so each becomes one link. The end of a range written as a bare letter (``h`` in
+``601.2a–h``) links to ``601.2h``; the members a range leaves unwritten get no link.
 
 >>> text = "See rules 601.2a–h and 702.36."
 >>> [(text[s:e], target) for s, e, target in find_references(text)]
@@ -13,57 +14,41 @@ in the text becomes one link (the end of a range written as a bare letter, ``h``
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
-_LEAD = re.compile(r"\b(?:([Rr]ules?)|[Ss]ections?)[ \u00a0]+(?=\d)")
-_RULE_NUMBER = re.compile(r"\d{3}(?:\.\d+[a-z]{0,2})?(?![\d])")
-_SECTION_NUMBER = re.compile(r"\d(?!\d)(?!\.\d)")
-_SEPARATOR = re.compile(
-    r"[ \u00a0]*,[ \u00a0]*(?:(?:and|or)[ \u00a0]+)?|[ \u00a0]+(?:and|or|through)[ \u00a0]+"
-)
-_RANGE = re.compile(r"[ \u00a0]*[–—-][ \u00a0]*")
-_RANGE_END = re.compile(r"\d{3}(?:\.\d+[a-z]{0,2})?(?![\d])|[a-z]{1,2}\b|\d+[a-z]{0,2}\b")
-_SPLIT = re.compile(r"^(\d{3})(?:\.(\d+)([a-z]{0,2}))?$")
+from ..clauses import references
+
+#: Between the two ends of a written range (as in the clause grammar's ``RANGE_SEP``).
+_RANGE_SEP = re.compile(r"\s*[–—−-]\s*(?=\w)|\s+through\s+")
 
 
-def _range_end(start: str, written: str) -> str:
-    """The full number a range end stands for: ``601.2a``–``h`` → ``601.2h``."""
-    if _SPLIT.match(written):
-        return written
-    m = _SPLIT.match(start)
-    if m is None:
-        return written
-    if written.isalpha() and m.group(2) is not None:
-        return f"{m.group(1)}.{m.group(2)}{written}"
-    if written[:1].isdigit():  # 903.3–5 → 903.5
-        return f"{m.group(1)}.{written}"
-    return written
+@lru_cache(maxsize=1 << 16)
+def find_references(text: str) -> tuple[tuple[int, int, str], ...]:
+    """``(start, end, target)`` for every rule number written in ``text``, in order.
 
-
-def find_references(text: str) -> list[tuple[int, int, str]]:
-    """``(start, end, target)`` for every rule number cited in ``text``, in order."""
+    Memoized: the two editions of a changelog share most of their texts, and a rule's
+    text is searched again for its word diff.
+    """
     found: list[tuple[int, int, str]] = []
-    for lead in _LEAD.finditer(text):
-        pos = lead.end()
-        number = _RULE_NUMBER if lead.group(1) else _SECTION_NUMBER
-        m = number.match(text, pos)
-        if m is None:
+    cursor = 0
+    range_end: tuple[int, int, str] | None = None  # where the written end of a range stands
+    for ref in references(text):
+        if ref.implied:
             continue
-        found.append((m.start(), m.end(), m.group()))
-        pos = m.end()
-        while True:
-            rng = _RANGE.match(text, pos)
-            if rng is not None:
-                end = _RANGE_END.match(text, rng.end())
-                if end is not None:
-                    found.append((end.start(), end.end(), _range_end(found[-1][2], end.group())))
-                    pos = end.end()
-                    continue
-            sep = _SEPARATOR.match(text, pos)
-            if sep is None:
-                break
-            nxt = number.match(text, sep.end())
-            if nxt is None:
-                break
-            found.append((nxt.start(), nxt.end(), nxt.group()))
-            pos = nxt.end()
-    return found
+        if range_end is not None and range_end[2] == ref.written:
+            found.append((range_end[0], range_end[1], ref.target))
+            range_end = None
+            continue
+        range_end = None
+        written = re.compile(rf"(?<![\w.]){re.escape(ref.written)}(?!\w)")
+        m = written.search(text, max(cursor, ref.start), ref.end)
+        if m is None:  # not expected: every target is written inside its phrase
+            continue
+        sep = _RANGE_SEP.search(ref.written)
+        if sep is None:
+            found.append((m.start(), m.end(), ref.target))
+        else:
+            found.append((m.start(), m.start() + sep.start(), ref.target))
+            range_end = (m.start() + sep.end(), m.end(), ref.written)
+        cursor = m.end()
+    return tuple(found)
