@@ -43,7 +43,10 @@ _TITLE_QUOTES = re.compile(r"^,?\s*[“\"?](.*)[”\"?]$", re.DOTALL)
 _TITLE_TAIL = re.compile(r"[\s.,;:]+$")
 _CONJUNCTION = re.compile(r"^(?:and/or|and|or)\s+")
 _LEAD_WORDS = re.compile(r"((?:[^\W\d_][\w’'-]*\s+){1,3})$")
-_SUBJECT_TAIL = re.compile(r"\s+are\s+.*$|^is\s+as\s+follows:\s*$", re.DOTALL)
+_SUBJECT_TAIL = re.compile(r"\s+are\s+.*$", re.DOTALL)
+#: A list introduced by "are"/"include(s)"/a colon after any words, or "… as follows:".
+_LEAD_IN_INTRO = re.compile(r"(?:are|includes?|is)\b|:")
+_SENTENCE_BREAK = re.compile(r"\.\s+|\n")
 
 
 # --- the transformer (inline: it runs while the LALR parser reduces) --------------------
@@ -137,33 +140,76 @@ class ClauseTransformer(Transformer):
     open_condition = condition
 
     def item(self, items: list[Any]) -> Clause:
-        text = _text.get()
-        start, end = _start(items[0]), _end(items[-1])
-        while start < end and text[start].isspace():
-            start += 1
-        while end > start and text[end - 1].isspace():
-            end -= 1
-        value = _CONJUNCTION.sub("", text[start:end])
-        return Clause("item", start, end, value, _clauses(items))
+        return _item(_start(items[0]), _end(items[-1]), _clauses(items))
 
     def list(self, items: list[Any]) -> Clause:
         intro: Token = items[0]
         body = items[:-1] if isinstance(items[-1], Token) and items[-1].type == "PERIOD" else items
-        subject = _subject(intro)
-        children = tuple(item for item in body[1:] if isinstance(item, Clause))
+        children = tuple(
+            line for item in body[1:] if isinstance(item, Clause) for line in _lines(item)
+        )
+        subject = _subject(intro, children[0].start if children else intro.end_pos)  # type: ignore[arg-type]
         return Clause("list", intro.start_pos, _end(body[-1]), subject, children)
 
     open_list = list
 
 
-def _subject(intro: Token) -> str | None:
-    """What a list enumerates: "The planeswalker types" (the words before "are")."""
+def _item(start: int, end: int, children: tuple[Clause, ...]) -> Clause:
+    """An item of a list: its text without surrounding space and leading "and"/"or"."""
+    text = _text.get()
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return Clause("item", start, end, _CONJUNCTION.sub("", text[start:end]), children)
+
+
+def _lines(item: Clause) -> tuple[Clause, ...]:
+    """An item that runs over line breaks is an item a line ("… as follows:⏎A⏎B⏎C")."""
+    text = _text.get()
+    if "\n" not in text[item.start : item.end]:
+        return (item,)
+    cuts = [
+        i
+        for i in range(item.start, item.end)
+        if text[i] == "\n" and not any(c.start <= i < c.end for c in item.children)
+    ]
+    lines = zip([item.start, *(i + 1 for i in cuts)], [*cuts, item.end], strict=True)
+    out = (
+        _item(a, b, tuple(c for c in item.children if a <= c.start and c.end <= b))
+        for a, b in lines
+    )
+    return tuple(line for line in out if line.end > line.start)
+
+
+def _subject(intro: Token, first_item: int) -> str | None:
+    """What a list enumerates: "The planeswalker types" (the words before "are"); for a
+    list without such a noun, its lead-in ("Costs may include", "… is as follows:")."""
+    text = _text.get()
+    if _LEAD_IN_INTRO.match(intro):
+        return lead_in(text, intro.start_pos, first_item) or None  # type: ignore[arg-type]
     noun = _SUBJECT_TAIL.sub("", str(intro)).strip()
-    if not noun:
-        return None
-    before = _text.get()[max(0, intro.start_pos - 80) : intro.start_pos]  # type: ignore[operator]
+    before = text[max(0, intro.start_pos - 80) : intro.start_pos]  # type: ignore[operator]
     lead = _LEAD_WORDS.search(before)
     return f"{lead.group(1)}{noun}" if lead else noun
+
+
+def lead_in(text: str, start: int, end: int) -> str:
+    """The words of ``text`` from the start of the sentence holding ``start`` up to ``end``.
+
+    >>> lead_in("Cogs spin. The cog types are Big, Small, and Tiny.", 21, 29)
+    'The cog types are'
+    """
+    at = 0
+    for m in _SENTENCE_BREAK.finditer(text, 0, start):
+        at = m.end()
+    return text[at:end].strip()
+
+
+def list_lead(text: str, clause: Clause) -> str:
+    """The words that introduce a ``list`` clause of ``text``, from the start of its
+    sentence to its first item: "The planeswalker types are", "Costs may include"."""
+    return lead_in(text, clause.start, clause.children[0].start if clause.children else clause.end)
 
 
 def _title(tok: Token) -> str:
@@ -364,10 +410,14 @@ def _parse(text: str) -> tuple[Clause, ...]:
 # need no parse at all. The pre-pass never changes a result (tests compare it with
 # parse_whole over the corpus); where quotes are unbalanced or written "?", it steps back
 # and the whole text is parsed.
-_TRIGGER = re.compile(
-    r"[\d{“”\"?]|\bIf\b|\bis\s+as\s+follows:|\b(?:types|supertypes|subtypes|words|colors"
-    r"|symbols|characteristics|designations|names|vowels)\s+are\s"
+#: What can start a list (the three forms of ``LIST_INTRO``): the sentences :func:`lists`
+#: parses.
+_LIST_TRIGGER = re.compile(
+    r"\b(?:is|are)\s+as\s+follows:|\b(?:types|supertypes|subtypes|words|colors|symbols"
+    r"|characteristics|designations|names|vowels)\s+are\s"
+    r"|(?:\b(?:are|includes?)|:)\s[^\n]*?,\s*(?:and|or)\s"
 )
+_TRIGGER = re.compile(r"[\d{“”\"?]|\bIf\b|" + _LIST_TRIGGER.pattern)
 #: What can start a reference (the keywords of ``reference`` in the grammar): the sentences
 #: :func:`references` parses.
 _REFERENCE_TRIGGER = re.compile(r"\b(?:(?:[Ss]ub)?[Rr]ules?|[Ss]ections?|[Ss]ee)\s+\d")
@@ -431,6 +481,16 @@ def references(text: str) -> tuple[Reference, ...]:
     keyword are parsed.
     """
     return tuple(iter_references(_structures(text, _REFERENCE_TRIGGER))) if text else ()
+
+
+def lists(text: str) -> tuple[Clause, ...]:
+    """Every ``list`` clause of ``text`` (nested ones too), in text order.
+
+    The same lists as walking :func:`parse_clauses` (tests compare them over the corpus),
+    for less: only the sentences that can hold a list are parsed.
+    """
+    found = _structures(text, _LIST_TRIGGER) if text else []
+    return tuple(node for clause in found for node in clause.walk() if node.kind == "list")
 
 
 # --- whole editions --------------------------------------------------------------------------

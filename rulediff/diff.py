@@ -48,6 +48,7 @@ from .align import (
     typography_key,
     word_opcodes,
 )
+from .clauses import list_lead, lists
 from .model import Diagnostic, Edition
 
 log = logging.getLogger(__name__)
@@ -55,7 +56,7 @@ log = logging.getLogger(__name__)
 #: Version of the ``diff --format json`` document; bumped when its shape changes.
 DIFF_FORMAT_VERSION = 1
 #: Bumped whenever the diff of a given pair could change (cache key).
-DIFF_VERSION = "3"
+DIFF_VERSION = "4"
 
 Significance = Literal["none", "editorial", "references", "substantive"]
 SIGNIFICANCES: tuple[Significance, ...] = ("none", "editorial", "references", "substantive")
@@ -285,55 +286,22 @@ def _reorder(ops: list[WordOp]) -> tuple[WordOp, ...]:
 
 # --- enumerated lists ----------------------------------------------------------------------
 
-_HAS_LIST = re.compile(r",\s*(?:and|or)\s")
-_LIST_LEAD = re.compile(r"(?:\b(?:are|include|includes)\b|:)\s+")
-_ITEM_SPLIT = re.compile(r",\s*(?:(?:and|or)\s+)?")
 _PAREN = re.compile(r"\s*\([^()]*\)")
-_MAX_ITEM_WORDS = 6
-
-
-_SENTENCE_BREAK = re.compile(r"(?<=\.)\s+(?![^()]*\))|\n")
-
-
-def _sentences(text: str) -> list[str]:
-    """Split at periods that end a sentence (and at line breaks), never inside parentheses."""
-    parts = (s.strip() for s in _SENTENCE_BREAK.split(text))
-    return [s[:-1] if s.endswith(".") else s for s in parts if s]
 
 
 def enumerated_lists(text: str) -> list[tuple[str, tuple[str, ...]]]:
-    """The enumerated lists in a text: (lead-in, items).
-
-    A list is a sentence ending "…are A, B, and C." (or "…: A, B, or C.") whose items are
-    short; a line ending "as follows:" followed by lines is one too (glossary style).
+    """The enumerated lists in a text (the clause grammar's ``list`` clauses): (lead-in,
+    items), each item without its parentheses.
 
     >>> enumerated_lists("The spell types are Adventure, Arcane (see rule 715), and Trap.")
     [('The spell types are', ('Adventure', 'Arcane', 'Trap'))]
     """
     found: list[tuple[str, tuple[str, ...]]] = []
-    if "follows:" not in text and not _HAS_LIST.search(text):
-        return found
-    lines = text.split("\n")
-    for k, line in enumerate(lines):
-        if line.rstrip().endswith("follows:") and k + 1 < len(lines):
-            items = tuple(s.strip() for s in lines[k + 1 :] if s.strip())
-            found.append((line.strip(), items))
-            break
-    for sentence in _sentences(text):
-        comma = sentence.find(",")
-        if comma < 0:
-            continue
-        leads = list(_LIST_LEAD.finditer(sentence, 0, comma))
-        if not leads:
-            continue
-        lead_end = leads[-1].end()
-        rest = _PAREN.sub("", sentence[lead_end:])
-        if not re.search(r",\s*(?:and|or)\s", rest):
-            continue
-        items = tuple(i.strip() for i in _ITEM_SPLIT.split(rest) if i.strip())
-        if len(items) < 3 or any(len(i.split()) > _MAX_ITEM_WORDS for i in items):
-            continue
-        found.append((sentence[:lead_end].strip(), items))
+    for clause in lists(text):
+        items = (_PAREN.sub("", item.value or "").strip() for item in clause.children)
+        kept = tuple(item for item in items if item)
+        if kept:
+            found.append((list_lead(text, clause), kept))
     return found
 
 

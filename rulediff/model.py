@@ -500,8 +500,9 @@ class Clause:
     """Offset just past the last character."""
     value: str | None = None
     """Kind-specific: a symbol's inside (``2/W``), a number's digits, a quote's inside,
-    a definition's defined phrase (``Morph [cost]``), a list's subject
-    (``The planeswalker types``), an item's text without its conjunction."""
+    a definition's defined phrase (``Morph [cost]``), a list's subject or lead-in
+    (``The planeswalker types``, ``Costs may include``), an item's text without its
+    conjunction."""
     children: tuple[Clause, ...] = ()
     """Nested clauses: a quote's inside, a definition's two quotes, a list's items, the
     pieces of a condition or of an item (text between them is not repeated)."""

@@ -19,6 +19,8 @@ from rulediff.clauses import (
     compute_edition_clauses,
     edition_clauses,
     iter_references,
+    list_lead,
+    lists,
     parse_clauses,
     parse_whole,
     references,
@@ -209,6 +211,46 @@ def test_lists_modern_and_old_form() -> None:
     assert [c.kind for c in parse_clauses("Wizard types are listed below.")] == ["text"]
 
 
+def test_lists_after_any_lead_in() -> None:
+    text = "Toys move. There are normally four places: the deck, the hand, the pile, and the void."
+    (lst,) = lists(text)
+    assert lst.value == list_lead(text, lst) == "There are normally four places:"
+    assert [item.value for item in lst.children] == ["the deck", "the hand", "the pile", "the void"]
+    text = "Fees may include paying tokens, tapping widgets (see rule 101.2), and so on."
+    (lst,) = lists(text)
+    assert list_lead(text, lst) == "Fees may include"
+    assert [item.value for item in lst.children] == [
+        "paying tokens",
+        "tapping widgets (see rule 101.2)",
+        "so on",
+    ]
+    # The list starts at the last lead-in before its first comma.
+    text = "Widgets that are blue include: cogs, levers, and springs."
+    (lst,) = lists(text)
+    assert list_lead(text, lst) == "Widgets that are blue include:"
+    # "as follows:" starts a list of its own, even after another colon.
+    text = (
+        "The list of gizmo types, updated through the Toy: Deluxe set, is as follows: "
+        "cog, lever, and wheel."
+    )
+    (lst,) = lists(text)
+    assert [item.value for item in lst.children] == ["cog", "lever", "wheel"]
+    # One item a line after "as follows:".
+    text = "The steps are as follows:\nSpin the wheel\nMove\nRest"
+    (lst,) = lists(text)
+    assert [item.value for item in lst.children] == ["Spin the wheel", "Move", "Rest"]
+    # Long clauses joined by commas, two items, no serial comma: not lists.
+    assert (
+        lists(
+            "The rule is: a widget that spins for a long time moves up to three spaces, "
+            "the player rests, and then play goes on."
+        )
+        == ()
+    )
+    assert lists("The choices are: cogs, and levers.") == ()
+    assert lists("The choices are: cogs, levers and springs.") == ()
+
+
 def test_conditions_end_at_the_comma_that_does_not_continue_a_series() -> None:
     text = "If a spell, ability, or effect would do a thing, it does another. Then more."
     (cond,) = [c for c in parse_clauses(text) if c.kind == "condition"]
@@ -376,13 +418,16 @@ def test_sentence_pre_pass_changes_nothing(date: str) -> None:
 
 
 @pytest.mark.parametrize("date", ["2001-09-24", "2008-05-01", "2016-01-16", "2025-11-14"])
-def test_reference_pre_pass_finds_what_the_full_parse_finds(date: str) -> None:
-    # references() parses only the sentences holding a reference keyword.
+def test_reference_and_list_pre_passes_find_what_the_full_parse_finds(date: str) -> None:
+    # references() and lists() parse only the sentences that can hold one.
     edition = corpus_edition(date)
     texts = [r.text for r in edition.rules] + [e.text for e in edition.glossary]
     texts += [x.text for r in edition.rules for x in r.examples]
     for text in texts:
-        assert references(text) == tuple(iter_references(parse_clauses(text))), text[:80]
+        clauses = parse_clauses(text)
+        assert references(text) == tuple(iter_references(clauses)), text[:80]
+        every_list = tuple(n for c in clauses for n in c.walk() if n.kind == "list")
+        assert lists(text) == every_list, text[:80]
 
 
 def test_cached_clauses_equal_computed(corpus_dir) -> None:  # noqa: ANN001 - fixture
