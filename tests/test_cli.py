@@ -516,3 +516,27 @@ def test_glossary_of_an_edition_without_one(tmp_path: Path) -> None:
     cut.write_text(SYNTHETIC[: SYNTHETIC.index("Glossary\n\nDeck")], encoding="utf-8")
     line = one_error_line(run_cli("glossary", "Deck", "-e", str(cut)), where=str(cut))
     assert "has no glossary" in line
+
+
+# --- progress bars -------------------------------------------------------------------------------
+def test_progress_bar_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch, capsys) -> None:  # noqa: ANN001
+    from rulediff.commands.common import progress
+
+    def run() -> str:
+        with progress("parsing", 10, minimum=8) as report:
+            for done in range(10):
+                report(done, item=f"e{done}")
+        with progress("small", 3, minimum=8) as report:
+            report(1)
+        with progress("site") as report:
+            report(1, 5, task="aligning")
+            report(2, 4, task="writing")
+        return capsys.readouterr().err
+
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    monkeypatch.delenv("TTY_COMPATIBLE", raising=False)
+    assert run() == ""  # stderr is not a terminal here: silent
+    monkeypatch.setenv("FORCE_COLOR", "1")  # rich then treats stderr as a terminal
+    err = run()
+    assert "parsing e9" in err and "aligning" in err and "writing" in err
+    assert "small" not in err  # fewer units than the minimum: no bar

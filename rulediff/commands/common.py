@@ -23,10 +23,11 @@ import os
 import sys
 import tempfile
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import click
 
@@ -184,6 +185,73 @@ def write_output(data: bytes | str, output: Path | None) -> None:
         stream.flush()
     else:
         write_atomic(output, raw)
+
+
+# --- progress --------------------------------------------------------------------------
+class Report(Protocol):
+    """What :func:`progress` yields: say how far the work is."""
+
+    def __call__(
+        self, done: int, total: int | None = None, *, item: str = "", task: str = ""
+    ) -> None: ...
+
+
+@contextmanager
+def progress(label: str, total: int = 0, *, minimum: int = 1) -> Iterator[Report]:
+    """A transient progress bar on stderr while the block runs: the one every command uses.
+
+    Yields ``report(done, total=None, *, item="", task="")``: ``done`` of ``total`` units
+    are finished (``total`` defaults to the one given here); ``item`` names the one in
+    hand, shown after the label; ``task`` labels a bar of its own (the phases of a site
+    build). Nothing is drawn when stderr is not a terminal, until the first report (work
+    that is all cached shows nothing), or for fewer than ``minimum`` units.
+    """
+    from rich.console import Console
+
+    err = Console(stderr=True)
+    if not err.is_terminal:
+        yield _report_nothing
+        return
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TaskID,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    bar = Progress(
+        TextColumn("{task.description:<18}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+    )
+    tasks: dict[str, TaskID] = {}
+    default_total = total
+
+    def report(done: int, total: int | None = None, *, item: str = "", task: str = "") -> None:
+        name = task or label
+        size = default_total if total is None else total
+        if name not in tasks:
+            if size < minimum:
+                return
+            if not tasks:
+                bar.start()
+            tasks[name] = bar.add_task(name, total=size)
+        bar.update(tasks[name], completed=done, total=size, description=f"{name} {item}".strip())
+
+    try:
+        yield report
+    finally:
+        if tasks:
+            bar.stop()
+
+
+def _report_nothing(done: int, total: int | None = None, *, item: str = "", task: str = "") -> None:
+    return None
 
 
 # --- errors ----------------------------------------------------------------------------

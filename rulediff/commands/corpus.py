@@ -7,17 +7,14 @@ Thin shells over :mod:`rulediff.corpus`; ``--corpus DIR`` and ``--no-cache`` com
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from .. import corpus as corpus_lib
-from .common import corpus_options, settings
+from .common import corpus_options, progress, settings
 
 #: Below this many editions to parse, no progress bar is drawn.
 _PROGRESS_FROM = 8
@@ -28,31 +25,6 @@ def _stdout() -> Console:
     if not console.is_terminal:
         console = Console(highlight=False, width=160, color_system=None)
     return console
-
-
-@contextmanager
-def _progress(total: int, label: str) -> Iterator[Progress | None]:
-    """A transient progress bar on stderr for long runs (nothing when not a terminal)."""
-    err = Console(stderr=True)
-    if total < _PROGRESS_FROM or not err.is_terminal:
-        yield None
-        return
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        transient=True,
-    ) as progress:
-        progress.add_task(label, total=total)
-        yield progress
-
-
-def _advance(progress: Progress | None, text: str) -> None:
-    if progress is not None:
-        task = progress.task_ids[0]
-        progress.update(task, advance=1, description=text)
 
 
 @click.group("corpus")
@@ -72,9 +44,9 @@ def list_command(fmt: str) -> None:
     corp = corpus_lib.Corpus.open(s.corpus_dir, use_cache=s.use_cache)
     infos = corp.editions()
     rows = []
-    with _progress(len(infos), "parsing") as progress:
-        for info in infos:
-            _advance(progress, str(info.date))
+    with progress("parsing", len(infos), minimum=_PROGRESS_FROM) as report:
+        for done, info in enumerate(infos):
+            report(done, item=str(info.date))
             edition = corp.load(info)
             rows.append((info, len(edition.rules)))
     if fmt == "json":
@@ -128,35 +100,14 @@ def import_command(sources: tuple[str, ...], force: bool) -> None:
     """
     s = settings()
     directory = s.corpus_dir or corpus_lib.default_corpus_dir()
-    err = Console(stderr=True)
-    progress: Progress | None = None
-
-    def on_file(path: Path, index: int, total: int) -> None:
-        nonlocal progress
-        if progress is None and total >= _PROGRESS_FROM and err.is_terminal:
-            progress = Progress(
-                TextColumn("checking {task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                console=err,
-                transient=True,
-            )
-            progress.start()
-            progress.add_task("", total=total)
-        if progress is not None:
-            progress.update(progress.task_ids[0], completed=index, description=path.name)
-
-    try:
+    with progress("checking", minimum=_PROGRESS_FROM) as report:
         results = corpus_lib.import_editions(
             [Path(p) for p in sources],
             directory,
             force=force,
             use_cache=s.use_cache,
-            on_file=on_file,
+            on_file=lambda path, index, total: report(index, total, item=path.name),
         )
-    finally:
-        if progress is not None:
-            progress.stop()
     for r in results:
         if r.status == "unchanged":
             click.echo(f"unchanged {r.date}: {r.source} is already in the corpus as {r.path}")

@@ -6,7 +6,6 @@ import datetime as dt
 import importlib
 import json
 import os
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,7 +24,15 @@ from ..history import (
     trace_to,
 )
 from ..model import Edition, RuleId
-from .common import corpus_options, edition_option, load, output_option, settings, write_output
+from .common import (
+    corpus_options,
+    edition_option,
+    load,
+    output_option,
+    progress,
+    settings,
+    write_output,
+)
 from .parse import format_rule, nearest_rules
 
 
@@ -91,26 +98,15 @@ def _lineage() -> tuple[Lineage, Callable[[str], Edition], list[Any]]:
     corpus = Corpus.open(s.corpus_dir, use_cache=s.use_cache)
     editions = corpus.editions()
 
-    tty = sys.stderr.isatty()
-    shown = [0]
-
-    def progress(k: int, n: int) -> None:
-        # Steps not cached yet (the first run): one line kept up to date on a terminal,
-        # a line every ten steps otherwise.
-        shown[0] += 1
-        line = (
-            f"rulediff: aligning consecutive editions for the lineage: {editions[k].date} ({k}/{n})"
+    # Only steps not cached yet (the first run) report: then a bar shows on a terminal.
+    with progress("aligning editions") as report:
+        lineage = build_lineage(
+            editions,
+            corpus.load,
+            use_cache=s.use_cache,
+            progress=lambda k, n: report(k, n, item=str(editions[k].date)),
+            workers=os.cpu_count() or 1,
         )
-        if tty:
-            click.echo(f"\r{line}", err=True, nl=False)
-        elif shown[0] % 10 == 1 or k == n:
-            click.echo(line, err=True)
-
-    lineage = build_lineage(
-        editions, corpus.load, use_cache=s.use_cache, progress=progress, workers=os.cpu_count() or 1
-    )
-    if tty and shown[0]:
-        click.echo("", err=True)
 
     by_date = {str(info.date): info for info in editions}
 

@@ -1,5 +1,6 @@
 """``rulediff site -o DIR``: the static site of the whole corpus (a thin shell over
-:func:`rulediff.site.build_site`; the progress bar lives here, the library only calls back).
+:func:`rulediff.site.build_site`; the progress bars are drawn here, the library only calls
+back).
 """
 
 from __future__ import annotations
@@ -8,10 +9,8 @@ import os
 from pathlib import Path
 
 import click
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from .common import corpus_options, settings
+from .common import corpus_options, progress, settings
 
 _LABELS = {
     "align": "aligning editions",
@@ -61,28 +60,15 @@ def site(output: Path, jobs: int | None, force: bool, base_url: str) -> None:
     s = settings()
     corpus = Corpus.open(s.corpus_dir, use_cache=s.use_cache)
     workers = jobs if jobs is not None else max(1, min(2, os.cpu_count() or 1))
-    err = Console(stderr=True)
-    if err.is_terminal:
-        with Progress(
-            TextColumn("{task.description:<18}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=err,
-            transient=True,
-        ) as bar:
-            tasks: dict[str, object] = {}
-
-            def progress(phase: str, done: int, total: int) -> None:
-                if phase not in tasks:
-                    tasks[phase] = bar.add_task(_LABELS.get(phase, phase), total=total)
-                bar.update(tasks[phase], completed=done, total=total)  # type: ignore[arg-type]
-
-            result = build_site(
-                output, corpus, jobs=workers, progress=progress, force=force, base_url=base_url
-            )
-    else:
-        result = build_site(output, corpus, jobs=workers, force=force, base_url=base_url)
+    with progress("building the site") as report:
+        result = build_site(
+            output,
+            corpus,
+            jobs=workers,
+            progress=lambda phase, done, total: report(done, total, task=_LABELS.get(phase, phase)),
+            force=force,
+            base_url=base_url,
+        )
     removed = f", {len(result.removed)} removed" if result.removed else ""
     click.echo(
         f"rulediff: site {result.out}: {result.pages} pages, {len(result.written)} written, "
