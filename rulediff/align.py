@@ -790,38 +790,54 @@ _PIECE_COVERAGE = 0.7
 _GAIN = 5.0
 
 
+def _pieces(
+    wholes: Sequence[_Node],
+    candidates: list[int],
+    parts: Sequence[_Node],
+    free_parts: list[int],
+    match: list[int],
+) -> dict[int, list[int]]:
+    """Whole node → the nodes of the other side it was cut into (or joined from).
+
+    Each free part goes to the candidate whole that covers it best; a whole keeps its
+    group (its own match, if any, and its parts, in document order) when the joined
+    group is much closer to it than its match alone. Splits and merges are this, seen
+    from the old side and from the new side (``fuzz.ratio`` is symmetric).
+    """
+    index = _BigramIndex(wholes, candidates)
+    pieces: dict[int, list[int]] = defaultdict(list)
+    for k in free_parts:
+        best = None
+        for w in index.top(parts[k].features(), 3):
+            cov = _coverage(parts[k], wholes[w])
+            if cov >= _PIECE_COVERAGE and (best is None or cov > best[0]):
+                best = (cov, w)
+        if best is not None:
+            pieces[best[1]].append(k)
+    groups: dict[int, list[int]] = {}
+    for w in sorted(pieces):
+        found = pieces[w]
+        main = match[w]
+        if main >= 0:
+            group = sorted([main, *found], key=lambda k: parts[k].order)
+            before = fuzz.ratio(wholes[w].lower, parts[main].lower)
+        else:
+            if len(found) < 2:
+                continue
+            group = sorted(found, key=lambda k: parts[k].order)
+            before = MIN_TOTAL - _GAIN
+        after = fuzz.ratio(wholes[w].lower, " ".join(parts[k].lower for k in group))
+        if after >= before + _GAIN and after >= MIN_TOTAL:
+            groups[w] = group
+    return groups
+
+
 def _find_splits(p: _Pairing) -> dict[int, list[int]]:
     """Old node → the new nodes it became, when one old text became several new ones."""
-    olds, news = _free(p)
+    _olds, news = _free(p)
+    candidates = [i for i, n in enumerate(p.old) if not n.heading and p.score.get(i, 0.0) < 100.0]
     added = [j for j in news if not p.new[j].heading]
-    index = _BigramIndex(
-        p.old, [i for i, n in enumerate(p.old) if not n.heading and p.score.get(i, 0.0) < 100.0]
-    )
-    pieces: dict[int, list[int]] = defaultdict(list)
-    for j in added:
-        best = None
-        for i in index.top(p.new[j].features(), 3):
-            cov = _coverage(p.new[j], p.old[i])
-            if cov >= _PIECE_COVERAGE and (best is None or cov > best[0]):
-                best = (cov, i)
-        if best is not None:
-            pieces[best[1]].append(j)
-    splits: dict[int, list[int]] = {}
-    for i in sorted(pieces):
-        parts = pieces[i]
-        main = p.o2n[i]
-        if main >= 0:
-            group = sorted([main, *parts], key=lambda j: p.new[j].order)
-            before = fuzz.ratio(p.old[i].lower, p.new[main].lower)
-        else:
-            if len(parts) < 2:
-                continue
-            group = sorted(parts, key=lambda j: p.new[j].order)
-            before = MIN_TOTAL - _GAIN
-        after = fuzz.ratio(p.old[i].lower, " ".join(p.new[j].lower for j in group))
-        if after >= before + _GAIN and after >= MIN_TOTAL:
-            splits[i] = group
-    return splits
+    return _pieces(p.old, candidates, p.new, added, p.o2n)
 
 
 #: A runner-up left unmatched that is this close to the old text is a copy of it.
@@ -874,42 +890,15 @@ def _find_copies(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, li
 def _find_merges(p: _Pairing, taken_new: set[int]) -> dict[int, list[int]]:
     """New node → the old nodes that became it, when several old texts were joined."""
     olds, _news = _free(p)
+    candidates = [
+        j
+        for j, n in enumerate(p.new)
+        if not n.heading
+        and j not in taken_new
+        and (p.n2o[j] < 0 or p.score.get(p.n2o[j], 0.0) < 100.0)
+    ]
     removed = [i for i in olds if not p.old[i].heading]
-    index = _BigramIndex(
-        p.new,
-        [
-            j
-            for j, n in enumerate(p.new)
-            if not n.heading
-            and j not in taken_new
-            and (p.n2o[j] < 0 or p.score.get(p.n2o[j], 0.0) < 100.0)
-        ],
-    )
-    pieces: dict[int, list[int]] = defaultdict(list)
-    for i in removed:
-        best = None
-        for j in index.top(p.old[i].features(), 3):
-            cov = _coverage(p.old[i], p.new[j])
-            if cov >= _PIECE_COVERAGE and (best is None or cov > best[0]):
-                best = (cov, j)
-        if best is not None:
-            pieces[best[1]].append(i)
-    merges: dict[int, list[int]] = {}
-    for j in sorted(pieces):
-        parts = pieces[j]
-        main = p.n2o[j]
-        if main >= 0:
-            group = sorted([main, *parts], key=lambda i: p.old[i].order)
-            before = fuzz.ratio(p.old[main].lower, p.new[j].lower)
-        else:
-            if len(parts) < 2:
-                continue
-            group = sorted(parts, key=lambda i: p.old[i].order)
-            before = MIN_TOTAL - _GAIN
-        after = fuzz.ratio(" ".join(p.old[i].lower for i in group), p.new[j].lower)
-        if after >= before + _GAIN and after >= MIN_TOTAL:
-            merges[j] = group
-    return merges
+    return _pieces(p.new, candidates, p.old, removed, p.n2o)
 
 
 # --- classification ------------------------------------------------------------------------
