@@ -307,38 +307,47 @@ def rule_history(lineage: Lineage, rule_id: str, edition: int | None = None) -> 
     newest edition (or its removal). The caller checks that the rule exists there.
     """
     k = len(lineage.editions) - 1 if edition is None else edition
-    events: list[HistoryEvent] = []
-    # Forward: what happened to it after edition k (newest events first at the end).
-    forward: list[HistoryEvent] = []
-    current = rule_id
-    for j in range(k, len(lineage.steps)):
-        step = lineage.steps[j]
-        change = step.for_old(current)
-        new_id = current if change is None else (change.new_ids[0] if change.new_ids else None)
-        examples = step.examples_of(new_id, current)
-        if change is None and not examples:
-            continue
-        forward.append(_event(step, change, current, new_id, examples))
-        if new_id is None:
-            break
-        current = new_id
-    events.extend(reversed(forward))
+    # Forward: what happened to it after edition k (newest events last).
+    forward, _last = _walk(lineage, rule_id, range(k, len(lineage.steps)), forward=True)
     # Backward: how it came to be in edition k.
+    backward, first = _walk(lineage, rule_id, range(k - 1, -1, -1), forward=False)
+    events = [*reversed(forward), *backward]
+    if first is not None:  # there since the oldest edition
+        events.append(HistoryEvent(lineage.editions[0].date, None, "added", (), (first,), 0.0))
+    return RuleHistory(rule_id, lineage.editions[k].date, tuple(events))
+
+
+def _cross(step: Step, rule_id: str, forward: bool) -> tuple[StepChange | None, str | None]:
+    """Cross one step from ``rule_id``: the change that touched it (``None``: unchanged)
+    and its number on the other side (``None``: removed going forward, born going back)."""
+    if forward:
+        change = step.for_old(rule_id)
+        ids = change.new_ids if change is not None else (rule_id,)
+    else:
+        change = step.for_new(rule_id)
+        ids = change.old_ids if change is not None else (rule_id,)
+    return change, ids[0] if ids else None
+
+
+def _walk(
+    lineage: Lineage, rule_id: str, steps: range, *, forward: bool
+) -> tuple[list[HistoryEvent], str | None]:
+    """The events of ``rule_id`` across ``steps`` (in walking order), and the number it
+    has after the last one (``None`` when the walk ended at its removal or birth)."""
+    events: list[HistoryEvent] = []
     current = rule_id
-    for j in range(k - 1, -1, -1):
+    for j in steps:
         step = lineage.steps[j]
-        change = step.for_new(current)
-        old_id = current if change is None else (change.old_ids[0] if change.old_ids else None)
-        examples = step.examples_of(current, old_id)
+        change, other = _cross(step, current, forward)
+        old_id, new_id = (current, other) if forward else (other, current)
+        examples = step.examples_of(new_id, old_id)
         if change is None and not examples:
             continue
-        events.append(_event(step, change, old_id, current, examples))
-        if old_id is None:
-            break
-        current = old_id
-    else:
-        events.append(HistoryEvent(lineage.editions[0].date, None, "added", (), (current,), 0.0))
-    return RuleHistory(rule_id, lineage.editions[k].date, tuple(events))
+        events.append(_event(step, change, old_id, new_id, examples))
+        if other is None:
+            return events, None
+        current = other
+    return events, current
 
 
 def _event(
@@ -377,20 +386,11 @@ def trace_to(lineage: Lineage, rule_id: str, start: int, target: int) -> str | N
     ``None`` if it did not exist there (born later, or removed).
     """
     current: str | None = rule_id
-    if target < start:
-        for j in range(start - 1, target - 1, -1):
-            change = lineage.steps[j].for_new(current)  # type: ignore[arg-type]
-            if change is not None:
-                current = change.old_ids[0] if change.old_ids else None
-            if current is None:
-                return None
-    else:
-        for j in range(start, target):
-            change = lineage.steps[j].for_old(current)  # type: ignore[arg-type]
-            if change is not None:
-                current = change.new_ids[0] if change.new_ids else None
-            if current is None:
-                return None
+    forward = target >= start
+    for j in range(start, target) if forward else range(start - 1, target - 1, -1):
+        _change, current = _cross(lineage.steps[j], current, forward)  # type: ignore[arg-type]
+        if current is None:
+            return None
     return current
 
 
