@@ -20,7 +20,15 @@ from ..audit import (
 )
 from ..corpus import Corpus
 from ..model import Diagnostic, Edition
-from .common import EXIT_FINDINGS, corpus_options, load, output_option, settings, write_output
+from .common import (
+    EXIT_FINDINGS,
+    corpus_options,
+    format_option,
+    load,
+    output_option,
+    settings,
+    write_output,
+)
 
 
 def _stale_since(since: str, edition: Edition) -> list[Diagnostic]:
@@ -40,12 +48,10 @@ def _json(doc: object) -> str:
 @click.command("audit")
 @click.argument("edition", required=False)
 @click.option("--all", "all_", is_flag=True, help="Audit every edition of the corpus: a table.")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json", "html"]),
-    default="text",
-    show_default=True,
+@format_option(
+    "text",
+    "json",
+    "html",
     help="text: one line per finding; json: {edition, findings}; html: a readable page.",
 )
 @click.option(

@@ -8,7 +8,15 @@ from pathlib import Path
 import click
 
 from ..citecheck import check, findings_json, findings_text, scan
-from .common import EXIT_FINDINGS, corpus_options, edition_option, load, output_option, write_output
+from .common import (
+    EXIT_FINDINGS,
+    corpus_options,
+    edition_option,
+    format_option,
+    load,
+    output_option,
+    write_output,
+)
 
 
 @click.command("cite-check")
@@ -21,12 +29,9 @@ from .common import EXIT_FINDINGS, corpus_options, edition_option, load, output_
     default=None,
     help="The edition the code was written against: also report renumbered and removed rules.",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
+@format_option(
+    "text",
+    "json",
     help="text: FILE:LINE:COL: code: message; json: {edition, from, citations, findings}.",
 )
 @output_option

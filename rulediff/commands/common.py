@@ -118,6 +118,22 @@ def load(ref: str) -> Edition:
 
 
 # --- output ----------------------------------------------------------------------------
+def format_option(
+    *choices: str,
+    default: str | None = None,
+    help: str | None = None,  # noqa: A002
+) -> Callable[[F], F]:
+    """``--format`` with ``choices`` (default: the first), passed as ``fmt``."""
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(list(choices)),
+        default=default or choices[0],
+        show_default=True,
+        help=help,
+    )
+
+
 def output_option(f: F) -> F:
     """``-o/--output FILE`` (default: standard output), passed as ``output``."""
     return click.option(

@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from .. import corpus as corpus_lib
-from .common import corpus_options, progress, settings
+from .common import corpus_options, format_option, progress, settings
 
 #: Below this many editions to parse, no progress bar is drawn.
 _PROGRESS_FROM = 8
@@ -34,9 +34,7 @@ def corpus() -> None:
 
 
 @corpus.command("list")
-@click.option(
-    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
-)
+@format_option("text", "json")
 @corpus_options
 def list_command(fmt: str) -> None:
     """List the editions in the corpus: date, set, rules, sha256, source file."""

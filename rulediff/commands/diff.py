@@ -27,6 +27,7 @@ from ..model import Edition, RuleId
 from .common import (
     corpus_options,
     edition_option,
+    format_option,
     load,
     output_option,
     progress,
@@ -52,12 +53,11 @@ def _renderer(name: str) -> Callable[..., str]:
 @click.command("diff")
 @click.argument("old")
 @click.argument("new")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json", "md", "html"]),
-    default="text",
-    show_default=True,
+@format_option(
+    "text",
+    "json",
+    "md",
+    "html",
     help="text (wdiff style), json (schema: rulediff/schemas/diff.schema.json), md, html.",
 )
 @output_option
@@ -176,13 +176,7 @@ def history_text(history: RuleHistory) -> str:
 @click.command("history")
 @click.argument("rule")
 @edition_option()
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json", "html"]),
-    default="text",
-    show_default=True,
-)
+@format_option("text", "json", "html")
 @output_option
 @corpus_options
 def history(rule: str, edition: str, fmt: str, output: Path | None) -> None:
@@ -215,9 +209,7 @@ def history(rule: str, edition: str, fmt: str, output: Path | None) -> None:
     is_flag=True,
     help="RULE is numbered as in the newest edition: follow its renumberings back to DATE.",
 )
-@click.option(
-    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
-)
+@format_option("text", "json")
 @corpus_options
 def at(rule: str, date: str, follow: bool, fmt: str) -> None:
     """The text of RULE as it stood on DATE (in the edition in force that day).

@@ -7,17 +7,15 @@ from pathlib import Path
 import click
 
 from ..graph import build_graph, graph_graphml, graph_json
-from .common import corpus_options, edition_option, load, output_option, write_output
+from .common import corpus_options, edition_option, format_option, load, output_option, write_output
 
 
 @click.command("graph")
 @edition_option()
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["graphml", "json"]),
+@format_option(
+    "graphml",
+    "json",
     default="json",
-    show_default=True,
     help="graphml for Gephi, yEd, networkx…; json: {edition, sha256, nodes, edges}.",
 )
 @output_option

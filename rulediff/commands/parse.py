@@ -17,6 +17,7 @@ from ..model import Edition, GlossaryEntry, Rule, RuleId
 from .common import (
     corpus_options,
     edition_option,
+    format_option,
     load,
     one_line,
     output_option,
@@ -106,12 +107,9 @@ def _warn_incomplete(edition: Edition) -> None:
 
 @click.command("parse")
 @click.argument("edition")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["json", "text"]),
-    default="json",
-    show_default=True,
+@format_option(
+    "json",
+    "text",
     help="json: the model as JSON; text: the edition rebuilt from the model, byte for byte.",
 )
 @output_option

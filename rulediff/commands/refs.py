@@ -10,7 +10,7 @@ import click
 from ..errors import RuleNotFound
 from ..graph import format_links, glossary_node, links
 from ..model import Edition, RuleId
-from .common import corpus_options, edition_option, load, output_option, write_output
+from .common import corpus_options, edition_option, format_option, load, output_option, write_output
 
 
 def resolve_node(edition: Edition, ref: str) -> str:
@@ -35,12 +35,9 @@ def resolve_node(edition: Edition, ref: str) -> str:
 @click.command("refs")
 @click.argument("rule")
 @edition_option()
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
+@format_option(
+    "text",
+    "json",
     help="text: a readable list; json: {edition, node, title, exists, cites, cited_by}.",
 )
 @output_option
