@@ -94,6 +94,16 @@ class ListChange:
     added: tuple[str, ...]
     removed: tuple[str, ...]
 
+    def notes(self) -> tuple[str, ...]:
+        """One line each for the added and the removed items (the text and HTML changelogs):
+        "The planeswalker types are … added: Nahiri, Ugin"."""
+        out = []
+        if self.added:
+            out.append(f"{self.lead} … added: {', '.join(self.added)}")
+        if self.removed:
+            out.append(f"{self.lead} … removed: {', '.join(self.removed)}")
+        return tuple(out)
+
 
 @dataclass(frozen=True, slots=True)
 class ExampleChange:
@@ -717,11 +727,7 @@ def to_text(d: EditionDiff, *, include_unchanged: bool = False) -> str:
         lines.append(f"{where}  ({'; '.join(tags)}; score {c.score:g})")
         if c.kind != "unchanged" and c.kind not in ("renumbered",):
             lines.append("  " + _inline(c.words, md=False))
-        for lc in c.lists:
-            if lc.added:
-                lines.append(f"  {lc.lead} … added: {', '.join(lc.added)}")
-            if lc.removed:
-                lines.append(f"  {lc.lead} … removed: {', '.join(lc.removed)}")
+        lines.extend(f"  {note}" for lc in c.lists for note in lc.notes())
         if c.retargets:
             lines.append("  references: " + ", ".join(f"{r.old} → {r.new}" for r in c.retargets))
         for e in c.examples:

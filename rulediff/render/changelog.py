@@ -136,11 +136,7 @@ def _notes(c: Change) -> tuple[str, ...]:
     if c.ambiguous:
         also = ", ".join(c.alternatives) or "another candidate"
         notes.append(f"ambiguous match: {also} scored almost as well")
-    for lc in c.lists:
-        if lc.added:
-            notes.append(f"{lc.lead} … added: {', '.join(lc.added)}")
-        if lc.removed:
-            notes.append(f"{lc.lead} … removed: {', '.join(lc.removed)}")
+    notes.extend(note for lc in c.lists for note in lc.notes())
     if c.retargets:
         parts = [
             f"{r.old} → {r.new}" + ("" if r.follows_renumbering else " (retargeted)")
