@@ -36,6 +36,7 @@ import logging
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Literal
 
 from rapidfuzz import fuzz
 
@@ -174,13 +175,11 @@ def check_references(edition: Edition, parsed: EditionClauses) -> Iterator[Diagn
             if finding is not None:
                 yield finding
         if cite.where != "glossary" and ref.target == cite.source and not ref.implied:
-            yield Diagnostic(
+            yield _finding(
+                cite,
                 "self-reference",
                 "info",
                 f"rule {cite.source} cites itself ({ref.text!r}, {cite.where})",
-                cite.line,
-                rule=cite.source,
-                target=ref.target,
             )
         target_rule = edition.rule(ref.target)
         if (
@@ -188,15 +187,32 @@ def check_references(edition: Edition, parsed: EditionClauses) -> Iterator[Diagn
             and not ref.implied
             and _PLACEHOLDER.match(target_rule.text.strip())
         ):
-            yield Diagnostic(
+            yield _finding(
+                cite,
                 "placeholder-reference",
                 "warning",
                 f"{who} cites {ref.target}, which is an empty placeholder "
                 f"({target_rule.text.strip()[:80]!r})",
-                cite.line,
-                rule=cite.source,
-                target=ref.target,
             )
+
+
+def _finding(
+    cite: Citation,
+    code: str,
+    severity: Literal["error", "warning", "info"],
+    message: str,
+    suggestion: str | None = None,
+) -> Diagnostic:
+    """A finding about one citation: at its line, about the citing rule and the cited number."""
+    return Diagnostic(
+        code,
+        severity,
+        message,
+        cite.line,
+        rule=cite.source,
+        target=cite.reference.target,
+        suggestion=suggestion,
+    )
 
 
 def _who(cite: Citation) -> str:
@@ -217,15 +233,7 @@ def _malformed_reference(edition: Edition, cite: Citation, who: str) -> Diagnost
     message = f"{who} cites {ref.written or ref.target!r} in {ref.text!r}: not a rule number"
     if repaired:
         message += f"; rule {repaired} exists"
-    return Diagnostic(
-        "malformed-reference",
-        "warning",
-        message,
-        cite.line,
-        rule=cite.source,
-        target=ref.target,
-        suggestion=repaired,
-    )
+    return _finding(cite, "malformed-reference", "warning", message, repaired)
 
 
 def _repair(edition: Edition, written: str) -> str | None:
@@ -311,15 +319,7 @@ def _dangling(
             suggestion = _best_near(edition, target_id, context.of(cite), taken)
             if suggestion:
                 message += f"; did it mean rule {suggestion}?"
-    return Diagnostic(
-        code,
-        "error",
-        message,
-        cite.line,
-        rule=cite.source,
-        target=ref.target,
-        suggestion=suggestion,
-    )
+    return _finding(cite, code, "error", message, suggestion)
 
 
 def _best_near(edition: Edition, target: RuleId, context: str, taken: set[str]) -> str | None:
@@ -362,15 +362,7 @@ def _title_mismatch(
         message += f"; {_quote(ref.title)} is the title of rule {suggestion}"
     else:
         suggestion = actual
-    return Diagnostic(
-        "title-mismatch",
-        "warning",
-        message,
-        cite.line,
-        rule=cite.source,
-        target=ref.target,
-        suggestion=suggestion,
-    )
+    return _finding(cite, "title-mismatch", "warning", message, suggestion)
 
 
 def _nested_quotes_match(actual: str, quoted: str, after: str) -> bool:
