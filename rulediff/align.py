@@ -42,7 +42,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, get_args
 
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Indel
@@ -68,19 +68,7 @@ Kind = Literal[
     "renamed",
 ]
 #: Every match kind. ``renamed`` is the glossary's ``renumbered``: the term changed.
-KINDS: tuple[Kind, ...] = (
-    "unchanged",
-    "edited",
-    "renumbered",
-    "renumbered-edited",
-    "split",
-    "merged",
-    "added",
-    "removed",
-    "references-only",
-    "editorial",
-    "renamed",
-)
+KINDS: tuple[Kind, ...] = get_args(Kind)
 Domain = Literal["rule", "example", "glossary"]
 Method = Literal["anchor", "fuzzy", "structure", "term", "split", "merge", "none"]
 

@@ -31,7 +31,7 @@ import logging
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from rapidfuzz import fuzz
 
@@ -59,7 +59,7 @@ DIFF_FORMAT_VERSION = 1
 DIFF_VERSION = "4"
 
 Significance = Literal["none", "editorial", "references", "substantive"]
-SIGNIFICANCES: tuple[Significance, ...] = ("none", "editorial", "references", "substantive")
+SIGNIFICANCES: tuple[Significance, ...] = get_args(Significance)
 _RANK = {s: k for k, s in enumerate(SIGNIFICANCES)}
 Op = Literal["equal", "delete", "insert"]
 
