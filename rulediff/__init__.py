@@ -6,9 +6,9 @@ The library API is usable on its own; the ``rulediff`` command is a thin shell o
 from __future__ import annotations
 
 from .errors import RuleDiffError
+from .flags import FlagSet, flags_for  # behaviour flags of an edition (rulediff.flags)
 from .model import Edition, GlossaryEntry, Rule, RuleId, Section
 from .parse import parse_bytes, parse_file, parse_text
-from .flags import FlagSet, flags_for  # behaviour flags of an edition (rulediff.flags)
 
 __version__ = "0.1.0"
 
