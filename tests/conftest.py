@@ -31,7 +31,8 @@ def corpus_dates() -> list[str]:
 def corpus_edition(date: str) -> Edition:
     """Parse one corpus edition once per test session."""
     folder = _corpus_dir()
-    assert folder is not None, "RULEDIFF_CORPUS is not set"
+    if folder is None:
+        pytest.fail("RULEDIFF_CORPUS must point at the CR corpus (../shared/corpus/mtg-cr)")
     return parse_file(folder / f"{date}.txt")
 
 

@@ -7,7 +7,7 @@ they are not copied from any edition.
 from __future__ import annotations
 
 from rulediff.model import Edition
-from rulediff.parse import parse_text
+from tests.helpers import toy_edition  # also imported as a top-level module (test_flags)
 
 SECTION_TITLES = {
     1: "Game Concepts",
@@ -49,28 +49,13 @@ def synthetic_edition(
             for rid, text in by_heading[heading]:
                 label = f"{rid}." if rid.count(".") == 1 and rid[-1].isdigit() else rid
                 body += [f"{label} {text}", ""]
-    lines = [
-        "Test Game Comprehensive Rules",
-        "",
-        f"These rules are effective as of {date}.",
-        "",
-        "Introduction",
-        "",
-        "A synthetic document written for the flag tests.",
-        "",
-        "Contents",
-        "",
-        *contents,
-        "",
-        "Glossary",
-        "",
-        "Credits",
-        "",
-        *body,
-        "Glossary",
-        "",
-    ]
-    for term, text in (glossary or {}).items():
-        lines += [term, text, ""]
-    lines += ["Credits", "", "Written for tests.", ""]
-    return parse_text("\n".join(lines))
+    gloss = "\n\n".join(f"{term}\n{text}" for term, text in (glossary or {}).items())
+    return toy_edition(
+        "\n".join(body),
+        gloss,
+        game="Test",
+        date=date,
+        intro="A synthetic document written for the flag tests.",
+        contents="\n".join(contents),
+        credits="Written for tests.",
+    )

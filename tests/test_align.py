@@ -7,7 +7,6 @@ Synthetic editions are written here in the CR's style about a made-up "widget" g
 from __future__ import annotations
 
 import functools
-import os
 import re
 from pathlib import Path
 
@@ -24,24 +23,19 @@ from rulediff.align import (
     word_opcodes,
 )
 from rulediff.model import Edition
-from rulediff.parse import parse_file, parse_text
+
+from .conftest import corpus_edition
+from .helpers import toy_edition
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 
 
 def edition(body: str, *, date: str = "May 1, 2030", glossary: str = "") -> Edition:
-    """A small modern-layout edition; ``body`` is the rules from section 1 on."""
-    sections = sorted(set(re.findall(r"^(\d)\. ", body, re.M)))
-    contents = "".join(m.group(0) + "\n" for m in re.finditer(r"^(\d|\d{3})\. .*$", body, re.M))
-    assert sections, "the body needs a section heading"
+    """A small modern-layout edition of the widget game; ``body`` is the rules from section 1 on."""
+    assert re.search(r"^\d\. ", body, re.M), "the body needs a section heading"
     gloss = glossary or "Widget\nA player of the widget game.\n"
-    return parse_text(
-        "Widget Game Comprehensive Rules\n\n"
-        f"These rules are effective as of {date}.\n\n"
-        "Contents\n\n" + contents + "Glossary\n\nCredits\n\n" + body.strip() + "\n\n"
-        "Glossary\n\n" + gloss.strip() + "\n\nCredits\n\nThe Test Suite\n"
-    )
+    return toy_edition(body, gloss, game="Widget", date=date, credits="The Test Suite")
 
 
 def by_old(a: Alignment, rule: str):
@@ -359,17 +353,11 @@ def test_alignment_is_deterministic() -> None:
 
 
 # --- the real corpus ------------------------------------------------------------------------------
-@functools.cache
-def corpus(date: str) -> Edition:
-    folder = os.environ.get("RULEDIFF_CORPUS")
-    if not folder:
-        pytest.fail("RULEDIFF_CORPUS must point at the CR corpus (../shared/corpus/mtg-cr)")
-    return parse_file(Path(folder) / f"{date}.txt")
 
 
 @functools.cache
 def aligned(old: str, new: str) -> Alignment:
-    return align(corpus(old), corpus(new))
+    return align(corpus_edition(old), corpus_edition(new))
 
 
 def test_seed_pair_morph_renumbering() -> None:
@@ -417,7 +405,7 @@ def test_seed_paragraph_pairs_are_matched() -> None:
     seed = sorted(SEEDS.glob("000_*.txt"))
     if not seed:
         pytest.skip("no seed file ../shared/seeds/000_*.txt")
-    old, new = corpus("2015-01-23"), corpus("2015-03-27")
+    old, new = corpus_edition("2015-01-23"), corpus_edition("2015-03-27")
     a = aligned("2015-01-23", "2015-03-27")
     in_old, in_new = _locate(old), _locate(new)
     paragraphs = [typography_key(p) for p in _seed_paragraphs(seed[0])]

@@ -7,7 +7,6 @@ The synthetic editions are written for these tests (not CR text).
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
@@ -19,6 +18,7 @@ from rulediff.model import Diagnostic, Edition
 from rulediff.parse import parse_text
 
 from .conftest import corpus_dates, corpus_edition
+from .helpers import toy_edition
 
 CLEAN = """\
 1. Basics
@@ -54,15 +54,7 @@ The cards a player brings to the game. See rule 100.1.
 
 def toy(rules: str = CLEAN, *, glossary: str = GLOSSARY, contents: str | None = None) -> Edition:
     """An edition in the modern layout around ``rules`` (contents from the headings)."""
-    if contents is None:
-        heads = re.findall(r"(?m)^(?:\d|\d{3})\. .+$", rules)
-        contents = "\n".join(heads)
-    text = (
-        "Toy Game Comprehensive Rules\n\nThese rules are effective as of March 3, 2031.\n\n"
-        f"Contents\n\n{contents}\nGlossary\nCredits\n\n{rules.strip()}\n\n"
-        f"Glossary\n\n{glossary.strip()}\n\nCredits\n\nToy credits.\n"
-    )
-    return parse_text(text)
+    return toy_edition(rules, glossary, contents=contents)
 
 
 def found(edition: Edition, code: str) -> list[Diagnostic]:

@@ -16,6 +16,7 @@ from rulediff.cli import main
 from rulediff.parse import parse_text
 
 from .conftest import corpus_dates, corpus_edition
+from .helpers import edition_text
 
 
 def cited(text: str) -> list[tuple[int, int, str, str]]:
@@ -72,20 +73,8 @@ def test_scan_walks_folders_and_skips_binaries(tmp_path: Path) -> None:
 
 
 # --- checking against editions -----------------------------------------------------------------
-OLD = """\
-Toy Game Comprehensive Rules
-
-These rules are effective as of March 3, 2031.
-
-Contents
-
-1. Basics
-100. General
-
-Glossary
-
-Credits
-
+OLD = edition_text(
+    """\
 1. Basics
 
 100. General
@@ -99,16 +88,12 @@ Credits
 100.2. Each player shuffles their deck before the game begins.
 
 100.3. Mulligans happen in an order decided by a coin toss at the start.
-
-Glossary
-
+""",
+    """\
 Deck
 The cards a player brings to the game. See rule 100.2.
-
-Credits
-
-Toy credits.
-"""
+""",
+)
 
 # 100.1a is inserted (100.1a→100.1b, 100.1b→100.1c); 100.3 is removed.
 NEW = (

@@ -31,6 +31,7 @@ from rulediff.model import Clause
 from rulediff.parse import grammar_path, parse_text
 
 from .conftest import corpus_dates, corpus_edition
+from .helpers import edition_text
 
 
 def targets(text: str) -> list[str]:
@@ -436,21 +437,8 @@ def test_cached_clauses_equal_computed(corpus_dir) -> None:  # noqa: ANN001 - fi
 
 
 # A small edition in the modern layout, written for these tests (not CR text).
-TOY = """\
-Toy Game Comprehensive Rules
-
-These rules are effective as of March 3, 2031.
-
-Contents
-
-1. Basics
-100. General
-101. Winning
-
-Glossary
-
-Credits
-
+TOY = edition_text(
+    """\
 1. Basics
 
 100. General
@@ -466,13 +454,9 @@ Example: Alice wins as rule 101.1 says.
 101. Winning
 
 101.1. A player with no cards left loses the game.
-
-Glossary
-
+""",
+    """\
 Deck
 The cards a player brings to the game. See rule 100.2a.
-
-Credits
-
-Toy credits.
-"""
+""",
+)

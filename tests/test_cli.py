@@ -26,28 +26,11 @@ from rulediff.commands.parse import parse_schema
 from rulediff.model import Edition
 from rulediff.parse import parse_file
 
+from .helpers import edition_text
+
 # A small edition in the modern layout, written for these tests (not CR text).
-SYNTHETIC = """\
-Toy Game Comprehensive Rules
-
-These rules are effective as of March 3, 2031.
-
-Introduction
-
-This document is a toy written for the tests.
-
-Contents
-
-1. Basics
-100. General
-101. Winning
-2. Turns
-200. Steps
-
-Glossary
-
-Credits
-
+SYNTHETIC = edition_text(
+    """\
 1. Basics
 
 100. General
@@ -73,19 +56,17 @@ Example: Alice and Bob play a game.
 200. Steps
 
 200.1. A turn has steps.
-
-Glossary
-
+""",
+    """\
 Deck
 The cards a player brings to the game. See rule 100.2a.
 
 Turn
 A sequence of steps. See rule 200.1.
-
-Credits
-
-Written for the test suite.
-"""
+""",
+    intro="This document is a toy written for the tests.",
+    credits="Written for the test suite.",
+)
 
 
 def run_cli(*args: str, env: dict[str, str | None] | None = None) -> Result:

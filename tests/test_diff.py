@@ -27,9 +27,9 @@ from rulediff.diff import (
     to_text,
     word_diff,
 )
-from rulediff.model import Edition
-from rulediff.parse import parse_file
 
+from .conftest import corpus_edition
+from .helpers import insert_100_2a
 from .test_align import BASE, edition
 
 
@@ -131,15 +131,9 @@ def _changed(d, **where):
 
 def test_diff_kinds_significance_and_lists() -> None:
     new = (
-        BASE.replace("his or her", "their")  # a sweep: editorial
+        insert_100_2a(BASE)
+        .replace("his or her", "their")  # a sweep: editorial
         .replace("see rule 100.2a for running out", "see rule 100.2b for running out")
-        .replace(
-            "100.2a A player who has no tokens",
-            "100.2a A player may borrow one token from the bank once per game.\n\n"
-            "100.2b A player who has no tokens",
-        )
-        .replace("100.2b A player may count", "100.2c A player may count")
-        .replace("100.2c Tokens are never shared", "100.2d Tokens are never shared")
         .replace(
             "200.1. A turn has three steps: the spin step, the move step, and the rest step.",
             "200.1. A turn has four steps: the spin step, the move step, the trade step, "
@@ -218,17 +212,11 @@ def test_text_and_markdown_renderings() -> None:
 
 
 # --- real editions ---------------------------------------------------------------------------
-@functools.cache
-def corpus(date: str) -> Edition:
-    folder = os.environ.get("RULEDIFF_CORPUS")
-    if not folder:
-        pytest.fail("RULEDIFF_CORPUS must point at the CR corpus (../shared/corpus/mtg-cr)")
-    return parse_file(Path(folder) / f"{date}.txt")
 
 
 @functools.cache
 def seed_diff():
-    return diff(corpus("2015-01-23"), corpus("2015-03-27"))
+    return diff(corpus_edition("2015-01-23"), corpus_edition("2015-03-27"))
 
 
 def test_seed_pair_lists_and_references() -> None:
@@ -256,8 +244,8 @@ def test_seed_pair_lists_and_references() -> None:
     for old, new in (("702.36b", "702.36c"), ("702.36c", "702.36d")):
         (c,) = _changed(d, old_ids=(old,))
         assert c.new_ids == (new,) and c.kind == "renumbered-edited"
-        assert rebuild(c.words, "old") == corpus("2015-01-23").rule(old).text
-        assert rebuild(c.words, "new") == corpus("2015-03-27").rule(new).text
+        assert rebuild(c.words, "old") == corpus_edition("2015-01-23").rule(old).text
+        assert rebuild(c.words, "new") == corpus_edition("2015-03-27").rule(new).text
     jsonschema.validate(as_dict(d, include_unchanged=True), schema())
 
 
@@ -314,15 +302,7 @@ def test_stale_references_are_left_behind_numbers() -> None:
     from rulediff.align import align
     from rulediff.diff import stale_references
 
-    inserted = (
-        BASE.replace(
-            "100.2a A player who has no tokens",
-            "100.2a A player may borrow one token from the bank once per game.\n\n"
-            "100.2b A player who has no tokens",
-        )
-        .replace("100.2b A player may count", "100.2c A player may count")
-        .replace("100.2c Tokens are never shared", "100.2d Tokens are never shared")
-    )
+    inserted = insert_100_2a(BASE)
     # 100.2d (old 100.2c) kept "see rule 100.2a" although that rule is 100.2b now.
     old, new = edition(BASE), edition(inserted)
     (finding,) = stale_references(old, new, align(old, new))
@@ -355,7 +335,7 @@ def test_stale_references_in_the_corpus() -> None:
     from rulediff.align import align
     from rulediff.diff import stale_references
 
-    old, new = corpus("2021-06-18"), corpus("2021-07-23")
+    old, new = corpus_edition("2021-06-18"), corpus_edition("2021-07-23")
     found = {(d.rule, d.target, d.suggestion) for d in stale_references(old, new, align(old, new))}
     assert ("901.3", "310", "311") in found
 
@@ -392,15 +372,7 @@ def test_output_is_byte_identical_whatever_the_hash_seed(tmp_path: Path) -> None
 
 
 def test_audit_since_reports_stale_references(tmp_path: Path) -> None:
-    shifted = (
-        BASE.replace(
-            "100.2a A player who has no tokens",
-            "100.2a A player may borrow one token from the bank once per game.\n\n"
-            "100.2b A player who has no tokens",
-        )
-        .replace("100.2b A player may count", "100.2c A player may count")
-        .replace("100.2c Tokens are never shared", "100.2d Tokens are never shared")
-    )
+    shifted = insert_100_2a(BASE)
     old = _write(tmp_path, "old.txt", BASE)
     new = _write(tmp_path, "new.txt", shifted)
     runner = CliRunner()

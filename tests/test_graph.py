@@ -27,22 +27,10 @@ from rulediff.graph import (
 from rulediff.parse import parse_text
 
 from .conftest import corpus_dates, corpus_edition
+from .helpers import edition_text
 
-TOY = """\
-Toy Game Comprehensive Rules
-
-These rules are effective as of March 3, 2031.
-
-Contents
-
-1. Basics
-100. General
-101. Winning
-
-Glossary
-
-Credits
-
+TOY = edition_text(
+    """\
 1. Basics
 
 100. General
@@ -62,17 +50,13 @@ Example: Alice wins as rule 101.1 says.
 101. Winning
 
 101.1. A player with no cards left loses the game. See section 1.
-
-Glossary
-
+""",
+    """\
 Deck
 The cards a player brings to the game. See rule 100.2, “Players.” A deck is
 shuffled (see rule 101.1).
-
-Credits
-
-Toy credits.
-"""
+""",
+)
 
 
 @pytest.fixture(scope="module")

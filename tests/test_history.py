@@ -19,6 +19,7 @@ from rulediff.history import build_lineage, rule_history, trace_to
 from rulediff.model import Edition
 from rulediff.parse import parse_file
 
+from .helpers import insert_100_2a
 from .test_align import BASE, edition
 
 # Three editions of the widget game.
@@ -26,13 +27,7 @@ from .test_align import BASE, edition
 # 2031: a new 100.2a is inserted (old 100.2a-c shift to b-d); 200.3 is edited.
 # 2032: 201.2 is removed; the old 100.2a (now 100.2b) is edited.
 V2031 = (
-    BASE.replace(
-        "100.2a A player who has no tokens",
-        "100.2a A player may borrow one token from the bank once per game.\n\n"
-        "100.2b A player who has no tokens",
-    )
-    .replace("100.2b A player may count", "100.2c A player may count")
-    .replace("100.2c Tokens are never shared", "100.2d Tokens are never shared")
+    insert_100_2a(BASE)
     .replace("see rule 100.2a for running out", "see rule 100.2b for running out")
     .replace("up to three spaces", "up to four spaces")
 )
