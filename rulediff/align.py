@@ -635,6 +635,20 @@ def _candidates(
     return pairs
 
 
+def _rivals(
+    candidates: list[tuple[float, float, int]], matched: list[int], chosen: int, total: float
+) -> list[int]:
+    """The other still-unmatched candidates that scored within the ambiguity margin."""
+    return [
+        k
+        for t2, b2, k in candidates
+        if k != chosen
+        and matched[k] < 0
+        and t2 >= total - AMBIGUITY_MARGIN
+        and b2 >= MIN_SIMILARITY
+    ]
+
+
 def _solve(
     p: _Pairing, pairs: dict[tuple[int, int], float], *, min_total: float, method: Method = "fuzzy"
 ) -> int:
@@ -652,23 +666,8 @@ def _solve(
             break
         if p.o2n[i] >= 0 or p.n2o[j] >= 0:
             continue
-        rivals: list[tuple[str, int]] = []
-        for t2, b2, j2 in by_old[i]:
-            if (
-                j2 != j
-                and p.n2o[j2] < 0
-                and t2 >= total - AMBIGUITY_MARGIN
-                and b2 >= MIN_SIMILARITY
-            ):
-                rivals.append(("new", j2))
-        for t2, b2, i2 in by_new[j]:
-            if (
-                i2 != i
-                and p.o2n[i2] < 0
-                and t2 >= total - AMBIGUITY_MARGIN
-                and b2 >= MIN_SIMILARITY
-            ):
-                rivals.append(("old", i2))
+        rivals = [("new", k) for k in _rivals(by_old[i], p.n2o, j, total)]
+        rivals += [("old", k) for k in _rivals(by_new[j], p.o2n, i, total)]
         p.pair(i, j, round(base, 1), method, tuple(dict.fromkeys(rivals)))
         made += 1
     return made
