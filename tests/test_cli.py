@@ -165,7 +165,9 @@ def test_parse_json_of_a_synthetic_edition(synthetic: Path) -> None:
         "line": SYNTHETIC.split("\n").index("100.1a A two-player game has two players.") + 1,
         "references": [],
         "clauses": [{"kind": "text", "start": 0, "end": 34}],
-        "example_clauses": [{"references": [], "clauses": [{"kind": "text", "start": 0, "end": 26}]}],
+        "example_clauses": [
+            {"references": [], "clauses": [{"kind": "text", "start": 0, "end": 26}]}
+        ],
     }
     assert doc["sections"] == [
         {"id": "1", "title": "Basics", "line": SYNTHETIC.split("\n").index("1. Basics", 20) + 1},
