@@ -37,8 +37,11 @@ _MONTHS = {
         start=1,
     )
 }
+_MONTH_ABBREVIATIONS = {name[:3]: number for name, number in _MONTHS.items()}
 _DATE_LINE = re.compile(
-    r"(?:effective|current)\s+as\s+of\s+([A-Za-z]+)\s+(\d{1,2}),?\s+(\d{4})", re.IGNORECASE
+    r"(?:effective|current)\s+(?:as\s+of|starting|beginning|from|on)\s+"
+    r"([A-Za-z]+)\.?\s+(\d{1,2}),?\s+(\d{4})",
+    re.IGNORECASE,
 )
 # Control characters that never occur in a text file (TAB, LF, CR, FF excluded).
 _BINARY = re.compile(r"[\x00-\x08\x0b\x0e-\x1f]")
@@ -183,10 +186,13 @@ def find_effective_date(text: str) -> tuple[dt.date, int] | None:
     """The effective date printed in the text, and its 1-based line number.
 
     Looks at "These rules are effective as of …" (2009+) and the older "current as
-    of …". The first such line wins: later ones repeat it at the end of the file.
+    of …" (also "effective starting …" and an abbreviated month such as "Feb."). The
+    first such line wins: later ones repeat it at the end of the file.
     """
     for match in _DATE_LINE.finditer(text):
-        month = _MONTHS.get(match.group(1).lower())
+        month = _MONTHS.get(match.group(1).lower()) or _MONTH_ABBREVIATIONS.get(
+            match.group(1).lower()[:3] if len(match.group(1)) <= 4 else ""
+        )
         if month is None:
             continue
         try:

@@ -97,6 +97,8 @@ def test_unreadable_paths(tmp_path) -> None:
         ("These rules are effective as of February 7, 2025.", dt.date(2025, 2, 7)),
         ("These rules are current as of September 24, 2001.", dt.date(2001, 9, 24)),
         ("effective as of   july 11 2009", dt.date(2009, 7, 11)),
+        ("These rules are effective starting Sept. 5, 2031.", dt.date(2031, 9, 5)),
+        ("These rules are effective as of Feb 7 2031.", dt.date(2031, 2, 7)),
         ("effective as of Smarch 1, 2009", None),
         ("effective as of February 30, 2009", None),
         ("no date here", None),
