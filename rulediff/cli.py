@@ -17,6 +17,7 @@ from .commands import diff as diff_commands
 from .commands import engine as engine_commands
 from .commands import flags as flags_commands
 from .commands import graph as graph_commands
+from .commands import locate as locate_commands
 from .commands import parse as parse_commands
 from .commands import refs as refs_commands
 from .commands import site as site_commands
@@ -46,6 +47,7 @@ main.add_command(refs_commands.refs)
 main.add_command(graph_commands.graph)
 main.add_command(audit_commands.audit_command)
 main.add_command(citecheck_commands.cite_check)
+main.add_command(locate_commands.locate)
 
 
 def run(argv: list[str] | None = None) -> None:
