@@ -17,6 +17,7 @@ from .commands import diff as diff_commands
 from .commands import engine as engine_commands
 from .commands import flags as flags_commands
 from .commands import graph as graph_commands
+from .commands import lineage as lineage_commands
 from .commands import locate as locate_commands
 from .commands import parse as parse_commands
 from .commands import refs as refs_commands
@@ -48,6 +49,7 @@ main.add_command(graph_commands.graph)
 main.add_command(audit_commands.audit_command)
 main.add_command(citecheck_commands.cite_check)
 main.add_command(locate_commands.locate)
+main.add_command(lineage_commands.lineage)
 
 
 def run(argv: list[str] | None = None) -> None:

@@ -279,6 +279,10 @@ class EditionTable:
     701/702, and glossary terms through their "See rule …" pointers)."""
     cited: dict[str, int]
     """Keyword → in how many rule texts it occurs (rarer keywords rank first)."""
+    heading_words: list[list[Any]]
+    """[rule id, [content words of its title]] for every headed rule with two or more."""
+    word_counts: dict[str, int]
+    """Stemmed word → in how many rule texts it occurs."""
 
     def as_data(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.__slots__}  # type: ignore[attr-defined]
@@ -300,7 +304,7 @@ def _headed_title(edition: Edition, rule: Rule) -> str:
 
 
 def _keyword_form(text: str) -> str:
-    return " ".join(re.sub(r"[-'\u2010-\u2015]", " ", fuzzy_form(text)).split())
+    return " ".join(re.sub(r"[^\w\s]|_", " ", fuzzy_form(text)).split())
 
 
 def build_table(edition: Edition) -> EditionTable:
@@ -336,9 +340,19 @@ def build_table(edition: Edition) -> EditionTable:
             bucket = keywords.setdefault(_keyword_form(entry.term), [])
             bucket.extend(t for t in targets if t not in bucket)
     cited: dict[str, int] = dict.fromkeys(keywords, 0)
+    word_counts: dict[str, int] = {}
+    firsts = keyword_firsts(keywords)
     for raw in texts:
-        for word in keywords_in(raw, keywords):
+        for word in keywords_in(raw, keywords, firsts):
             cited[word] += 1
+        for word in set(stems(raw)):
+            word_counts[word] = word_counts.get(word, 0) + 1
+    heading_words = []
+    for rule in edition.rules:
+        if rule.title and rule.id.letters is None:
+            words = sorted(set(stems(rule.title)) - _STOP)
+            if len(words) >= 2:
+                heading_words.append([str(rule.id), words])
     return EditionTable(
         edition.date_text,
         ids,
@@ -352,31 +366,62 @@ def build_table(edition: Edition) -> EditionTable:
         heading_keys,
         keywords,
         cited,
+        heading_words,
+        word_counts,
     )
 
 
 _SUFFIXES = ("s", "es", "ed", "d", "ing")
+_STOP = frozenset("a an and as at by for from in into of on or the to with".split())
+
+
+def stems(text: str) -> list[str]:
+    """Words of ``text``, case folded, a plural -s dropped (crudely: titles and texts
+    are stemmed the same way, which is all the comparison needs)."""
+    out = []
+    for word in _keyword_form(text).split():
+        if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+            word = word[:-1]
+        out.append(word)
+    return out
+
 KEYWORD_MAX_WORDS = 4
 
 
-def keywords_in(text: str, keywords: dict[str, Any]) -> dict[str, int]:
+def keyword_firsts(keywords: dict[str, Any]) -> frozenset[str]:
+    """The first words of ``keywords``: n-grams starting elsewhere are not looked up."""
+    return frozenset(k.split()[0] for k in keywords if k)
+
+
+_PIECES = re.compile(r"[.,;:!?()\[\]\"]")
+_NON_WORD = re.compile(r"[^\w\s]|_")
+
+
+@memoize
+def _stem_candidates(word: str) -> tuple[str, ...]:
+    return (word, *(word[: -len(x)] for x in _SUFFIXES if word.endswith(x)))
+
+
+def keywords_in(
+    text: str, keywords: dict[str, Any], firsts: frozenset[str] | None = None
+) -> dict[str, int]:
     """Which ``keywords`` (keyword forms, up to four words) ``text`` uses, and how often;
-    a final -s, -es, -ed, -d or -ing is allowed ("cloaked" uses "cloak")."""
-    words = _keyword_form(text).split()
+    a final -s, -es, -ed, -d or -ing is allowed ("cloaked" uses "cloak"). N-grams do not
+    cross punctuation."""
+    firsts = keyword_firsts(keywords) if firsts is None else firsts
     found: dict[str, int] = {}
-    for i in range(len(words)):
-        for n in range(1, KEYWORD_MAX_WORDS + 1):
-            if i + n > len(words):
-                break
-            gram = " ".join(words[i : i + n])
-            hit = gram if gram in keywords else None
-            if hit is None:
-                for suffix in _SUFFIXES:
-                    if gram.endswith(suffix) and gram[: -len(suffix)] in keywords:
-                        hit = gram[: -len(suffix)]
-                        break
-            if hit is not None:
-                found[hit] = found.get(hit, 0) + 1
+    for piece in _PIECES.split(fuzzy_form(text)):
+        words = _NON_WORD.sub(" ", piece).split()
+        for i, word in enumerate(words):
+            if not any(c in firsts for c in _stem_candidates(word)):
+                continue
+            for n in range(1, KEYWORD_MAX_WORDS + 1):
+                if i + n > len(words):
+                    break
+                gram = " ".join(words[i : i + n])
+                hit = next((c for c in _stem_candidates(gram) if c in keywords), None)
+                if hit is not None:
+                    found[hit] = found.get(hit, 0) + 1
     return found
 
 
@@ -587,6 +632,7 @@ class Locator:
     def __init__(self, table: EditionTable, index: CorpusIndex) -> None:
         self.table = table
         self.index = index
+        self._firsts = keyword_firsts(table.keywords)
         self._by_id = {ident: i for i, ident in reversed(list(enumerate(table.ids)))}
 
     # -- helpers --------------------------------------------------------------------
@@ -712,14 +758,15 @@ class Locator:
             key = text_key(sentence)
             exact = table.sentence_keys.get(key)
             if exact:
-                i, score = exact[0], 100.0
+                found, score = list(dict.fromkeys(exact)), 100.0  # every rule saying it
             else:
                 j, score = self._best(fuzzy_form(sentence), table.sentence_forms, SENTENCE_SCORE)
                 if j < 0:
                     continue
-                i = table.sentence_owner[j]
+                found = [table.sentence_owner[j]]
             covered += _word_count(sentence)
-            owners.setdefault(i, []).append((n, score))
+            for i in found:
+                owners.setdefault(i, []).append((n, score))
             runs = corpus.sentences.get(key)
             if runs:
                 member_sets.append(runs_members(runs))
@@ -738,8 +785,11 @@ class Locator:
 
     def concerns(self, text: str, similar: int = -1) -> tuple[Concern, ...]:
         """Rules a non-CR paragraph is about: the rules it cites, the rule whose wording
-        is closest, then the rules its keywords point at (by tf-idf: used often here,
-        rarely in the rules)."""
+        is closest, then rules ranked by how much of the paragraph's vocabulary points at
+        them: keywords (keyword titles, glossary terms through their "See rule …") weigh
+        idf × (1 + log tf); a rule heading whose every content word the paragraph uses
+        ("Face-Down Spells and Permanents") weighs the idf of those words."""
+        table = self.table
         out: list[Concern] = []
         seen: set[str] = set()
 
@@ -751,17 +801,28 @@ class Locator:
         for target in references(text):
             add(target, "reference")
         if similar >= 0:
-            add(self.table.ids[similar], "similar")
-        used = keywords_in(text, self.table.keywords)
-        total = len(self.table.ids) or 1
+            add(table.ids[similar], "similar")
+        total = len(table.ids) or 1
 
-        def weight(word: str) -> float:
-            idf = math.log(total / (1 + self.table.cited.get(word, 0)))
-            return idf * (1 + math.log(used[word]))
+        def idf(count: int) -> float:
+            return math.log(total / (1 + count))
 
-        for word in sorted(used, key=lambda w: (-weight(w), w)):
-            for target in self.table.keywords[word]:
-                add(target, f"keyword:{word}")
+        weights: dict[str, float] = {}
+        via: dict[str, str] = {}
+        used = keywords_in(text, table.keywords, self._firsts)
+        for word, tf in used.items():
+            w = idf(table.cited.get(word, 0)) * (1 + math.log(tf))
+            for target in table.keywords[word]:
+                weights[target] = weights.get(target, 0.0) + w
+                via.setdefault(target, f"keyword:{word}")
+        words = set(stems(text))
+        for ident, title_words in table.heading_words:
+            if all(w in words for w in title_words):
+                w = sum(idf(table.word_counts.get(t, 0)) for t in title_words)
+                weights[ident] = weights.get(ident, 0.0) + w
+                via.setdefault(ident, "heading")
+        for target in sorted(weights, key=lambda t: (-weights[t], t)):
+            add(target, via[target])
         return tuple(out[:MAX_CONCERNS])
 
 
