@@ -53,9 +53,7 @@ def build_page(rng: random.Random) -> str:
     for r in rng.sample(long_rules, 5):
         paragraphs.append(max(re.split(r"(?<=\.) (?=[A-Z])", r.text), key=len))
     current = {str(r.id): r.text for r in newest.rules}
-    changed = [
-        r.text for r in old.rules if str(r.id) in current and current[str(r.id)] != r.text
-    ]
+    changed = [r.text for r in old.rules if str(r.id) in current and current[str(r.id)] != r.text]
     paragraphs += rng.sample(changed, 5)
     paragraphs += INVENTED
     rng.shuffle(paragraphs)
@@ -98,8 +96,10 @@ def main() -> None:
     print(f"python -c pass:            {empty:6.3f} s")
     print(f"rulediff --help:           {helpx:6.3f} s  (start-up + CLI imports)")
     print(f"rulediff locate PAGE:      {whole:6.3f} s  (target < 1 s; best of {args.repeat})")
-    print(f"  in process: context {loaded:.3f} s (index + edition table from the cache), "
-          f"locate {work:.3f} s")
+    print(
+        f"  in process: context {loaded:.3f} s (index + edition table from the cache), "
+        f"locate {work:.3f} s"
+    )
     print(f"  locate / --help: {whole / helpx:.2f}×; beyond start-up: {whole - helpx:.3f} s")
     Path(handle.name).unlink()
 

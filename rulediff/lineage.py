@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,6 +47,7 @@ def node_id(rule_id: str, date: str) -> str:
 
 
 def text_digest(text: str) -> str:
+    """16 hex digits of the sha256 of a rule's text."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
@@ -68,31 +69,40 @@ def step_edges(step: Step, old_ids: Sequence[str]) -> list[tuple[str, str, str, 
 
 
 def lineage_graph(
-    editions: Sequence[Edition],
+    editions: Iterable[Edition],
     lineage: Lineage,
     *,
     refs: bool = False,
     reference_graph: Callable[[Edition], nx.DiGraph] | None = None,
 ) -> nx.DiGraph:
     """One graph of every rule of ``editions`` (the editions of ``lineage``, oldest
-    first), joined by ``becomes`` edges; with ``refs``, each edition's reference edges."""
-    if len(editions) != len(lineage.editions):
-        raise ValueError("the editions and the lineage must cover the same editions")
+    first), joined by ``becomes`` edges; with ``refs``, each edition's reference edges.
+
+    ``editions`` may be a generator: each edition is used once, in order, and dropped
+    (the whole corpus never needs to be in memory at once).
+    """
     graph = nx.DiGraph(
         format="rulediff-lineage",
         first=lineage.editions[0].date if lineage.editions else "",
         last=lineage.editions[-1].date if lineage.editions else "",
     )
-    ids_of: list[list[str]] = []
-    for edition in editions:
+    if refs and reference_graph is None:
+        from .graph import build_graph as reference_graph
+    previous: list[str] = []
+    count = 0
+    for k, edition in enumerate(editions):
+        count += 1
+        if k >= len(lineage.editions) or edition.date_text != lineage.editions[k].date:
+            raise ValueError("the editions and the lineage must cover the same editions")
         date = edition.date_text
         ids: list[str] = []
+        add_node = graph.add_node
         for rule in edition.rules:
             key = str(rule.id)
             node = node_id(key, date)
             if node in graph:
                 continue  # a duplicated number: the first one is the node
-            graph.add_node(
+            add_node(
                 node,
                 edition=date,
                 rule=key,
@@ -101,20 +111,26 @@ def lineage_graph(
                 digest=text_digest(rule.text),
             )
             ids.append(key)
-        ids_of.append(ids)
-    for k, step in enumerate(lineage.steps):
-        old_date, new_date = step.old.date, step.new.date
-        for old_id, new_id, kind, change, score in step_edges(step, ids_of[k]):
-            source, target = node_id(old_id, old_date), node_id(new_id, new_date)
-            if target in graph:
-                graph.add_edge(
-                    source, target, kind=kind, relation=BECOMES, change=change, score=score
-                )
-    if refs:
-        if reference_graph is None:
-            from .graph import build_graph as reference_graph
-        for edition in editions:
+        if k > 0:
+            step = lineage.steps[k - 1]
+            old_date = step.old.date
+            for old_id, new_id, kind, change, score in step_edges(step, previous):
+                target = node_id(new_id, date)
+                if target in graph:
+                    graph.add_edge(
+                        node_id(old_id, old_date),
+                        target,
+                        kind=kind,
+                        relation=BECOMES,
+                        change=change,
+                        score=score,
+                    )
+        if refs:
+            assert reference_graph is not None
             _add_references(graph, edition, reference_graph(edition))
+        previous = ids
+    if count != len(lineage.editions):
+        raise ValueError("the editions and the lineage must cover the same editions")
     return graph
 
 

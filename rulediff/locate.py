@@ -385,6 +385,7 @@ def stems(text: str) -> list[str]:
         out.append(word)
     return out
 
+
 KEYWORD_MAX_WORDS = 4
 
 

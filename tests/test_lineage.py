@@ -155,7 +155,9 @@ def test_cli_lineage_formats(split_corpus: Path) -> None:
 
 
 def _split_history_page(site: Path) -> Path:
-    pages = [p for p in sorted((site / "rules").glob("*.html")) if "life-link split" in p.read_text()]
+    pages = [
+        p for p in sorted((site / "rules").glob("*.html")) if "life-link split" in p.read_text()
+    ]
     assert pages, "no history page draws a split"
     return next(p for p in pages if "100.5" in p.read_text())
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 import json
 import random
 import re
-import tomllib
 import xml.etree.ElementTree as ET
 from functools import cache
 from pathlib import Path
 
 import pytest
+import tomllib
 from click.testing import CliRunner
 from rapidfuzz import fuzz, process
 
@@ -261,7 +261,8 @@ def test_an_older_wording_is_reworded_and_dated_to_its_editions() -> None:
         assert got.rules[0].id == rid
         assert got.words and any(w.op != "equal" for w in got.words)
         key = plain_key(rule.text)
-        present = [e.date_text for e, keys in zip(editions, plain_keys()) if key in keys]
+        pairs = zip(editions, plain_keys(), strict=True)
+        present = [e.date_text for e, keys in pairs if key in keys]
         assert (got.editions.first, got.editions.last) == (present[0], present[-1])
         return
     pytest.fail("no reworded rule found in the 2015 editions")
@@ -328,9 +329,7 @@ def test_threshold_separates_real_from_invented() -> None:
         p.text
         for p in split_paragraphs(seed_text("002_*.txt"))
         if p.line in {w["line"] for w in expected()["seed"][1]["paragraphs"]}
-        and next(w for w in expected()["seed"][1]["paragraphs"] if w["line"] == p.line)[
-            "status"
-        ]
+        and next(w for w in expected()["seed"][1]["paragraphs"] if w["line"] == p.line)["status"]
         == "not-cr"
     ]
     assert len(rulings) == 15

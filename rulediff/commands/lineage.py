@@ -80,7 +80,7 @@ def lineage(
             progress=lambda k, n: report(k, n, item=str(chosen[k].date)),
             workers=os.cpu_count() or 1,
         )
-    editions = [corpus.load(info) for info in chosen]
+    editions = (corpus.load(info) for info in chosen)  # one at a time
     graph = lineage_graph(editions, lin, refs=refs)
     writer = {"graphml": graph_graphml, "json": graph_json, "dot": graph_dot}[fmt]
     write_output(writer(graph), output)

@@ -108,7 +108,8 @@ def build_life_view(tree: FamilyTree, links: Links) -> LifeView | None:
             y(s.key),
             s.rule,
             links.rule(s.first, s.rule),
-            f"{s.rule}: {s.first}" + ("" if s.first == s.last else f" to {s.last}")
+            f"{s.rule}: {s.first}"
+            + ("" if s.first == s.last else f" to {s.last}")
             + (f"; edited {', '.join(s.edited)}" if s.edited else ""),
             "life-bar partner" if s.partner else "life-bar",
         )
