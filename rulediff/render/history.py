@@ -14,9 +14,9 @@ from collections.abc import Callable, Sequence
 
 from ..diff import word_diff
 from ..history import EventDetail, HistoryEvent, RuleHistory
+from ..lineage import tree_from_history
 from .changelog import _Side, word_segments
 from .env import template
-from ..lineage import tree_from_history
 from .lineage import build_life_view
 from .links import Links, change_anchor
 from .views import EventView, HistoryView, NavLink, Page, RuleLink, Segment, Span, kind_class
