@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
+from xml.sax.saxutils import escape as xml_escape
+from xml.sax.saxutils import quoteattr
 
 import networkx as nx
 
@@ -89,6 +91,7 @@ def lineage_graph(
     if refs and reference_graph is None:
         from .graph import build_graph as reference_graph
     previous: list[str] = []
+    present: set[str] = set()
     count = 0
     for k, edition in enumerate(editions):
         count += 1
@@ -96,35 +99,39 @@ def lineage_graph(
             raise ValueError("the editions and the lineage must cover the same editions")
         date = edition.date_text
         ids: list[str] = []
-        add_node = graph.add_node
+        nodes = []
         for rule in edition.rules:
             key = str(rule.id)
-            node = node_id(key, date)
-            if node in graph:
+            node = f"{key}@{date}"
+            if node in present:
                 continue  # a duplicated number: the first one is the node
-            add_node(
-                node,
-                edition=date,
-                rule=key,
-                kind=rule.kind,
-                title=rule.title or "",
-                digest=text_digest(rule.text),
+            present.add(node)
+            nodes.append(
+                (
+                    node,
+                    {
+                        "edition": date,
+                        "rule": key,
+                        "kind": rule.kind,
+                        "title": rule.title or "",
+                        "digest": text_digest(rule.text),
+                    },
+                )
             )
             ids.append(key)
+        graph.add_nodes_from(nodes)  # in bulk: networkx's per-call overhead dominates
         if k > 0:
             step = lineage.steps[k - 1]
             old_date = step.old.date
-            for old_id, new_id, kind, change, score in step_edges(step, previous):
-                target = node_id(new_id, date)
-                if target in graph:
-                    graph.add_edge(
-                        node_id(old_id, old_date),
-                        target,
-                        kind=kind,
-                        relation=BECOMES,
-                        change=change,
-                        score=score,
-                    )
+            graph.add_edges_from(
+                (
+                    f"{old_id}@{old_date}",
+                    f"{new_id}@{date}",
+                    {"kind": kind, "relation": BECOMES, "change": change, "score": score},
+                )
+                for old_id, new_id, kind, change, score in step_edges(step, previous)
+                if f"{new_id}@{date}" in present
+            )
         if refs:
             assert reference_graph is not None
             _add_references(graph, edition, reference_graph(edition))
@@ -175,8 +182,54 @@ def graph_json(graph: nx.DiGraph) -> str:
     return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
 
 
+_GRAPHML_TYPES = ((bool, "boolean"), (int, "long"), (float, "double"), (str, "string"))
+
+
+def _graphml_keys(items: Iterable[dict[str, Any]]) -> dict[str, str]:
+    keys: dict[str, str] = {}
+    for data in items:
+        for name, value in data.items():
+            if name not in keys:
+                keys[name] = next(t for cls, t in _GRAPHML_TYPES if isinstance(value, cls))
+    return keys
+
+
+def iter_graphml(graph: nx.DiGraph) -> Iterator[str]:
+    """GraphML, line by line, without building an XML tree of the whole graph (the
+    networkx writer holds one: > 2 GB for the whole corpus). ``nx.read_graphml`` reads it."""
+    node_keys = _graphml_keys(d for _, d in graph.nodes(data=True))
+    edge_keys = _graphml_keys(d for _, _, d in graph.edges(data=True))
+    yield '<?xml version="1.0" encoding="utf-8"?>'
+    yield '<graphml xmlns="http://graphml.graphdrawing.org/xmlns">'
+    ids: dict[tuple[str, str], str] = {}
+    for domain, keys in (("node", node_keys), ("edge", edge_keys)):
+        for name, kind in keys.items():
+            ids[(domain, name)] = key = f"d{len(ids)}"
+            yield (
+                f'  <key id="{key}" for="{domain}" attr.name={quoteattr(name)} attr.type="{kind}"/>'
+            )
+    yield '  <graph edgedefault="directed">'
+
+    def data(domain: str, values: dict[str, Any]) -> str:
+        out = []
+        for name, value in values.items():
+            text = str(value).lower() if isinstance(value, bool) else str(value)
+            out.append(f'<data key="{ids[(domain, name)]}">{xml_escape(text)}</data>')
+        return "".join(out)
+
+    for node, values in graph.nodes(data=True):
+        yield f"    <node id={quoteattr(str(node))}>{data('node', values)}</node>"
+    for source, target, values in graph.edges(data=True):
+        yield (
+            f"    <edge source={quoteattr(str(source))} target={quoteattr(str(target))}>"
+            f"{data('edge', values)}</edge>"
+        )
+    yield "  </graph>"
+    yield "</graphml>"
+
+
 def graph_graphml(graph: nx.DiGraph) -> str:
-    return "\n".join(nx.generate_graphml(graph, encoding="utf-8", prettyprint=True)) + "\n"
+    return "\n".join(iter_graphml(graph)) + "\n"
 
 
 def _dot_id(text: str) -> str:

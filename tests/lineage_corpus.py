@@ -24,13 +24,13 @@ _TAIL = """
 """
 _WHOLE = (
     "100.3. A player with no gears left at the end of a turn loses the game. A player "
-    "who must draw from an empty deck loses the game the next time a player would "
-    "receive priority.\n"
+    "who must draw from an empty deck is eliminated as soon as the current step of the "
+    "turn ends.\n"
 )
 _FIRST_HALF = "100.3. A player with no gears left at the end of a turn loses the game.\n"
 _SECOND_HALF = (
-    "{n}. A player who must draw from an empty deck loses the game the next time a "
-    "player would receive priority.\n"
+    "{n}. A player who must draw from an empty deck is eliminated as soon as the "
+    "current step of the turn ends.\n"
 )
 _INSERTED = "100.4. A player may concede at any time, and then leaves the game at once.\n"
 

@@ -308,8 +308,8 @@ INVENTED = [
     "library at random.",
     "The defending player chooses the damage assignment order of each attacking creature "
     "that has menace.",
-    "An Aura with enchant player that would become attached to a planeswalker is put into "
-    "its owner's graveyard as a state-based action.",
+    "An Aura with enchant player that somehow ends up attached to a planeswalker is "
+    "discarded by its owner at the end of the current phase.",
 ]
 
 
