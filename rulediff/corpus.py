@@ -30,8 +30,6 @@ import hashlib
 import logging
 import os
 import re
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from importlib import resources
@@ -726,6 +724,9 @@ def fetch_targets(refs: Sequence[str], manifest: Manifest) -> list[ManifestEntry
 
 def download(url: str, *, timeout: float = 60.0) -> bytes:
     """The bytes at ``url`` (one-line :class:`CorpusError` on any failure)."""
+    import urllib.error  # only a fetch needs the network stack: keep start-up light
+    import urllib.request
+
     from . import __version__
 
     request = urllib.request.Request(url, headers={"User-Agent": f"rulediff/{__version__}"})
