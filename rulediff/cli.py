@@ -10,7 +10,6 @@ from __future__ import annotations
 import importlib
 
 import click
-from click.utils import make_default_short_help
 
 from . import __version__
 from .commands.common import RuleDiffGroup, corpus_options, debug_option
@@ -122,7 +121,8 @@ class LazyGroup(RuleDiffGroup):
         rows = []
         for name in names:
             if name in COMMANDS and name not in self.commands:
-                rows.append((name, make_default_short_help(COMMANDS[name][2], limit)))
+                stand_in = click.Command(name, help=COMMANDS[name][2])  # click's own shortening
+                rows.append((name, stand_in.get_short_help_str(limit)))
             else:
                 command = self.get_command(ctx, name)
                 if command is not None and not command.hidden:
