@@ -145,11 +145,6 @@ class Manifest:
     def by_sha256(self, sha256: str) -> ManifestEntry | None:
         return next((e for e in self.entries if e.sha256 == sha256), None)
 
-    def by_name(self, name: str) -> ManifestEntry | None:
-        """By set code or set name, case-insensitive."""
-        key = _fold(name)
-        return next((e for e in self.entries if key in _names(e)), None)
-
 
 def _manifest_entries(data: dict, source: str) -> tuple[ManifestEntry, ...]:
     raw = data.get("edition", [])
