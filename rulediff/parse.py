@@ -164,7 +164,6 @@ class _Builder:
     def __init__(self, text_lines_source: str) -> None:
         self.source = text_lines_source
         self.diagnostics: list[Diagnostic] = []
-        self.seen: dict[str, int] = {}
 
     def diag(
         self, code: str, severity: str, message: str, line: int | None, **kw: str | None
