@@ -74,7 +74,7 @@ _WORDS = re.compile(r"\w+")
 
 @memoize
 def _clean(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).translate(_DROP)
+    return unicodedata.normalize("NFKC", text.translate(_DROP))  # ™ before NFKC makes it TM
 
 
 def fuzzy_form(text: str) -> str:
@@ -195,10 +195,14 @@ class CorpusIndex:
 
 
 def _code_digest() -> str:
+    """This module's code and the parser's version: either changes what is indexed."""
+    from .corpus import edition_cache_version
+
     try:
-        return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:10]
+        mine = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:10]
     except OSError:
-        return "0"
+        mine = "0"
+    return f"{mine}.{edition_cache_version()}"
 
 
 def build_index(editions: Sequence[Edition]) -> CorpusIndex:
@@ -243,7 +247,7 @@ def corpus_index(
     """The index of the corpus entries ``infos`` (with ``sha256``), built once and cached.
 
     Cached as plain data (dicts, lists, str, int) under the hash of every edition's
-    sha256 and of this module's code.
+    sha256, of this module's code and of the parser's version.
     """
     key = hashlib.sha256("\n".join(i.sha256 for i in infos).encode()).hexdigest()
     version = f"{LOCATE_VERSION}.{_code_digest()}"

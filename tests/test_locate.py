@@ -161,9 +161,10 @@ def noisy(text: str, rng: random.Random) -> str:
 
 def plain_key(text: str) -> str:
     """A deliberately simple comparison key for the plain scan (not rulediff's code):
-    quotes, dashes and the '?' one edition prints for them made one mark; no spaces."""
+    quotes, dashes and the '?' one edition prints for them made one mark; trademark signs
+    (™ ®) dropped; no spaces."""
     text = re.sub("[\"'`\u2018\u2019\u201c\u201d?\u2010-\u2015\u2212-]+", "'", text)
-    text = text.replace("\u2122", "").replace("\u2026", "...")
+    text = re.sub("[\u2122\u00ae]", "", text).replace("\u2026", "...")
     return re.sub(r"\s+", "", text).casefold()
 
 
