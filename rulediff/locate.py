@@ -48,7 +48,7 @@ STATUSES: tuple[Status, ...] = ("exact", "reworded", "heading", "partial", "not-
 # Measured by tests/test_locate.py::test_threshold_separates_real_from_invented (the best
 # fuzz.ratio of a normalized paragraph against every distinct rule text of all 126
 # editions): 60 real paragraphs — random rules of 12 random editions, numbers stripped,
-# quotes curled or straightened, spaces doubled, dropped or non-breaking — score 99.7–100
+# quotes curled or straightened, spaces doubled, dropped or non-breaking — score 99.4–100
 # (median 100). 20 invented sentences in CR style plus the 15 card rulings of seed 002
 # score at most 66.9 (median 55.1); the highest are rulings paraphrasing one rule. 85 sits
 # in the empty band between (a margin of ~15 on both sides).
