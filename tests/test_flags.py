@@ -467,3 +467,39 @@ def test_changes_report_first_value_and_each_change():
     assert [(x.date, x.added, x.removed) for x in pw] == [
         ("2001-01-01", ("Jace",), ()), ("2002-01-01", ("Ajani",), ()),
         ("2003-01-01", (), ("Jace",))]
+
+
+# --- failing closed: the rule's topic is there, its wording is not read -----------------------
+@pytest.mark.parametrize("name,rules,titles", [
+    ("planeswalker_uniqueness",
+     {"306.1": "Planeswalkers are permanents with loyalty.",
+      "306.4": "Planeswalkers that have a planeswalker type in common can't be controlled by "
+               "one player at once; the extra ones go to the graveyard."}, {}),
+    ("planeswalker_damage_redirection",
+     {"306.1": "Planeswalkers are permanents with loyalty.",
+      "306.7": "A player hit by noncombat damage from an opposing source may see that damage "
+               "rerouted by the opponent onto a planeswalker."}, {}),
+    ("counter_annihilation",
+     {"704.5": "The state-based actions are as follows:",
+      "704.5a": "A player with 0 or less life loses the game.",
+      "704.5r": "A permanent carrying +1/+1 counters as well as -1/-1 counters sheds pairs of "
+                "them until only one kind is left."}, {}),
+    ("kindred_type_name",
+     {"307.1": "A sorcery is cast only in a main phase.",
+      "300.1": "Every card has at least one of these types: artifact, tribal, creature, land."},
+     {"307": "Sorceries"}),
+])
+def test_a_rule_found_but_not_read_is_undetermined(name, rules, titles):
+    fs = flags_for(synthetic_edition(rules, titles=titles))
+    assert getattr(fs, name) is None, fs.outcome(name)
+    out = fs.outcome(name)
+    assert isinstance(out, Undetermined) and out.reason and out.rules
+
+
+def test_counter_rule_in_other_words_is_read_or_flipped():
+    said = {"704.5": "The state-based actions are as follows:"}
+    yes = flags_for(synthetic_edition({**said, "704.5r": "When one permanent has +1/+1 counters "
+                                       "and -1/-1 counters, pairs of one of each are removed."}))
+    no = flags_for(synthetic_edition({**said, "122.3": "A +1/+1 counter and a -1/-1 counter on "
+                                      "the same permanent are not removed; both stay."}))
+    assert (yes.counter_annihilation, no.counter_annihilation) == (True, False)

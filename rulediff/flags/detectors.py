@@ -85,6 +85,11 @@ def _re(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.I)
 
 
+def _looked_at(t: EditionText, pattern: str, key: str | tuple[str, ...]) -> tuple[str, ...]:
+    """The rules (first few) a detector read before giving up: cited by ``Undetermined``."""
+    return tuple(dict.fromkeys(h.where for h in t.find(pattern, key=key)))[:6]
+
+
 def _planeswalkers_exist(t: EditionText) -> bool:
     return t.mentions(r"\bplaneswalkers?\b", key="planeswalker")
 
@@ -172,6 +177,14 @@ def mana_burn(t: EditionText) -> Outcome:
         same = [h for h in emptying if h.where in {b.where for b in burn}]
         return decide(True, [*same[:1], *burn])
     if emptying:
+        lifey = [h.where for h in emptying if re.search(r"\blife\b", t.rule_text(h.where), re.I)]
+        if lifey:  # the rule that empties the pool speaks of life: burn in words we don't read
+            return Undetermined(
+                "the rule that empties the mana pool mentions life, but in no words read as "
+                "mana burn or its absence",
+                tuple(dict.fromkeys(lifey)),
+                emptying[0].sentence,
+            )
         obsolete = t.find(r"mana burn", "glossary", key="mana burn")
         return decide(False, emptying[:1], [h for h in obsolete if _HISTORY.search(h.norm)][:1])
     return Undetermined("no rule says what happens to unused mana")
@@ -347,10 +360,10 @@ def planeswalker_uniqueness(t: EditionText) -> Outcome:
         if types:
             return decide("absent", types)
         return Decision("absent", (), "no rule mentions planeswalkers")
-    return Decision(
-        "absent",
-        (),
-        "planeswalkers exist but no rule limits planeswalkers that share a planeswalker type",
+    return Undetermined(
+        "planeswalkers exist but no rule could be read as limiting (or not limiting) "
+        "planeswalkers that share a planeswalker type",
+        _looked_at(t, r"\bplaneswalker (?:type|uniqueness)", "planeswalker"),
     )
 
 
@@ -378,8 +391,11 @@ def planeswalker_damage_redirection(t: EditionText) -> Outcome:
         if types:
             return decide(False, types)
         return Decision(False, (), "no rule mentions planeswalkers")
-    return Decision(
-        False, (), "no rule lets damage dealt to a player be dealt to a planeswalker instead"
+    return Undetermined(
+        "planeswalkers exist but no rule could be read as letting (or not letting) damage "
+        "dealt to a player be dealt to a planeswalker instead",
+        _looked_at(t, r"\bplaneswalkers?\b[^.]*\bdamage\b|\bdamage\b[^.]*\bplaneswalkers?\b",
+                   "planeswalker"),
     )
 
 
@@ -425,6 +441,15 @@ def mulligan(t: EditionText) -> Outcome:
     ]
     if scry:
         return decide("vancouver", fewer[:1], scry[:1])
+    later = re.compile(r"\bscry\b|\btop card\b|\bbottom\b", re.I)
+    unread = [r for r in rules if later.search(t.rule_text(r))]
+    if unread:  # something happens after the smaller hand that we could not read
+        return Undetermined(
+            "the mulligan rule draws a smaller hand, then does something with the library that "
+            "reads neither as Paris nor as Vancouver",
+            tuple(unread),
+            fewer[0].sentence,
+        )
     return decide("paris", fewer[:1])
 
 
@@ -797,10 +822,8 @@ def starting_hand_size(t: EditionText) -> Outcome:
     return _number(
         t,
         "starting_hand_size",
-        rf"\bdraws? (?:a hand of|a number of cards equal to [^\n]*starting hand size, "
-        rf"which is normally) (?P<n>{NUMBER})\b|\bstarting hand size is (?P<n2>{NUMBER})".replace(
-            "(?P<n2>", "(?:"
-        ),
+        rf"(?:\bdraws? (?:a hand of|a number of cards equal to [^\n]*starting hand size, "
+        rf"which is normally)|\bstarting hand size is) (?P<n>{NUMBER})\b",
         "the starting hand size",
         ("hand of", "starting hand size"),
     )
@@ -874,6 +897,33 @@ def spell_verb(t: EditionText) -> Outcome:
     )
 
 
+_CARD_TYPE_HEADING = re.compile(
+    r"(?:artifact|creature|enchantment|instant|land|sorcer(?:y|ie)|planeswalker|"
+    r"tribal|kindred)s?",
+    re.I,
+)
+_BASIC_CARD_TYPES = {"artifact", "creature", "enchantment", "instant", "land", "sorcery"}
+
+
+def _card_type_headings(t: EditionText) -> tuple[str, list[tuple[str, str]]] | None:
+    """The headings that name the card types one each ("212.1. Artifacts" … "212.7. Sorceries").
+
+    Older layouts enumerate the card types as the headings under one parent instead of
+    a list sentence. Found by structure: the parent whose heading children include every
+    basic card type. Returns the parent and its card-type headings.
+    """
+    by_parent: dict[str, list[tuple[str, str]]] = {}
+    for rid, title in t.titles.items():
+        name = normalize(title).strip()
+        if _CARD_TYPE_HEADING.fullmatch(name):
+            by_parent.setdefault(t.parent_of(rid), []).append((rid, name))
+    for parent, headings in by_parent.items():
+        kinds = {re.sub(r"ies$", "y", re.sub(r"(?<!ie)s$", "", h.lower())) for _, h in headings}
+        if _BASIC_CARD_TYPES <= kinds:
+            return parent, headings
+    return None
+
+
 @flag(
     "kindred_type_name",
     "enum",
@@ -892,6 +942,20 @@ def kindred_type_name(t: EditionText) -> Outcome:
         if items:
             return decide("absent", [hit])
     # Older layouts give each card type a heading ("212.8. Tribals") instead of a list.
+    headings = _card_type_headings(t)
+    if headings is not None:
+        parent, named = headings
+        for rid, title in named:
+            m = re.fullmatch(r"(tribal|kindred)s?", title, re.I)
+            if m:
+                return Decision(m.group(1).lower(), (rid,), title)
+        return Decision(
+            "absent",
+            (parent,),
+            "the card type headings ("
+            + ", ".join(f"{rid} {title}" for rid, title in named)
+            + ") name neither tribal nor kindred cards",
+        )
     for rid, title in t.titles.items():
         m = re.fullmatch(r"(tribal|kindred)s?", normalize(title).strip(), re.I)
         if m:
@@ -899,21 +963,24 @@ def kindred_type_name(t: EditionText) -> Outcome:
     typal = current(t.find(r"\beach (tribal|kindred) card\b", key=("tribal", "kindred")))
     if typal:
         return decide(typal[0].group(1).lower(), typal[:1])
-    headings = [
-        (rid, title)
-        for rid, title in t.titles.items()
-        if re.fullmatch(r"sorcer(?:y|ies)", normalize(title).strip(), re.I)
-    ]
-    if headings:
-        return Decision(
-            "absent",
-            (headings[0][0],),
-            "no card type heading or rule names tribal or kindred cards",
-        )
-    return Undetermined("no rule lists the card types")
+    return Undetermined(
+        "no list or headings of the card types to look for tribal or kindred in",
+        _looked_at(
+            t, r"\bcard types?\b|\btribal\b|\bkindred\b", ("card type", "tribal", "kindred")
+        ),
+    )
 
 
 # --- counters (added for the engine) -------------------------------------------------------
+_REMOVAL = re.compile(
+    r"\b(?:removed?|removes|cancel(?:s|led|ed)?|annihilat\w*|taken off)\b", re.I
+)
+_NEGATION = re.compile(
+    r"\b(?:not|never|no longer|neither|nor)\b|n't\b|\b(?:remain|remains|stay|stays|coexist)\b",
+    re.I,
+)
+
+
 @flag(
     "counter_annihilation",
     "bool",
@@ -921,18 +988,40 @@ def kindred_type_name(t: EditionText) -> Outcome:
     "has pairs of them removed as a state-based action.",
 )
 def counter_annihilation(t: EditionText) -> Outcome:
-    pairs = current(
-        t.find(
-            r"\+1/\+1 counters? and (?:a |one or more )?-1/-1 counters?\b"
-            r"[^\n]*\bremoved",
-            key=("-1/-1",),
+    # The topic: a sentence about one permanent with both kinds of counters.
+    both = [
+        h
+        for h in current(t.find(r"\+1/\+1 counters?", key=("-1/-1",)))
+        if re.search(r"-1/-1 counters?", h.norm)
+    ]
+    votes: dict[bool, list[Hit]] = {}
+    for hit in both:
+        if _REMOVAL.search(hit.norm):
+            votes.setdefault(not _NEGATION.search(hit.norm), []).append(hit)
+    if len(votes) == 1:
+        value, hits = next(iter(votes.items()))
+        return decide(value, hits[:1])
+    if votes:
+        return Undetermined(
+            "counter_annihilation: one rule removes the pairs of counters, another keeps them",
+            tuple(hs[0].where for hs in votes.values()),
+            " ".join(hs[0].sentence for hs in votes.values()),
         )
-    )
-    if pairs:
-        return decide(True, pairs[:1])
+    if both:
+        return Undetermined(
+            "a rule speaks of +1/+1 and -1/-1 counters on one permanent but says nothing "
+            "that reads as removing them or keeping them",
+            tuple(dict.fromkeys(h.where for h in both))[:6],
+            both[0].sentence,
+        )
     listing = t.find(
         r"\bstate-based (?:effects|actions) are(?: as follows)?:", key=("state-based",)
     )
-    if listing:  # the list of state-based actions has no such item
-        return decide(False, listing[:1])
+    if listing:  # the topic is absent: no rule puts both kinds of counters on one permanent
+        return Decision(
+            False,
+            (listing[0].where,),
+            "no rule speaks of +1/+1 and -1/-1 counters on the same permanent, and the list "
+            f"of state-based actions ({listing[0].where}) has no such item",
+        )
     return Undetermined("no list of state-based actions to look for the counter rule in")

@@ -269,6 +269,14 @@ class EditionText:
         """The sentences of one rule, as written."""
         return split_sentences(self.rule_texts.get(rule_id, ""))
 
+    def parent_of(self, rule_id: str) -> str:
+        """The rule (or section, as ``"3"``) a rule sits under; ``""`` at the top."""
+        rid = RuleId.try_parse(rule_id)
+        parent = rid.parent if rid is not None else None
+        if parent is None:
+            return ""
+        return str(parent.rule) if parent.is_section else str(parent)
+
     def title_of(self, rule_id: str) -> str | None:
         return self.titles.get(rule_id)
 
