@@ -18,6 +18,12 @@ from .registry import Decision, Outcome, Undetermined, flag
 from .text import NUMBER, EditionText, Hit, normalize, number_value
 
 # --- helpers -----------------------------------------------------------------------------
+_NEGATION = re.compile(
+    r"\b(?:not|no|never|no longer|neither|nor|without)\b|n't\b|"
+    r"\b(?:remain|remains|stay|stays|coexist)\b",
+    re.I,
+)
+"""Words that turn a consequence around ("are not removed", "no player loses life")."""
 _HISTORY = re.compile(
     r"\b(?:previously|no longer|older versions|earlier versions|obsolete|used to)\b", re.I
 )
@@ -38,6 +44,25 @@ def decide(value: object, hits: Iterable[Hit], extra: Iterable[Hit] = ()) -> Dec
         if hit.sentence not in sentences:
             sentences.append(hit.sentence)
     return Decision(value, tuple(rules), " ".join(sentences[:3]))  # type: ignore[arg-type]
+
+
+_IF = re.compile(r"^(?:[^,]{0,80}?,\s*)?\b(?:if|when|whenever|should|once)\b\s+", re.I)
+
+
+def if_clause(sentence: str) -> tuple[str, str] | None:
+    """``(condition, consequence)`` of an "If [condition], [consequence]" sentence.
+
+    The condition ends at the first comma after "if" (the rules put none inside a
+    condition of the clauses we read); ``None`` when the sentence is not so built.
+    """
+    m = _IF.search(sentence)
+    if m is None:
+        return None
+    rest = sentence[m.end() :]
+    comma = rest.find(",")
+    if comma < 0:
+        return None
+    return rest[:comma], rest[comma + 1 :]
 
 
 def current(hits: Iterable[Hit]) -> list[Hit]:
@@ -145,7 +170,7 @@ _EMPTIES_KINDS = [
         "phase",
         _re(
             r"\bphase ends \(but not a step\)|\bwhen a phase ends\b|"
-            r"\bend of each phase\b|\bas a phase ends\b"
+            r"\bend of (?:each|a) phase\b|\bas a phase ends\b"
         ),
     ),
 ]
@@ -177,13 +202,22 @@ def mana_burn(t: EditionText) -> Outcome:
         same = [h for h in emptying if h.where in {b.where for b in burn}]
         return decide(True, [*same[:1], *burn])
     if emptying:
-        lifey = [h.where for h in emptying if re.search(r"\blife\b", t.rule_text(h.where), re.I)]
-        if lifey:  # the rule that empties the pool speaks of life: burn in words we don't read
+        # The rule that empties the pool may speak of life: read it as "no life is lost"
+        # (a negated loss) or give up; never take an unread sentence about life as no burn.
+        life = [
+            (where, sentence)
+            for where in dict.fromkeys(h.where for h in emptying)
+            for sentence in t.sentences_of(where)
+            if re.search(r"\blife\b", sentence, re.I)
+        ]
+        if life:
+            if all(_NEGATION.search(normalize(sentence)) for _, sentence in life):
+                return Decision(False, (life[0][0],), f"{emptying[0].sentence} {life[0][1]}")
             return Undetermined(
                 "the rule that empties the mana pool mentions life, but in no words read as "
                 "mana burn or its absence",
-                tuple(dict.fromkeys(lifey)),
-                emptying[0].sentence,
+                tuple(dict.fromkeys(where for where, _ in life)),
+                life[0][1],
             )
         obsolete = t.find(r"mana burn", "glossary", key="mana burn")
         return decide(False, emptying[:1], [h for h in obsolete if _HISTORY.search(h.norm)][:1])
@@ -374,15 +408,30 @@ def planeswalker_uniqueness(t: EditionText) -> Outcome:
     "opponent may be dealt to a planeswalker that opponent controls instead.",
 )
 def planeswalker_damage_redirection(t: EditionText) -> Outcome:
-    hits = current(
-        t.find(
-            r"\bnoncombat damage would be dealt to (?:a|an opponent|the) "
-            r"(?:player|opponent)?[^\n]*planeswalker[^\n]*\binstead\b",
-            key="noncombat damage",
+    # "If noncombat damage would be dealt to a player …, [someone] may have it dealt to a
+    # planeswalker … instead": the condition names noncombat damage to a player, the
+    # consequence a planeswalker and a redirection.
+    votes: dict[bool, list[Hit]] = {}
+    for hit in current(t.find(r"\bnoncombat damage\b", key="noncombat damage")):
+        clause = if_clause(hit.norm)
+        if clause is None:
+            continue
+        condition, consequence = clause
+        if not (re.search(r"\bnoncombat damage\b", condition, re.I)
+                and re.search(r"\b(?:player|opponent)\b", condition, re.I)
+                and re.search(r"\bplaneswalkers?\b", consequence, re.I)
+                and re.search(r"\binstead\b|\bredirect", hit.norm, re.I)):
+            continue
+        votes.setdefault(not _NEGATION.search(consequence), []).append(hit)
+    if len(votes) == 1:
+        value, hits = next(iter(votes.items()))
+        return decide(value, hits)
+    if votes:
+        return Undetermined(
+            "planeswalker_damage_redirection: the rules both allow and forbid the redirection",
+            tuple(hs[0].where for hs in votes.values()),
+            " ".join(hs[0].sentence for hs in votes.values()),
         )
-    )
-    if hits:
-        return decide(True, hits)
     removed = t.find(r"\bpreviously\b[^\n]*planeswalkers[^\n]*redirect", key="previously")
     if removed:
         return decide(False, removed)
@@ -483,7 +532,7 @@ def pt_switch_sublayer(t: EditionText) -> Outcome:
             )
         return decide(value, named[:1])
     normally = t.find(
-        r"\beffects that are applied after the switching effect apply normally\b",
+        r"\bafter the switching effect\b[^.]*\bnormally\b",
         key="switching effect",
     )
     if normally:
@@ -493,8 +542,7 @@ def pt_switch_sublayer(t: EditionText) -> Outcome:
         key="switch",
     ):
         order = t.find(
-            r"\bvalues? of (?:a|an)? ?(?:permanent's|object's)? ?characteristics? "
-            r"(?:is|are) determined by starting with\b",
+            r"\bcharacteristics?\b[^.]*\b(?:is|are) determined by starting with\b",
             key="determined by starting",
         )
         if order:
@@ -549,8 +597,9 @@ def lifelink(t: EditionText) -> Outcome:
 )
 def x_in_alternative_and_additional_costs(t: EditionText) -> Outcome:
     hits = t.find(
-        r"\bwhile a spell is on the stack, any (?:\{?X\}?) in its mana cost\b",
-        key="while a spell is on the stack",
+        r"\b(?:while|as long as) (?:a|the) spell is on the stack, (?:any|each|every) "
+        r"(?:\{?X\}?) in its mana cost\b",
+        key="spell is on the stack",
     )
     if not hits:
         return Undetermined("no rule says what X equals while a spell is on the stack")
@@ -627,26 +676,42 @@ def mana_value_term(t: EditionText) -> Outcome:
     ("absent", "replacement", "state-based-action"),
 )
 def commander_zone_change(t: EditionText) -> Outcome:
-    sba = t.find(
-        r"\bif a (?:commander|general) is in a graveyard or in exile\b[^\n]*"
-        r"\bcommand zone\b",
-        key="is in a graveyard or in exile",
-    )
-    if sba:
-        return decide("state-based-action", sba)
-    replacement = t.find(
-        r"\bif a (?:commander|general) would be (?:put into|exiled)\b[^\n]*"
-        r"(?:graveyard|exile)[^\n]*\bcommand zone instead\b",
-        key="command zone instead",
-    )
+    # "If a commander is in a graveyard or in exile …, its owner may put it into the command
+    # zone" (a state: checked as a state-based action) versus "If a commander would be put
+    # into a graveyard / exiled …, … command zone instead" (a replacement effect).
+    state: list[Hit] = []
+    replacement: list[Hit] = []
+    for hit in current(t.find(r"\bcommand zone\b", key="command zone")):
+        clause = if_clause(hit.norm)
+        if clause is None:
+            continue
+        condition, consequence = clause
+        if not re.search(r"\b(?:commander|general)\b", condition, re.I):
+            continue
+        if not re.search(r"\bgraveyard|\bexile", condition, re.I):
+            continue  # a commander going to a hand or a library: not this flag's question
+        if re.search(r"\bwould\b", condition, re.I) and re.search(
+            r"\binstead\b", consequence, re.I
+        ):
+            replacement.append(hit)
+        elif re.search(r"\b(?:is|are) in (?:a |the |its owner's )?(?:graveyard|exile)", condition,
+                       re.I):
+            state.append(hit)
+    if state:
+        return decide("state-based-action", state)
     if replacement:
         return decide("replacement", replacement)
     if not t.mentions(
-        r"\b(?:EDH|commander)\b[^\n]*\bvariant\b|\bcommander game\b", key=("edh", "commander")
-    ):
+        r"\b(?:EDH|commander)\b[^\n]*\bvariant\b|\bcommander game\b|"
+        r"\b(?:commander|general)\b[^.]*\bcommand zone\b",
+        key=("edh", "commander", "general"),
+    ) and not any(re.fullmatch(r"commander|edh", normalize(x).strip(), re.I)
+                  for x in t.titles.values()):
         return Decision("absent", (), "no rule describes the Commander (or EDH) variant")
     return Undetermined(
-        "the Commander variant exists but no rule says how a commander returns to the command zone"
+        "the Commander variant exists but no rule says how a commander returns to the "
+        "command zone",
+        _looked_at(t, r"\bcommand zone\b", "command zone"),
     )
 
 
@@ -974,10 +1039,6 @@ def kindred_type_name(t: EditionText) -> Outcome:
 # --- counters (added for the engine) -------------------------------------------------------
 _REMOVAL = re.compile(
     r"\b(?:removed?|removes|cancel(?:s|led|ed)?|annihilat\w*|taken off)\b", re.I
-)
-_NEGATION = re.compile(
-    r"\b(?:not|never|no longer|neither|nor)\b|n't\b|\b(?:remain|remains|stay|stays|coexist)\b",
-    re.I,
 )
 
 
