@@ -38,7 +38,7 @@ _WORDS = (
     "share a planeswalker type",
     "is put into its owner's graveyard", "are as follows:", "The card types are",
     "There are normally seven zones:", "The planeswalker types are", "as a state-based action",
-    "is a static ability", "Layer 7e:", "If a commander is in a graveyard or in exile",
+    "is a static ability", "Layer 7e:", "If a commander is in exile",
     "noncombat damage would be dealt to a player", "To take a mulligan",
 ]
 _IDS = ("100.1", "103.4", "212.7", "306.4", "307", "420.5", "420.5n", "500.4", "510.1c",

@@ -264,7 +264,7 @@ def combat_damage_uses_stack(t: EditionText) -> Outcome:
             dealt.append(hit)
             dealt.extend(
                 t.find(
-                    r"between the time combat damage is assigned and the time",
+                    r"\bbetween the time combat damage is assigned\b[^.]*\bdealt\b",
                     key="between the time",
                 )
             )
@@ -676,7 +676,7 @@ def mana_value_term(t: EditionText) -> Outcome:
     ("absent", "replacement", "state-based-action"),
 )
 def commander_zone_change(t: EditionText) -> Outcome:
-    # "If a commander is in a graveyard or in exile …, its owner may put it into the command
+    # "If a commander is in exile (or a graveyard) …, its owner may put it into the command
     # zone" (a state: checked as a state-based action) versus "If a commander would be put
     # into a graveyard / exiled …, … command zone instead" (a replacement effect).
     state: list[Hit] = []
