@@ -34,7 +34,6 @@ FLAG_CONCEPTS: dict[str, str] = {
     "deathtouch": "deathtouch",
     "lifelink": "lifelink",
     "end-turn-cleanup": "cleanup_repeats_after_end_turn",
-    "cleanup-again": "cleanup_repeats_after_end_turn",
     "sba-counters": "counter_annihilation",
     "sba-poison": "poison_threshold",
 }
@@ -84,6 +83,7 @@ CONCEPTS: dict[str, tuple[Find, ...]] = {
     "cleanup-damage": (Find(r"all damage (?:marked on permanents )?.{0,40}is removed.{0,80}"
                             r"until end of turn"),),
     "cleanup-priority": (Find(r"another cleanup step begins"),),
+    "cleanup-again": (Find(r"another cleanup step begins"),),
     "end-turn": (Find(r"skips? straight to the cleanup step"), Find(r"^ending the turn$", "title")),
     "trigger": (Find(r"^once an ability has triggered, (?:its controller puts it|it goes) on the "
                      r"stack"),

@@ -65,6 +65,33 @@ def if_clause(sentence: str) -> tuple[str, str] | None:
     return rest[:comma], rest[comma + 1 :]
 
 
+# Phrases with a negative word that state a limit, not the opposite of the rule.
+_IDIOMS = re.compile(
+    r"\bno more than\b|\bnot more than\b|\(?but not (?:a |at the end of a )?steps?\)?|"
+    r"\bnot only\b",
+    re.I,
+)
+
+
+def clause_negated(norm: str, start: int, end: int) -> bool:
+    """Whether the clause holding ``norm[start:end]`` says the opposite ("does not", "no",
+    "need not", "can't"…): the clause runs from the previous , ; : to the next , ; ."""
+    left = max(norm.rfind(c, 0, start) for c in ",;:") + 1
+    ends = [i for i in (norm.find(c, end) for c in ",;.") if i >= 0]
+    clause = _IDIOMS.sub(" ", norm[left : min(ends) if ends else len(norm)])
+    return _NEGATION.search(clause) is not None
+
+
+def negated(hit: Hit) -> bool:
+    """Whether the clause a hit matched in is negated (its match is not the rule)."""
+    return clause_negated(hit.norm, hit.match.start(), hit.match.end())
+
+
+def affirmed(hits: Iterable[Hit]) -> list[Hit]:
+    """Current hits whose clause is not negated."""
+    return [h for h in current(hits) if not negated(h)]
+
+
 def current(hits: Iterable[Hit]) -> list[Hit]:
     """Hits that state the rules in force (not "previously …" history notes)."""
     return [h for h in hits if not _HISTORY.search(h.norm)]
@@ -87,11 +114,23 @@ def classify(
     ``None`` when no hit matched any kind; :class:`Undetermined` when hits disagree.
     """
     votes: dict[object, list[Hit]] = {}
+    contrary: list[Hit] = []
     for hit in hits:
         for value, pattern in kinds:
-            if pattern.search(hit.norm):
-                votes.setdefault(value, []).append(hit)
+            found = pattern.search(hit.norm)
+            if found:
+                if clause_negated(hit.norm, found.start(), found.end()):
+                    contrary.append(hit)
+                else:
+                    votes.setdefault(value, []).append(hit)
                 break
+    if contrary:
+        return Undetermined(
+            f"{name}: a rule says the opposite of a known value, in words we do not read "
+            "as another value",
+            tuple(dict.fromkeys(h.where for h in contrary)),
+            contrary[0].sentence,
+        )
     if not votes:
         return None
     if len(votes) > 1:
@@ -189,7 +228,7 @@ def _emptying(t: EditionText) -> list[Hit]:
     "Unused mana causes its player to lose life as the pool empties (mana burn).",
 )
 def mana_burn(t: EditionText) -> Outcome:
-    burn = current(
+    burn = affirmed(
         t.find(
             r"\blose[s]? (?:1|one) life for each (?:one )?mana\b|"
             r"\bthis is called [\"']?mana burn|\bmana burn is loss of life",
@@ -603,7 +642,16 @@ def x_in_alternative_and_additional_costs(t: EditionText) -> Outcome:
     )
     if not hits:
         return Undetermined("no rule says what X equals while a spell is on the stack")
-    alt = [h for h in hits if re.search(r"alternative cost|additional cost", h.norm, re.I)]
+    alt: list[Hit] = []
+    for hit in hits:
+        for m in re.finditer(r"alternative costs?|additional costs?", hit.norm, re.I):
+            if clause_negated(hit.norm, m.start(), m.end()):
+                return Undetermined(
+                    "a rule names alternative or additional costs in a negated clause",
+                    (hit.where,),
+                    hit.sentence,
+                )
+            alt.append(hit)
     if alt:
         return decide(True, alt)
     return decide(False, hits)
@@ -620,6 +668,12 @@ def cleanup_repeats_after_end_turn(t: EditionText) -> Outcome:
         r"cleanup step\b",
         key="cleanup step",
     )
+    if any(negated(h) for h in hits):
+        return Undetermined(
+            "the rule on ending the turn during cleanup is negated",
+            tuple(h.where for h in hits if negated(h)),
+            next(h.sentence for h in hits if negated(h)),
+        )
     if hits:
         return decide(True, hits)
     procedure = t.find(r"\bwhen an effect ends the turn\b", key="ends the turn")
@@ -690,6 +744,8 @@ def commander_zone_change(t: EditionText) -> Outcome:
             continue
         if not re.search(r"\bgraveyard|\bexile", condition, re.I):
             continue  # a commander going to a hand or a library: not this flag's question
+        if _NEGATION.search(_IDIOMS.sub(" ", consequence)):
+            continue  # "may not …": neither way back, which this flag cannot say
         if re.search(r"\bwould\b", condition, re.I) and re.search(
             r"\binstead\b", consequence, re.I
         ):
@@ -776,6 +832,12 @@ def sideboard_up_to_15(t: EditionText) -> Outcome:
         r"\bsideboard\b[^\n]*\b(?:no more than|up to|at most) (?:fifteen|15)\b", key="sideboard"
     )
     exactly = t.find(r"\bsideboards?\b[^\n]*\bexactly (?:fifteen|15)\b", key="sideboard")
+    contrary = [h for h in (*up_to, *exactly) if negated(h)]
+    if contrary:
+        return Undetermined(
+            "a rule about the sideboard's size is negated", (contrary[0].where,),
+            contrary[0].sentence,
+        )
     if up_to and exactly:
         return Undetermined(
             "the text states both 'up to' and 'exactly' fifteen sideboard cards",
@@ -831,7 +893,13 @@ def ability_words(t: EditionText) -> Outcome:
 
 # --- numbers -------------------------------------------------------------------------------
 def _number(t: EditionText, name: str, pattern: str, what: str, key: tuple[str, ...]) -> Outcome:
-    hits = core(t, current(t.find(pattern, key=key)))
+    found = core(t, current(t.find(pattern, key=key)))
+    contrary = [h for h in found if negated(h)]
+    if contrary:
+        return Undetermined(
+            f"{name}: a rule stating {what} is negated", (contrary[0].where,), contrary[0].sentence
+        )
+    hits = found
     values: dict[int, list[Hit]] = {}
     for hit in hits:
         values.setdefault(number_value(hit.group("n")), []).append(hit)
