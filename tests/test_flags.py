@@ -499,3 +499,17 @@ def test_counter_rule_in_other_words_is_read_or_flipped():
     no = flags_for(synthetic_edition({**said, "122.3": "+1/+1 counters and -1/-1 counters on "
                                       "one permanent are not removed; both stay."}))
     assert (yes.counter_annihilation, no.counter_annihilation) == (True, False)
+
+
+def test_uniqueness_rules_are_read_from_the_state_based_actions_list():
+    # The list item decides; a sentence elsewhere (an aside, a variant) does not.
+    fs = flags_for(synthetic_edition({
+        "704.5j": LEGEND_CHOOSES,
+        "704.5": "The state-based actions are as follows:",
+        "810.9": LEGEND_ALL_DIE,
+    }))
+    assert fs.legend_rule == "controller-chooses"
+    assert fs.provenance("legend_rule")[0] == ("704.5j",)
+    # Without a list, both sentences count, and they disagree.
+    assert flags_for(synthetic_edition({"704.5j": LEGEND_CHOOSES, "810.9": LEGEND_ALL_DIE}
+                                       )).legend_rule is None

@@ -399,6 +399,12 @@ def legend_rule(t: EditionText) -> Outcome:
         )
         if "planeswalker" not in h.norm.lower() and not h.norm.lower().startswith("in the event of")
     ]
+    # Where the document has a list of state-based actions, the legend rule is one of its
+    # items: sentences elsewhere (variants, glossary-like asides) do not decide it.
+    items = set(t.sba_items())
+    listed = [h for h in hits if h.where in items]
+    if items and listed:
+        hits = listed
     result = classify("legend_rule", hits, _UNIQUE_KINDS)
     return (
         result
@@ -422,6 +428,10 @@ def planeswalker_uniqueness(t: EditionText) -> Outcome:
         )
     )
     hits = [h for h in hits if re.search(r"graveyard", h.norm, re.I)]
+    items = set(t.sba_items())
+    listed = [h for h in hits if h.where in items]
+    if items and listed:  # the rule's place: an item of the state-based actions list
+        hits = listed
     result = classify("planeswalker_uniqueness", hits, _UNIQUE_KINDS)
     if result is not None:
         return result
