@@ -9,13 +9,14 @@ a new edition is read the same way as an old one.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable
 
 from ..clauses import parse_clauses
 from .registry import Decision, Outcome, Undetermined, flag
-from .text import NUMBER, EditionText, Hit, normalize, number_value
+from .text import NUMBER, EditionText, Hit, Scope, normalize, number_value
 
 # --- helpers -----------------------------------------------------------------------------
 _NEGATION = re.compile(
@@ -82,9 +83,15 @@ def clause_negated(norm: str, start: int, end: int) -> bool:
     return _NEGATION.search(clause) is not None
 
 
-def negated(hit: Hit) -> bool:
-    """Whether the clause a hit matched in is negated (its match is not the rule)."""
-    return clause_negated(hit.norm, hit.match.start(), hit.match.end())
+def negated(hit: Hit, *terms: str) -> bool:
+    """Whether the clause a hit matched in (or the clause of any of ``terms``) is negated."""
+    if clause_negated(hit.norm, hit.match.start(), hit.match.end()):
+        return True
+    for term in terms:
+        m = re.search(term, hit.norm, re.I)
+        if m and clause_negated(hit.norm, m.start(), m.end()):
+            return True
+    return False
 
 
 def affirmed(hits: Iterable[Hit]) -> list[Hit]:
@@ -106,19 +113,17 @@ def core(t: EditionText, hits: Iterable[Hit]) -> list[Hit]:
     return [h for h in hits if not _VARIANT.search(h.norm) and not t.in_variant(h.where)]
 
 
-def classify(
-    name: str, hits: Iterable[Hit], kinds: list[tuple[object, re.Pattern[str]]]
-) -> Outcome | None:
-    """Put each hit in the first kind whose pattern it matches; one kind → Decision.
+def classify(name: str, hits: Iterable[Hit], kinds: list[tuple[object, Terms]]) -> Outcome | None:
+    """Put each hit in the first kind whose vocabulary it has; one kind → Decision.
 
     ``None`` when no hit matched any kind; :class:`Undetermined` when hits disagree.
     """
     votes: dict[object, list[Hit]] = {}
     contrary: list[Hit] = []
     for hit in hits:
-        for value, pattern in kinds:
-            found = pattern.search(hit.norm)
-            if found:
+        for value, terms in kinds:
+            found = _compiled(terms[0]).search(hit.norm)
+            if found and has_all(hit.norm, terms[1:]):
                 if clause_negated(hit.norm, found.start(), found.end()):
                     contrary.append(hit)
                 else:
@@ -147,6 +152,37 @@ def classify(
 
 def _re(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.I)
+
+
+Terms = tuple[str, ...]
+"""A small vocabulary: a sentence has it when every term (a short regex) occurs, in any
+order. Used instead of one ordered pattern with wildcards between the words, so that a
+reworded sentence that keeps the words is still read."""
+
+
+def has_all(text: str, terms: Terms) -> bool:
+    return all(_compiled(term).search(text) for term in terms)
+
+
+def having(t: EditionText, *alternatives: Terms, key: str | tuple[str, ...],
+           scopes: tuple[Scope, ...] = ()) -> list[Hit]:
+    """Sentences that have one of the vocabularies (first term = the hit's match)."""
+    out: list[Hit] = []
+    seen: set[tuple[str, str]] = set()
+    for scope in scopes or ("rules",):
+        found: list[Hit] = []
+        for terms in alternatives:
+            for hit in t.find(terms[0], scope, key=key):
+                if (hit.where, hit.norm) not in seen and has_all(hit.norm, terms[1:]):
+                    seen.add((hit.where, hit.norm))
+                    found.append(hit)
+        out.extend(sorted(found, key=lambda h: h.order))  # document order
+    return out
+
+
+@functools.cache
+def _compiled(term: str) -> re.Pattern[str]:
+    return re.compile(term, re.I)
 
 
 def _looked_at(t: EditionText, pattern: str, key: str | tuple[str, ...]) -> tuple[str, ...]:
@@ -198,26 +234,22 @@ def _clean_item(item: str) -> str:
 
 
 # --- mana ----------------------------------------------------------------------------------
-_MANA_LOST = (
-    r"\b(?:unused|unspent) mana\b[^\n]*\b(?:is lost|lost|empties|emptied)\b|"
-    r"\bmana pools?\b[^\n]*\b(?:empties|empty|emptied|is cleared|are "
-    r"cleared)\b[^\n]*\b(?:phase|step)"
+_MANA_LOST: tuple[Terms, ...] = (
+    (r"\b(?:unused|unspent) mana\b", r"\b(?:is lost|lost|empties|emptied)\b"),
+    (r"\bmana pools?\b", r"\b(?:empties|empty|emptied|is cleared|are cleared)\b",
+     r"\b(?:phase|step)"),
 )
-_EMPTIES_KINDS = [
-    ("step", _re(r"\b(?:step or phase|step and phase|phase or step|phase and step)\b")),
-    (
-        "phase",
-        _re(
-            r"\bphase ends \(but not a step\)|\bwhen a phase ends\b|"
-            r"\bend of (?:each|a) phase\b|\bas a phase ends\b"
-        ),
-    ),
+_EMPTIES_KINDS: list[tuple[object, Terms]] = [
+    ("step", (r"\b(?:step or phase|step and phase|phase or step|phase and step)\b",)),
+    ("phase", (r"\bphase ends \(but not a step\)|\bwhen a phase ends\b|"
+               r"\bend of (?:each|a) phase\b|\bas a phase ends\b",)),
 ]
 
 
 def _emptying(t: EditionText) -> list[Hit]:
     hits = [
-        h for h in current(t.find(_MANA_LOST, key=("mana",))) if "drain power" not in h.norm.lower()
+        h for h in current(having(t, *_MANA_LOST, key=("mana",)))
+        if "drain power" not in h.norm.lower()
     ]
     return [h for h in hits if re.search(r"\b(?:phase|step)\b", h.norm, re.I)]
 
@@ -295,8 +327,8 @@ def combat_damage_uses_stack(t: EditionText) -> Outcome:
         )
     )
     dealt = []
-    for hit in t.find(
-        r"\bcombat damage\b[^\n]*\bis dealt (?:simultaneously|at once)\b", key="is dealt"
+    for hit in having(
+        t, (r"\bcombat damage\b", r"\bis dealt (?:simultaneously|at once)\b"), key="is dealt"
     ):
         rule = t.rule_text(hit.where)
         if re.search(r"(?:doesn't|does not) use the stack", rule, re.I):
@@ -348,11 +380,8 @@ def damage_assignment_order(t: EditionText) -> Outcome:
             decided.append((True, hit))
             evidence = order[0] if order else hit.sentence
             return Decision(True, (hit.where,), evidence)
-        if re.search(
-            r"\bdivided as (?:its|the) controller chooses\b|"
-            r"\bdivide[sd]? [^\n]*as (?:he or she|they|its controller) chooses",
-            rule,
-            re.I,
+        if re.search(r"\bdivided as (?:its|the) controller chooses\b", rule, re.I) or has_all(
+            rule, (r"\bdivide[sd]? ", r"\bas (?:he or she|they|its controller) chooses")
         ):
             split = [
                 s
@@ -368,16 +397,11 @@ def damage_assignment_order(t: EditionText) -> Outcome:
 
 
 # --- uniqueness rules --------------------------------------------------------------------
-_UNIQUE_KINDS = [
-    ("controller-chooses", _re(r"\bchooses one of them\b")),
-    ("oldest-stays", _re(r"\ball except the one\b[^\n]*\blongest\b")),
-    (
-        "all-die",
-        _re(
-            r"\ball (?:of (?:them|those \w+) )?(?:are put|go) into\b|"
-            r"\beach [^\n]*is put into its owner's graveyard"
-        ),
-    ),
+_UNIQUE_KINDS: list[tuple[object, Terms]] = [
+    ("controller-chooses", (r"\bchooses one of them\b",)),
+    ("oldest-stays", (r"\ball except the one\b", r"\blongest\b")),
+    ("all-die", (r"\ball (?:of (?:them|those \w+) )?(?:are put|go) into\b",)),
+    ("all-die", (r"\beach\b", r"\bis put into its owner's graveyard")),
 ]
 
 
@@ -391,11 +415,8 @@ def legend_rule(t: EditionText) -> Outcome:
     hits = [
         h
         for h in current(
-            t.find(
-                r"\blegend(?:s|ary)?\b[^\n]*\bsame name\b[^\n]*\bgraveyards?\b|"
-                r"\bsame name\b[^\n]*\blegend(?:s|ary)\b[^\n]*\bgraveyards?\b",
-                key="same name",
-            )
+            having(t, (r"\bsame name\b", r"\blegend(?:s|ary)?\b", r"\bgraveyards?\b"),
+                   key="same name")
         )
         if "planeswalker" not in h.norm.lower() and not h.norm.lower().startswith("in the event of")
     ]
@@ -435,7 +456,7 @@ def planeswalker_uniqueness(t: EditionText) -> Outcome:
     result = classify("planeswalker_uniqueness", hits, _UNIQUE_KINDS)
     if result is not None:
         return result
-    removed = t.find(r"\bpreviously\b[^\n]*planeswalker uniqueness rule", key="uniqueness")
+    removed = having(t, (r"planeswalker uniqueness rule", r"\bpreviously\b"), key="uniqueness")
     if removed:
         return decide("absent", removed)
     if not _planeswalkers_exist(t):
@@ -481,7 +502,7 @@ def planeswalker_damage_redirection(t: EditionText) -> Outcome:
             tuple(hs[0].where for hs in votes.values()),
             " ".join(hs[0].sentence for hs in votes.values()),
         )
-    removed = t.find(r"\bpreviously\b[^\n]*planeswalkers[^\n]*redirect", key="previously")
+    removed = having(t, (r"\bpreviously\b", r"planeswalkers", r"redirect"), key="previously")
     if removed:
         return decide(False, removed)
     if not _planeswalkers_exist(t):
@@ -498,14 +519,14 @@ def planeswalker_damage_redirection(t: EditionText) -> Outcome:
 
 
 # --- mulligan ------------------------------------------------------------------------------
-_LONDON = _re(
-    r"\bnew hand of (?:cards equal to [^\n]*starting hand size|seven cards)[^\n]*"
-    r"\bon the bottom of (?:their|his or her|the player's) library"
+_LONDON: tuple[Terms, ...] = (
+    (r"\bnew hand of (?:cards equal to\b|seven cards)",
+     r"\bon the bottom of (?:their|his or her|the player's) library"),
 )
 _FEWER = _re(r"\bnew hand of (?:one fewer|six)\b|\bone fewer card")
-_SCRY = _re(
-    r"\bfewer cards than [^\n]*starting hand size\b[^\n]*\b(?:look at the top card|scry)|"
-    r"\bafter all players have kept (?:an )?opening hands?\b[^\n]*\bscry\b"
+_SCRY: tuple[Terms, ...] = (
+    (r"\bfewer cards than\b", r"\bstarting hand size\b", r"\b(?:look at the top card|scry)"),
+    (r"\bafter all players have kept (?:an )?opening hands?\b", r"\bscry\b"),
 )
 
 
@@ -524,7 +545,7 @@ def mulligan(t: EditionText) -> Outcome:
     if not how:
         return Undetermined("no rule describes the mulligan")
     rules = list(dict.fromkeys(h.where for h in how))
-    london = [h for h in core(t, t.find(_LONDON, key="new hand")) if h.where in rules]
+    london = [h for h in core(t, having(t, *_LONDON, key="new hand")) if h.where in rules]
     if london:
         return decide("london", london)
     fewer = [h for h in core(t, t.find(_FEWER, key=("new hand", "fewer card"))) if h.where in rules]
@@ -535,7 +556,9 @@ def mulligan(t: EditionText) -> Outcome:
             how[0].sentence,
         )
     scry = [
-        h for h in core(t, t.find(_SCRY, key=("starting hand size", "scry"))) if h.where in rules
+        h
+        for h in core(t, having(t, *_SCRY, key=("starting hand size", "scry")))
+        if h.where in rules
     ]
     if scry:
         return decide("vancouver", fewer[:1], scry[:1])
@@ -673,16 +696,18 @@ def x_in_alternative_and_additional_costs(t: EditionText) -> Outcome:
     "Ending the turn during the cleanup step starts a new cleanup step.",
 )
 def cleanup_repeats_after_end_turn(t: EditionText) -> Outcome:
-    hits = t.find(
-        r"\bends? the turn during (?:the|a) cleanup step\b[^\n]*\b(?:new|another) "
-        r"cleanup step\b",
+    hits = having(
+        t,
+        (r"\bends? the turn during (?:the|a) cleanup step\b", r"\b(?:new|another) cleanup step\b"),
         key="cleanup step",
     )
-    if any(negated(h) for h in hits):
+    again = r"\b(?:new|another) cleanup step\b"
+    contrary = [h for h in hits if negated(h, again)]
+    if contrary:
         return Undetermined(
             "the rule on ending the turn during cleanup is negated",
-            tuple(h.where for h in hits if negated(h)),
-            next(h.sentence for h in hits if negated(h)),
+            tuple(h.where for h in contrary),
+            contrary[0].sentence,
         )
     if hits:
         return decide(True, hits)
@@ -767,9 +792,11 @@ def commander_zone_change(t: EditionText) -> Outcome:
         return decide("state-based-action", state)
     if replacement:
         return decide("replacement", replacement)
-    if not t.mentions(
-        r"\b(?:EDH|commander)\b[^\n]*\bvariant\b|\bcommander game\b|"
-        r"\b(?:commander|general)\b[^.]*\bcommand zone\b",
+    if not having(
+        t,
+        (r"\b(?:EDH|commander)\b", r"\bvariant\b"),
+        (r"\bcommander game\b",),
+        (r"\bcommand zone\b", r"\b(?:commander|general)\b"),
         key=("edh", "commander", "general"),
     ) and not any(re.fullmatch(r"commander|edh", normalize(x).strip(), re.I)
                   for x in t.titles.values()):
@@ -838,10 +865,11 @@ def battlefield_term(t: EditionText) -> Outcome:
     "A constructed sideboard may have up to fifteen cards (false: exactly fifteen if used).",
 )
 def sideboard_up_to_15(t: EditionText) -> Outcome:
-    up_to = t.find(
-        r"\bsideboard\b[^\n]*\b(?:no more than|up to|at most) (?:fifteen|15)\b", key="sideboard"
+    up_to = having(
+        t, (r"\b(?:no more than|up to|at most) (?:fifteen|15)\b", r"\bsideboard\b"),
+        key="sideboard",
     )
-    exactly = t.find(r"\bsideboards?\b[^\n]*\bexactly (?:fifteen|15)\b", key="sideboard")
+    exactly = having(t, (r"\bexactly (?:fifteen|15)\b", r"\bsideboards?\b"), key="sideboard")
     contrary = [h for h in (*up_to, *exactly) if negated(h)]
     if contrary:
         return Undetermined(
@@ -902,9 +930,12 @@ def ability_words(t: EditionText) -> Outcome:
 
 
 # --- numbers -------------------------------------------------------------------------------
-def _number(t: EditionText, name: str, pattern: str, what: str, key: tuple[str, ...]) -> Outcome:
-    found = core(t, current(t.find(pattern, key=key)))
-    contrary = [h for h in found if negated(h)]
+def _number(
+    t: EditionText, name: str, vocabularies: tuple[Terms, ...], what: str, key: tuple[str, ...]
+) -> Outcome:
+    """A number the rules state: the first term of a vocabulary holds it (group ``n``)."""
+    found = core(t, current(having(t, *vocabularies, key=key)))
+    contrary = [h for h in found if negated(h, *(term for v in vocabularies for term in v))]
     if contrary:
         return Undetermined(
             f"{name}: a rule stating {what} is negated", (contrary[0].where,), contrary[0].sentence
@@ -931,8 +962,8 @@ def starting_life(t: EditionText) -> Outcome:
     return _number(
         t,
         "starting_life",
-        rf"\b(?:sets? (?:his or her|their|its) life totals? to|begins? the game with "
-        rf"(?:a )?(?:starting )?life total of) (?P<n>{NUMBER})\b",
+        ((rf"\b(?:sets? (?:his or her|their|its) life totals? to|begins? the game with "
+          rf"(?:a )?(?:starting )?life total of) (?P<n>{NUMBER})\b",),),
         "the starting life total",
         ("life total",),
     )
@@ -943,7 +974,7 @@ def max_hand_size(t: EditionText) -> Outcome:
     return _number(
         t,
         "max_hand_size",
-        rf"\bmaximum hand size,? (?:which is )?\(?normally (?P<n>{NUMBER})\b",
+        ((rf"\bmaximum hand size,? (?:which is )?\(?normally (?P<n>{NUMBER})\b",),),
         "the maximum hand size",
         ("maximum hand size",),
     )
@@ -954,7 +985,7 @@ def poison_threshold(t: EditionText) -> Outcome:
     return _number(
         t,
         "poison_threshold",
-        rf"\b(?P<n>{NUMBER}) or more poison counters\b[^\n]*\bloses? the game",
+        ((rf"\b(?P<n>{NUMBER}) or more poison counters\b", r"\bloses? the game"),),
         "how many poison counters lose the game",
         ("poison counters",),
     )
@@ -965,8 +996,12 @@ def starting_hand_size(t: EditionText) -> Outcome:
     return _number(
         t,
         "starting_hand_size",
-        rf"(?:\bdraws? (?:a hand of|a number of cards equal to [^\n]*starting hand size, "
-        rf"which is normally)|\bstarting hand size is) (?P<n>{NUMBER})\b",
+        (
+            (rf"\bdraws? a hand of (?P<n>{NUMBER})\b",),
+            (rf"\bstarting hand size, which is normally (?P<n>{NUMBER})\b",
+             r"\bdraws? a number of cards equal to\b"),
+            (rf"\bstarting hand size is (?P<n>{NUMBER})\b",),
+        ),
         "the starting hand size",
         ("hand of", "starting hand size"),
     )

@@ -125,6 +125,8 @@ class Hit:
     """The normalized sentence the pattern matched."""
     match: re.Match[str]
     """The match inside ``norm``."""
+    order: int = 0
+    """The sentence's place in its scope (hits sort into document order by it)."""
 
     def group(self, index: int | str = 0) -> str:
         return self.match.group(index)
@@ -174,7 +176,7 @@ class _Blob:
         if local is None:
             return None
         item = bisect.bisect_right(self._item_starts, start) - 1
-        return Hit(self._item_where[item], self.raw[start:end].strip(), norm.strip(), local)
+        return Hit(self._item_where[item], self.raw[start:end].strip(), norm.strip(), local, index)
 
     def search(self, pattern: re.Pattern[str], key: tuple[str, ...] = ()) -> Iterator[Hit]:
         if key:
