@@ -25,6 +25,7 @@ FLAG_CONCEPTS: dict[str, str] = {
     "combat-damage-stack": "combat_damage_uses_stack",
     "combat-damage-now": "combat_damage_uses_stack",
     "damage-assignment-order": "damage_assignment_order",
+    "assign-damage": "damage_assignment_order",
     "legend-rule": "legend_rule",
     "planeswalker-uniqueness": "planeswalker_uniqueness",
     "planeswalker-redirection": "planeswalker_damage_redirection",
@@ -114,7 +115,6 @@ CONCEPTS: dict[str, tuple[Find, ...]] = {
     "damage-planeswalker": (Find(r"damage dealt to a planeswalker causes that many loyalty"),),
     "declare-attackers": (Find(r"^declare attackers step$", "title"),),
     "declare-blockers": (Find(r"^declare blockers step$", "title"),),
-    "assign-damage": (Find(r"^a blocked creature (?:will )?assigns? (?:its )?combat damage"),),
     "combat-damage": (Find(r"^combat damage step$", "title"),),
     # power and toughness
     "pt-timestamp": (Find(r"\bdependent effects form a loop\b.{0,60}timestamp order"),
