@@ -19,6 +19,8 @@ from .commands import flags as flags_commands
 from .commands import graph as graph_commands
 from .commands import parse as parse_commands
 from .commands import refs as refs_commands
+from .commands import search as search_commands
+from .commands import serve as serve_commands
 from .commands import site as site_commands
 from .commands.common import RuleDiffGroup, corpus_options, debug_option
 
@@ -46,6 +48,8 @@ main.add_command(refs_commands.refs)
 main.add_command(graph_commands.graph)
 main.add_command(audit_commands.audit_command)
 main.add_command(citecheck_commands.cite_check)
+main.add_command(search_commands.search)
+main.add_command(serve_commands.serve)
 
 
 def run(argv: list[str] | None = None) -> None:
