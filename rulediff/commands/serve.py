@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from ..errors import RuleDiffError
 from .common import settings
 
 
@@ -62,9 +63,15 @@ def serve(
     Ruins-compatible routes under /compat/academyruins/. Reads the corpus and the cache
     folder; writes only in the cache folder.
     """
-    import uvicorn
+    try:
+        import uvicorn
 
-    from ..serve import CONFIG_ENV, Config, create_app
+        from ..serve import CONFIG_ENV, Config, create_app
+    except ImportError as exc:
+        raise RuleDiffError(
+            f"rulediff serve needs FastAPI and uvicorn ({exc.name} is missing): "
+            "pip install 'rulediff[serve]'"
+        ) from None
 
     directory = corpus_dir or settings().corpus_dir
     config = Config(

@@ -15,7 +15,8 @@ switches by changing its base URL. Same paths, parameters, status codes and fiel
   edited | replaced, "old": {"ruleNum", "ruleText"} | null, "new": … , "date"}``;
 * ``GET /diff/cr?old=SET&new=SET`` → ``{"creationDay", "changes": [{"old", "new"}],
   "moves": [{"from", "to"}], "sourceSet", "sourceCode", "destSet", "destCode"}``, changed
-  words wrapped in ``<<<<``…``>>>>``; reference-only changes left out; any two editions;
+  words wrapped in ``<<<<``…``>>>>``; reference-only and spacing-only changes left out
+  (as the original, which diffs words); any two editions;
 * ``GET /file/cr`` → the text, UTF-8.
 
 Unknown rule or term: 404 ``{"detail": …}``. Beyond the original, every route takes
@@ -58,24 +59,6 @@ def _defining(edition: Edition, number: str) -> Rule | None:
 
 def _rule_text(rule: Rule) -> str:
     return rule.title if rule.title and not rule.text else rule.text
-
-
-@router.get("/cr/{rule_id}", summary="One rule: ruleNumber, ruleText")
-def cr_rule(
-    request: Request, rule_id: RuleParam, exact_match: bool = False, edition: EditionParam = "latest"
-) -> Response:
-    ask = Ask(request, edition)
-    ed = ask.edition()
-    number = existing_rule(ed, rule_id)
-
-    def make() -> str:
-        rule = ed.rule(number) if exact_match else _defining(ed, number)
-        if rule is None:  # a section: its title
-            section = ed.section(number)
-            return _json({"ruleNumber": number, "ruleText": section.title if section else ""})
-        return _json({"ruleNumber": str(rule.id), "ruleText": _rule_text(rule)})
-
-    return ask.reply(ask.key("ar-rule", number, exact_match), make)
 
 
 @router.get("/cr/example/{rule_id}", summary="A rule's examples")
@@ -249,6 +232,8 @@ def diff_cr(
             one_to_one = len(c.old_ids) <= 1 and len(c.new_ids) <= 1
             old_text = _wrapped(c.words, "old") if one_to_one else c.old_text()
             new_text = _wrapped(c.words, "new") if one_to_one else c.new_text()
+            if c.old_ids and c.new_ids and one_to_one and OPEN not in old_text + new_text:
+                continue  # only spacing changed: no word to mark, nothing a reader would see
             changes.append(
                 {
                     "old": {"ruleNum": "+".join(c.old_ids), "ruleText": old_text}
@@ -279,6 +264,25 @@ def diff_cr(
 def file_cr(request: Request, edition: EditionParam = "latest") -> Response:
     ask = Ask(request, edition)
     return ask.reply(ask.key("text"), lambda: ask.edition().to_text(), TEXT)
+
+
+# Declared last: "/cr/glossary", "/cr/toc"… are matched before a rule number.
+@router.get("/cr/{rule_id}", summary="One rule: ruleNumber, ruleText")
+def cr_rule(
+    request: Request, rule_id: RuleParam, exact_match: bool = False, edition: EditionParam = "latest"
+) -> Response:
+    ask = Ask(request, edition)
+    ed = ask.edition()
+    number = existing_rule(ed, rule_id)
+
+    def make() -> str:
+        rule = ed.rule(number) if exact_match else _defining(ed, number)
+        if rule is None:  # a section: its title
+            section = ed.section(number)
+            return _json({"ruleNumber": number, "ruleText": section.title if section else ""})
+        return _json({"ruleNumber": str(rule.id), "ruleText": _rule_text(rule)})
+
+    return ask.reply(ask.key("ar-rule", number, exact_match), make)
 
 
 __all__ = ["router", "rule_id"]
