@@ -82,8 +82,8 @@ def _fold(text: str) -> str:
 def tokenize(text: str) -> list[str]:
     """The word tokens of ``text`` as the index sees them.
 
-    >>> tokenize("Face-down 702.36e, Æther!")
-    ['face', 'down', '702', '36e', 'aether']
+    >>> tokenize("Face-down 702.36e, Lim-Dûl!")
+    ['face', 'down', '702', '36e', 'lim', 'dul']
     """
     return _WORD.findall(_fold(text).replace("_", " "))
 
