@@ -363,8 +363,17 @@ class SearchIndex:
             g = groups.get(key)
             if g is None:
                 g = groups[key] = {
-                    "kind": kind, "number": num, "title": title, "snip": snip, "best": score,
-                    "place": place, "lo": lo, "hi": hi, "eds": set(), "exact": exact, "newest": hi,
+                    "kind": kind,
+                    "number": num,
+                    "title": title,
+                    "snip": snip,
+                    "best": score,
+                    "place": place,
+                    "lo": lo,
+                    "hi": hi,
+                    "eds": set(),
+                    "exact": exact,
+                    "newest": hi,
                 }
             g["exact"] = g["exact"] or exact
             if score < g["best"]:

@@ -41,10 +41,16 @@ class Server:
     base: str
     process: subprocess.Popen[bytes]
 
-    def get(self, path: str, headers: dict[str, str] | None = None, method: str = "GET",
-            data: bytes | None = None) -> Reply:
-        request = urllib.request.Request(self.base + path, headers=headers or {}, method=method,
-                                         data=data)
+    def get(
+        self,
+        path: str,
+        headers: dict[str, str] | None = None,
+        method: str = "GET",
+        data: bytes | None = None,
+    ) -> Reply:
+        request = urllib.request.Request(
+            self.base + path, headers=headers or {}, method=method, data=data
+        )
         try:
             with urllib.request.urlopen(request, timeout=300) as r:
                 return Reply(r.status, {k.lower(): v for k, v in r.headers.items()}, r.read())
@@ -56,8 +62,9 @@ class Server:
 def running_server(*args: str) -> Iterator[Server]:
     port = free_port()
     command = [sys.executable, "-m", "rulediff", "serve", "--port", str(port), *args]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               env=os.environ.copy())
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=os.environ.copy()
+    )
     server = Server(f"http://127.0.0.1:{port}", process)
     try:
         deadline = time.monotonic() + 120

@@ -84,8 +84,10 @@ def test_tokenize_and_queries() -> None:
 
 
 def test_index_ranks_numbers_titles_then_text(tmp_path: Path) -> None:
-    editions = [toy_edition(body, glossary, date=date) for (body, glossary), date in
-                zip(_bodies(), DATES, strict=True)]
+    editions = [
+        toy_edition(body, glossary, date=date)
+        for (body, glossary), date in zip(_bodies(), DATES, strict=True)
+    ]
     path = tmp_path / "ix.sqlite"
     build_index(path, editions)
     index = search.SearchIndex(path)
@@ -93,7 +95,8 @@ def test_index_ranks_numbers_titles_then_text(tmp_path: Path) -> None:
     hits = index.search("widget tax", edition="2031-03-03")
     # The glossary term named exactly first, then the rule titled so, then text mentions.
     assert [(h.kind, h.number, h.title) for h in hits[:2]] == [
-        ("glossary", "", "Widget Tax"), ("rule", "100.1", "Widget Tax"),
+        ("glossary", "", "Widget Tax"),
+        ("rule", "100.1", "Widget Tax"),
     ]
     assert {h.number for h in hits} >= {"100.1a"}
     assert "«widget» «tax»" in next(h for h in hits if h.number == "100.1a").snippet
@@ -111,8 +114,10 @@ def test_index_ranks_numbers_titles_then_text(tmp_path: Path) -> None:
 
 
 def test_all_editions_and_phrase_spans(tmp_path: Path) -> None:
-    editions = [toy_edition(body, glossary, date=date) for (body, glossary), date in
-                zip(_bodies(), DATES, strict=True)]
+    editions = [
+        toy_edition(body, glossary, date=date)
+        for (body, glossary), date in zip(_bodies(), DATES, strict=True)
+    ]
     path = tmp_path / "ix.sqlite"
     build_index(path, editions)
     index = search.SearchIndex(path)
@@ -140,8 +145,9 @@ def test_open_index_builds_once_and_rebuilds_when_the_corpus_changes(
     search._opened.clear()
     again = open_index(Corpus.open(toy_corpus))
     assert again.path == first.path and again.path.stat().st_mtime_ns == stamp
-    extra = edition_text(BODY_2031.replace("trade step", "swap step"), GLOSSARY,
-                         date="April 4, 2034")
+    extra = edition_text(
+        BODY_2031.replace("trade step", "swap step"), GLOSSARY, date="April 4, 2034"
+    )
     (toy_corpus / "toy-2034.txt").write_text(extra, encoding="utf-8")
     grown = open_index(Corpus.open(toy_corpus))
     assert grown.path != first.path and grown.dates[-1] == "2034-04-04"
@@ -158,16 +164,29 @@ def test_the_index_key_follows_the_code(monkeypatch: pytest.MonkeyPatch) -> None
 def test_cli_search(toy_corpus: Path) -> None:
     runner = CliRunner()
     result = runner.invoke(
-        main, ["--corpus", str(toy_corpus), "search", "widget", "tax", "--all-editions",
-               "--format", "json"], catch_exceptions=False,
+        main,
+        [
+            "--corpus",
+            str(toy_corpus),
+            "search",
+            "widget",
+            "tax",
+            "--all-editions",
+            "--format",
+            "json",
+        ],
+        catch_exceptions=False,
     )
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
     assert doc["phrases"] == [
         {"phrase": "widget tax", "first": "2031-03-03", "last": "2032-06-06", "editions": 2}
     ]
-    text = runner.invoke(main, ["--corpus", str(toy_corpus), "search", "widget", "tax", "-e",
-                                "2031-03-03"], catch_exceptions=False)
+    text = runner.invoke(
+        main,
+        ["--corpus", str(toy_corpus), "search", "widget", "tax", "-e", "2031-03-03"],
+        catch_exceptions=False,
+    )
     assert text.exit_code == 0
     assert text.stdout.splitlines()[1].strip() == "1. glossary: Widget Tax"
     bad = runner.invoke(main, ["--corpus", str(toy_corpus), "search", '""'])

@@ -70,12 +70,13 @@ def create_app(config: Config | None = None) -> FastAPI:
             allow_headers=["If-None-Match"],
             expose_headers=["ETag"],
         )
+    app.add_middleware(http.ResponseCache)
     app.add_middleware(http.LimitsMiddleware)
     return app
 
 
 def app_from_env() -> FastAPI:
-    """The app factory ``--workers`` processes import (configuration in ``$RULEDIFF_SERVE_CONFIG``)."""
+    """The app factory each ``--workers`` process imports (configured by an env variable)."""
     import os
 
     text = os.environ.get(CONFIG_ENV)

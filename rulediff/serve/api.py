@@ -101,7 +101,9 @@ def editions(request: Request) -> Response:
             entry["file"] = entry["file"].rsplit("/", 1)[-1]
         return dumps(doc)
 
-    body = state.body("editions|" + "|".join(i.sha256 for i in state.infos), lambda: Body.of(make(), JSON))
+    body = state.body(
+        "editions|" + "|".join(i.sha256 for i in state.infos), lambda: Body.of(make(), JSON)
+    )
     return send(request, body, stable=False)
 
 
@@ -154,9 +156,12 @@ def rules(request: Request, edition: EditionRef) -> Response:
 
 
 @router.get("/editions/{edition}/rules/{rule}", summary="One rule with its subrules and examples")
-def rule(request: Request, edition: EditionRef, rule: RuleRef, format: TextOrJson = "json") -> Response:  # noqa: A002
-    """JSON: the rule and its subrules as in ``rulediff parse``; text: ``rulediff show``."""
-    from ..commands.parse import rule_block
+def rule(
+    request: Request, edition: EditionRef, rule: RuleRef, format: TextOrJson = "json"
+) -> Response:  # noqa: A002
+    """JSON: the rule and its subrules (each as in ``rulediff parse``, without the clause
+    structure, which ``/rules`` has); text: exactly ``rulediff show``."""
+    from ..commands.parse import rule_as_dict, rule_block
 
     ask = Ask(request, edition)
     ed = ask.edition()
@@ -165,10 +170,9 @@ def rule(request: Request, edition: EditionRef, rule: RuleRef, format: TextOrJso
         return ask.reply(ask.key("show", number), lambda: rule_block(ed, number), TEXT)
 
     def make() -> str:
-        all_rules = _rule_dicts(ed)[0]
-        wanted = {number, *(str(r.id) for r in ed.descendants(number))}
-        found = [r for r in all_rules if r["id"] in wanted]
         section = ed.section(number) if RuleId.parse(number).is_section else None
+        own = ed.rule(number)
+        found = [rule_as_dict(r) for r in ((own,) if own else ()) + ed.descendants(number)]
         return dumps(
             {
                 "edition": ed.date_text,
@@ -216,7 +220,9 @@ def glossary_term(
     )
 
 
-@router.get("/editions/{edition}/keywords", summary="Keyword abilities, keyword actions, ability words")
+@router.get(
+    "/editions/{edition}/keywords", summary="Keyword abilities, keyword actions, ability words"
+)
 def keywords(request: Request, edition: EditionRef) -> Response:
     from ..keywords import keywords as find
 
@@ -348,7 +354,10 @@ def history_of(state: State, info: Any, rule: str) -> tuple[Any, Any]:
 
 @router.get("/history/{rule}", summary="Every change of a rule across the corpus")
 def history(
-    request: Request, rule: RuleRef, edition: str = "latest", format: TextOrJson = "json"  # noqa: A002
+    request: Request,
+    rule: RuleRef,
+    edition: str = "latest",
+    format: TextOrJson = "json",  # noqa: A002
 ) -> Response:
     """``rulediff history RULE --edition E --format json|text`` (RULE numbered as in E)."""
     from ..commands.diff import history_text
@@ -363,7 +372,9 @@ def history(
             return history_text(found)
         return dumps(history_as_dict(found, details), indent=1)
 
-    return ask.reply(ask.key("history", rule_id(rule), format), make, TEXT if format == "text" else JSON)
+    return ask.reply(
+        ask.key("history", rule_id(rule), format), make, TEXT if format == "text" else JSON
+    )
 
 
 @router.get("/at/{rule}/{date}", summary="A rule as it stood on a date")
@@ -418,7 +429,9 @@ def at(
 @router.get("/search", summary="Ranked search of one edition or all of them")
 def search(
     request: Request,
-    q: Annotated[str, Query(min_length=1, max_length=500, description="Words, \"a phrase\", or a rule number.")],
+    q: Annotated[
+        str, Query(min_length=1, max_length=500, description='Words, "a phrase", or a rule number.')
+    ],
     edition: str = "latest",
     all_editions: bool = False,
     limit: Annotated[int, Query(ge=1, le=200)] = 20,
@@ -430,6 +443,11 @@ def search(
     state = state_of(request)
     date = None if all_editions else str(state.resolve(edition).date)
     index = state.flight.do("search-index", lambda: open_index(state.corpus))
-    doc = search_document(index, q, edition=date, all_editions=all_editions, limit=limit)
-    body = Body.of(dumps(doc), JSON)
-    return send(request, body, stable=False)
+
+    def make() -> Body:
+        doc = search_document(index, q, edition=date, all_editions=all_editions, limit=limit)
+        return Body.of(dumps(doc), JSON)
+
+    # The index is immutable (its file is named by its inputs): answers can be kept.
+    key = f"search|{index.path.name}|{date}|{all_editions}|{limit}|{q}"
+    return send(request, state.body(key, make), stable=False)

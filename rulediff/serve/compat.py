@@ -100,7 +100,8 @@ def cr_glossary_term(
         near = nearest_terms(ed, term) if ed.glossary else []
         raise NotFound(f"no glossary term {term!r}", near)
     return ask.reply(
-        ask.key("ar-term", entry.term), lambda: _json({"term": entry.term, "definition": entry.text})
+        ask.key("ar-term", entry.term),
+        lambda: _json({"term": entry.term, "definition": entry.text}),
     )
 
 
@@ -174,9 +175,7 @@ def cr_trace(request: Request, rule_id: RuleParam, edition: EditionParam = "late
                 else None
             )
             new = (
-                {"ruleNum": "+".join(e.new_ids), "ruleText": detail.new_text}
-                if e.new_ids
-                else None
+                {"ruleNum": "+".join(e.new_ids), "ruleText": detail.new_text} if e.new_ids else None
             )
             out.append({"action": action, "old": old, "new": new, "date": e.date})
         return _json(out)
@@ -224,10 +223,14 @@ def diff_cr(
         d = pair_diff(ask.state, before, after)
         changes, moves = [], []
         for c in d.changes:
-            if c.domain != "rule" or c.kind in ("unchanged", "references-only"):
+            if c.domain != "rule" or c.kind == "unchanged":
                 continue
-            if c.kind == "renumbered":
-                moves.extend({"from": a, "to": b} for a, b in zip(c.old_ids, c.new_ids))
+            if c.kind == "renumbered" or (c.kind == "references-only" and c.old_ids != c.new_ids):
+                # A move; a renumbered rule whose references were only kept up to date too.
+                pairs = zip(c.old_ids, c.new_ids, strict=False)
+                moves.extend({"from": a, "to": b} for a, b in pairs)
+                continue
+            if c.kind == "references-only":
                 continue
             one_to_one = len(c.old_ids) <= 1 and len(c.new_ids) <= 1
             old_text = _wrapped(c.words, "old") if one_to_one else c.old_text()
@@ -269,7 +272,10 @@ def file_cr(request: Request, edition: EditionParam = "latest") -> Response:
 # Declared last: "/cr/glossary", "/cr/toc"… are matched before a rule number.
 @router.get("/cr/{rule_id}", summary="One rule: ruleNumber, ruleText")
 def cr_rule(
-    request: Request, rule_id: RuleParam, exact_match: bool = False, edition: EditionParam = "latest"
+    request: Request,
+    rule_id: RuleParam,
+    exact_match: bool = False,
+    edition: EditionParam = "latest",
 ) -> Response:
     ask = Ask(request, edition)
     ed = ask.edition()

@@ -58,7 +58,9 @@ def home(request: Request) -> Response:
         for i in state.infos
     )
     page = Page(title="rulediff", stylesheet="static/rulediff.css", home=None)
-    view = _HomeView(page, choices, choices[-2].date if len(choices) > 1 else choices[0].date, choices[-1].date)
+    view = _HomeView(
+        page, choices, choices[-2].date if len(choices) > 1 else choices[0].date, choices[-1].date
+    )
     html = template("serve_home.html.j2").render(v=view, page=page)
     return send(request, Body.of(html, HTML), stable=False)
 

@@ -122,6 +122,10 @@ class State:
         self._memo_bytes = 0
         self.memo_limit = 256 * 1024 * 1024
         self._labels = self._edition_labels()
+        self._editions: OrderedDict[str, Edition] = OrderedDict()
+        self._editions_lock = threading.Lock()
+        #: Parsed editions kept in memory (~6 MB each for a modern one).
+        self.editions_kept = 24
 
     # -- editions ----------------------------------------------------------------------
     def _edition_labels(self) -> dict[str, str]:
@@ -175,7 +179,19 @@ class State:
         return kind in ("date", "name")
 
     def load(self, info: EditionInfo) -> Edition:
-        return self.corpus.load(info)
+        """The parsed edition (kept for the next requests: reading it back from the disk
+        cache costs tens of milliseconds, a dict lookup nothing)."""
+        with self._editions_lock:
+            found = self._editions.get(info.sha256)
+            if found is not None:
+                self._editions.move_to_end(info.sha256)
+                return found
+        edition = self.flight.do("edition:" + info.sha256, lambda: self.corpus.load(info))
+        with self._editions_lock:
+            self._editions[info.sha256] = edition
+            while len(self._editions) > self.editions_kept:
+                self._editions.popitem(last=False)
+        return edition
 
     def index_of(self, info: EditionInfo) -> int:
         return next(k for k, other in enumerate(self.infos) if other.path == info.path)
