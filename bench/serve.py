@@ -8,8 +8,11 @@ the warm cache without alignments or diffs (so a neighbouring pair's diff is tru
 cached), then, one scenario at a time, ``--clients`` threads with keep-alive connections
 send requests until ``--requests`` are done or ``--seconds`` have passed:
 
-* **rule** — one rule of a random edition (``/api/editions/DATE/rules/N``);
-* **search** — a random word or phrase in the newest edition (``/api/search``);
+* **rule first ask** — a rule of a random edition never asked before (no memo helps);
+* **rule** — one rule of a random edition (``/api/editions/DATE/rules/N``), from a set
+  of 400 asked once before (the server's memo answers, as for popular rules);
+* **search** — a random one of 19 words or phrases in the newest edition (``/api/search``;
+  asked once before, so the memo answers; ``direct`` is the uncached search);
 * **diff uncached** — every client asks for the same neighbouring pair at the same moment
   (single flight: computed once), a new pair each round;
 * **diff cached** — the pairs of the previous scenario again.
@@ -158,6 +161,15 @@ def main() -> None:
         for rule in rng.sample(list(ed.rules), 20):
             samples.append((str(info.date), str(rule.id)))
     rule_paths = [f"/api/editions/{d}/rules/{r}" for d, r in samples]
+    # Rules nobody asked before (not in any memo of the server), from other editions.
+    fresh = []
+    for info in rng.sample(infos, min(20, len(infos))):
+        ed = corpus.load(info)
+        for rule in rng.sample(list(ed.rules), 60):
+            path = f"/api/editions/{info.date}/rules/{rule.id}"
+            if path not in rule_paths:
+                fresh.append(path)
+    rng.shuffle(fresh)
     search_paths = [f"/api/search?q={quote(w)}" for w in WORDS]
 
     # Baseline in this process: the same questions asked of the library directly.
@@ -201,6 +213,8 @@ def main() -> None:
         load.run(lambda n: rule_paths[n % len(rule_paths)], len(rule_paths), args.seconds)
         load.run(lambda n: search_paths[n % len(search_paths)], len(search_paths), args.seconds)
 
+        lat, err, _ = load.run(lambda n: fresh[n % len(fresh)], len(fresh), args.seconds)
+        report("rule first ask", lat, err, direct_rule)
         lat, err, _ = load.run(lambda n: rng.choice(rule_paths), args.requests, args.seconds)
         report("rule", lat, err, direct_rule)
         lat, err, _ = load.run(lambda n: rng.choice(search_paths), args.requests, args.seconds)
