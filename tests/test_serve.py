@@ -169,7 +169,15 @@ def test_openapi_documents_the_routes(server: Server) -> None:
     schema = server.get("/openapi.json").json()
     for path in ("/api/diff/{old}/{new}", "/api/search", "/compat/academyruins/cr/{rule_id}"):
         assert path in schema["paths"]
-    assert server.get("/docs").status == 200
+    page = server.get("/docs")
+    assert page.status == 200
+    # Offline: every script and stylesheet of the page comes from this server.
+    import re
+
+    assets = re.findall(rb'(?:src|href)="([^"]+)"', page.body)
+    assert assets and all(a.startswith(b"/") for a in assets), assets
+    for asset in assets:
+        assert server.get(asset.decode()).status == 200, asset
 
 
 HOSTILE = [
@@ -315,3 +323,43 @@ def test_live_pages_in_chromium(server: Server, dates: list[str], tmp_path: Path
         check=False,
     )
     assert shot.exists() and shot.stat().st_size > 1000
+
+
+# --- single flight ---------------------------------------------------------------------------
+def test_single_flight_computes_once_for_simultaneous_callers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+    import time
+
+    from rulediff.serve.state import SingleFlight
+
+    monkeypatch.setenv("RULEDIFF_CACHE_DIR", str(tmp_path))
+    flight = SingleFlight()
+    calls: list[int] = []
+    gate = threading.Barrier(16)
+    results: list[str] = []
+
+    def compute() -> str:
+        calls.append(1)
+        time.sleep(0.3)
+        return "value"
+
+    def caller() -> None:
+        gate.wait()
+        results.append(flight.do("pair", compute))
+
+    threads = [threading.Thread(target=caller) for _ in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == ["value"] * 16 and len(calls) == 1
+
+    # A failure reaches every waiter and is not remembered.
+    def boom() -> str:
+        raise ValueError("no")
+
+    with pytest.raises(ValueError):
+        flight.do("pair", boom)
+    assert flight.do("pair", compute) == "value" and len(calls) == 2

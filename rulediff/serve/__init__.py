@@ -41,7 +41,7 @@ class Config:
 
 def create_app(config: Config | None = None) -> FastAPI:
     """The app serving ``config``'s corpus."""
-    from . import api, compat, http, pages
+    from . import api, compat, docs, http, pages
     from .state import State
 
     config = config or Config()
@@ -51,11 +51,12 @@ def create_app(config: Config | None = None) -> FastAPI:
         version=__version__,
         description="Every edition of the Magic: The Gathering Comprehensive Rules: text, "
         "diffs of any two editions, rule histories, flags, audit, search.",
-        docs_url="/docs",
+        docs_url=None,  # rulediff.serve.docs: the same page, without a CDN
         redoc_url=None,
     )
     app.state.rulediff = state
     http.install(app)
+    app.include_router(docs.router)
     app.include_router(api.router, prefix="/api")
     app.include_router(compat.router, prefix="/compat/academyruins")
     if config.compat_root:
