@@ -19,9 +19,9 @@ Public API (small on purpose; ``rulediff.site`` may import :func:`tokenize` and
 
 One *document* is one distinct (kind, number, title, text) across the corpus: an
 unchanged rule is stored once and linked to every edition that has it, so the index is
-small and "which editions" is a join, not a scan. Ranking: an exact rule number or
-glossary term first, then bm25 (lower is better) with :data:`WEIGHTS`, then the rule's
-place in the edition, so the order is total and deterministic.
+small and "which editions" is a join, not a scan. Ranking: an exact rule number, rule
+title or glossary term first (rules before glossary entries), then bm25 (lower is better)
+with :data:`WEIGHTS`, then the rule's place in the edition: a total, deterministic order.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ import sqlite3
 import tempfile
 import threading
 import unicodedata
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -191,11 +191,13 @@ _SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE editions(ed INTEGER PRIMARY KEY, date TEXT NOT NULL, sha256 TEXT NOT NULL);
 CREATE TABLE docs(doc INTEGER PRIMARY KEY, kind TEXT NOT NULL, number TEXT NOT NULL,
-                  title TEXT NOT NULL, body TEXT NOT NULL, place INTEGER NOT NULL);
+                  title TEXT NOT NULL, body TEXT NOT NULL, place INTEGER NOT NULL,
+                  titlekey TEXT NOT NULL);
 CREATE TABLE occ(doc INTEGER NOT NULL, ed INTEGER NOT NULL, PRIMARY KEY (doc, ed))
     WITHOUT ROWID;
 CREATE INDEX occ_ed ON occ(ed, doc);
 CREATE INDEX docs_number ON docs(kind, number);
+CREATE INDEX docs_title ON docs(titlekey);
 CREATE VIRTUAL TABLE fts USING fts5(number, title, body, content='docs', content_rowid='doc',
                                     tokenize='unicode61 remove_diacritics 2');
 """
@@ -229,8 +231,12 @@ def _documents(edition: Edition) -> Iterator[tuple[str, str, str, str, int]]:
         place += 1
 
 
-def build_index(path: Path, editions: Iterable[Edition]) -> None:
-    """Write the index of ``editions`` (oldest first) to ``path`` (atomically)."""
+def build_index(
+    path: Path, editions: Iterable[Edition], progress: Callable[[int], None] | None = None
+) -> None:
+    """Write the index of ``editions`` (oldest first) to ``path`` (atomically).
+
+    ``progress(k)`` is called as edition ``k`` is indexed."""
     fd, tmp = tempfile.mkstemp(prefix=".search.", suffix=".tmp", dir=path.parent)
     os.close(fd)
     try:
@@ -238,6 +244,8 @@ def build_index(path: Path, editions: Iterable[Edition]) -> None:
         con.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + _SCHEMA)
         ids: dict[tuple[str, str, str, str], int] = {}
         for ed_no, edition in enumerate(editions):
+            if progress is not None:
+                progress(ed_no)
             con.execute(
                 "INSERT INTO editions VALUES (?, ?, ?)", (ed_no, edition.date_text, edition.sha256)
             )
@@ -248,8 +256,8 @@ def build_index(path: Path, editions: Iterable[Edition]) -> None:
                 if doc is None:
                     doc = ids[key] = len(ids) + 1
                     con.execute(
-                        "INSERT INTO docs VALUES (?, ?, ?, ?, ?, ?)",
-                        (doc, kind, number, title, body, place),
+                        "INSERT INTO docs VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (doc, kind, number, title, body, place, _title_key(title)),
                     )
                 occ.append((doc, ed_no))
             con.executemany("INSERT OR IGNORE INTO occ VALUES (?, ?)", occ)
@@ -310,7 +318,7 @@ class SearchIndex:
         limit = max(1, min(limit, 200))
         con = self._con()
         if all_editions:
-            return self._search_all(con, match, number, limit)
+            return self._search_all(con, match, number, query, limit)
         ed = self._edition_number(edition) if edition else len(self.dates) - 1
         date = self.dates[ed]
         hits: list[Hit] = []
@@ -318,8 +326,8 @@ class SearchIndex:
         exact = con.execute(
             "SELECT d.doc, d.kind, d.number, d.title, d.body FROM docs d JOIN occ o "
             "ON o.doc = d.doc AND o.ed = ? WHERE (d.kind = 'rule' AND d.number = ?) "
-            "OR (d.kind = 'glossary' AND lower(d.title) = ?) ORDER BY d.place",
-            (ed, number or "", _fold(query.strip().strip('"'))),
+            "OR (d.titlekey != '' AND d.titlekey = ?) ORDER BY d.place",
+            (ed, number or "", _title_key(query)),
         ).fetchall()
         for doc, kind, num, title, body in exact:
             seen.add(doc)
@@ -338,7 +346,7 @@ class SearchIndex:
         return hits[:limit]
 
     def _search_all(
-        self, con: sqlite3.Connection, match: str, number: str | None, limit: int
+        self, con: sqlite3.Connection, match: str, number: str | None, query: str, limit: int
     ) -> list[Hit]:
         rows = con.execute(
             "SELECT d.doc, d.kind, d.number, d.title, d.place, "
@@ -356,10 +364,13 @@ class SearchIndex:
                 "WHERE d.kind = 'rule' AND d.number = ? GROUP BY d.doc",
                 (number,),
             ).fetchall()
+        wanted_title = _title_key(query)
         groups: dict[tuple[str, str], dict[str, Any]] = {}
         for _doc, kind, num, title, place, snip, score, lo, hi, count in rows:
-            key = (kind, num if kind == "rule" else _fold(title))
-            exact = number is not None and kind == "rule" and num == number
+            key = (kind, num if kind == "rule" else _title_key(title))
+            exact = (number is not None and kind == "rule" and num == number) or (
+                bool(wanted_title) and _title_key(title) == wanted_title
+            )
             g = groups.get(key)
             if g is None:
                 g = groups[key] = {
@@ -479,6 +490,11 @@ def search_text(doc: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _title_key(text: str) -> str:
+    """What a title and a query are compared by for an exact match: its tokens."""
+    return " ".join(tokenize(text))
+
+
 def _marks(snippet: str) -> str:
     return snippet.replace(_MARK_START, "«").replace(_MARK_END, "»")
 
@@ -493,13 +509,19 @@ _open_lock = threading.Lock()
 _opened: dict[str, SearchIndex] = {}
 
 
-def open_index(corpus: Corpus, *, use_cache: bool = True) -> SearchIndex:
+def open_index(
+    corpus: Corpus,
+    *,
+    use_cache: bool = True,
+    progress: Callable[[int, int], None] | None = None,
+) -> SearchIndex:
     """The search index of ``corpus``, built in the cache dir if missing or stale.
 
     The file is named by :func:`index_key` (the editions' sha256s, the parser's and this
     module's code), so a changed corpus or code gets a new index and never a stale one.
     Concurrent builders (threads, server workers) wait on one file lock: the index is
     built once. ``use_cache=False`` builds into a temporary folder, removed at exit.
+    ``progress(k, n)`` is called while a build indexes edition ``k`` of ``n``.
     """
     infos = corpus.editions()
     key = index_key([info.sha256 for info in infos])
@@ -515,7 +537,8 @@ def open_index(corpus: Corpus, *, use_cache: bool = True) -> SearchIndex:
                 fcntl.flock(lock, fcntl.LOCK_EX)
                 if not path.exists():
                     log.info("building the search index of %d editions", len(infos))
-                    build_index(path, (corpus.load(info) for info in infos))
+                    report = (lambda k: progress(k, len(infos))) if progress else None
+                    build_index(path, (corpus.load(info) for info in infos), report)
         index = _opened[key] = SearchIndex(path)
         return index
 

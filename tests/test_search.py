@@ -93,10 +93,10 @@ def test_index_ranks_numbers_titles_then_text(tmp_path: Path) -> None:
     index = search.SearchIndex(path)
     assert index.dates == ("2031-03-03", "2032-06-06", "2033-05-05")
     hits = index.search("widget tax", edition="2031-03-03")
-    # The glossary term named exactly first, then the rule titled so, then text mentions.
+    # The rule titled exactly so first, then the glossary term, then text mentions.
     assert [(h.kind, h.number, h.title) for h in hits[:2]] == [
-        ("glossary", "", "Widget Tax"),
         ("rule", "100.1", "Widget Tax"),
+        ("glossary", "", "Widget Tax"),
     ]
     assert {h.number for h in hits} >= {"100.1a"}
     assert "«widget» «tax»" in next(h for h in hits if h.number == "100.1a").snippet
@@ -188,7 +188,8 @@ def test_cli_search(toy_corpus: Path) -> None:
         catch_exceptions=False,
     )
     assert text.exit_code == 0
-    assert text.stdout.splitlines()[1].strip() == "1. glossary: Widget Tax"
+    assert text.stdout.splitlines()[1].strip() == "1. 100.1 Widget Tax"
+    assert text.stdout.splitlines()[3].strip() == "2. glossary: Widget Tax"
     bad = runner.invoke(main, ["--corpus", str(toy_corpus), "search", '""'])
     assert bad.exit_code == 2 and "nothing to search for" in bad.output
     missing = runner.invoke(main, ["--corpus", str(toy_corpus), "search", "x", "-e", "1999-01-01"])

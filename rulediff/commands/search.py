@@ -6,7 +6,7 @@ import json
 
 import click
 
-from .common import corpus_options, format_option, settings, write_output
+from .common import corpus_options, format_option, progress, settings, write_output
 
 
 def resolve_date(corpus: object, ref: str) -> str:
@@ -48,7 +48,10 @@ def search(words: tuple[str, ...], edition: str, all_editions: bool, limit: int,
 
     s = settings()
     corpus = Corpus.open(s.corpus_dir, use_cache=s.use_cache)
-    index = open_index(corpus, use_cache=s.use_cache)
+    with progress("indexing editions") as report:  # only drawn while a build runs
+        index = open_index(
+            corpus, use_cache=s.use_cache, progress=lambda k, n: report(k, n, item=str(k))
+        )
     date = None if all_editions else resolve_date(corpus, edition)
     doc = search_document(
         index, " ".join(words), edition=date, all_editions=all_editions, limit=limit
