@@ -77,6 +77,12 @@ def compare(
     return RedirectResponse(f"changes/{a.date}_{b.date}.html", status_code=303)
 
 
+@router.get("/favicon.ico")
+def favicon() -> Response:
+    """Browsers ask for it on every site; there is none (and no console error for it)."""
+    return Response(status_code=204, headers={"Cache-Control": "public, max-age=86400"})
+
+
 @router.get("/static/{name}")
 def static(request: Request, name: Annotated[str, Path(max_length=64)]) -> Response:
     """Only the assets the site lists (read from the package, never from a request path)."""
