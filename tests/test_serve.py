@@ -240,6 +240,47 @@ def test_hostile_input_is_a_4xx_json_error(server: Server, tmp_path: Path) -> No
     assert 400 <= posted.status < 500 and posted.json()["error"]
 
 
+ROUTES = [
+    "/api/editions/{a}/rules/{b}",
+    "/api/editions/{a}/glossary/{b}?fuzzy=true",
+    "/api/diff/{a}/{b}",
+    "/api/history/{b}?edition={a}",
+    "/api/at/{b}/{a}",
+    "/api/search?q={b}&edition={a}",
+    "/api/editions/{a}/engine/{b}",
+    "/compat/academyruins/cr/{b}?edition={a}",
+    "/compat/academyruins/diff/cr?old={a}&new={b}",
+    "/rules/{b}_{a}.html",
+    "/editions/{a}.html",
+    "/changes/{a}_{b}.html",
+    "/search?q={b}&edition={a}",
+    "/compare?old={a}&new={b}",
+]
+
+
+def test_random_input_never_gives_a_500(server: Server) -> None:
+    """Any text in any parameter: an answer or a 4xx with a JSON error, never a 500."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    pieces = st.one_of(
+        st.text(max_size=40),
+        st.sampled_from(["latest", "@2016-05-01", "FDN", "2015-01-23", "702.36", "..", "%2e%2e"]),
+        st.from_regex(r"[0-9]{1,3}(\.[0-9]{1,3}[a-z]{0,2})?", fullmatch=True),
+    )
+
+    @settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(route=st.sampled_from(ROUTES), a=pieces, b=pieces)
+    def ask(route: str, a: str, b: str) -> None:
+        path = route.format(a=quote(a, safe=""), b=quote(b, safe=""))
+        reply = server.get(path)
+        assert reply.status < 500, (path, reply.status, reply.body[:300])
+        if reply.status >= 400:
+            assert json.loads(reply.body)["error"], path
+
+    ask()
+
+
 def test_unknown_names_say_the_nearest(server: Server) -> None:
     rule = server.get("/api/editions/FDN/rules/702.19z").json()
     assert "702.19" in " ".join(rule["nearest"])
