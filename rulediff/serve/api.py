@@ -328,7 +328,9 @@ def pair_diff(state: State, old: Edition, new: Edition) -> Any:
     """The diff of a pair, computed once however many requests want it at the same time."""
     from ..diff import diff_cached
 
-    return state.flight.do(f"diff:{old.sha256}:{new.sha256}", lambda: diff_cached(old, new))
+    return state.flight.do(
+        f"diff:{old.sha256}:{new.sha256}", lambda: diff_cached(old, new), across_processes=True
+    )
 
 
 def lineage_of(state: State) -> Any:
@@ -337,6 +339,7 @@ def lineage_of(state: State) -> Any:
     return state.flight.do(
         "lineage:" + "|".join(i.sha256 for i in state.infos),
         lambda: build_lineage(state.infos, state.corpus.load),
+        across_processes=True,
     )
 
 

@@ -59,7 +59,13 @@ class SingleFlight:
         self._lock = threading.Lock()
         self._running: dict[str, Future[Any]] = {}
 
-    def do(self, key: str, compute: Callable[[], T]) -> T:
+    def do(self, key: str, compute: Callable[[], T], *, across_processes: bool = False) -> T:
+        """``compute()``, run once for all callers of ``key`` in flight together.
+
+        ``across_processes``: also hold a file lock in the cache folder while computing,
+        so that other server processes wait and then find the result in the cache
+        (for expensive results that the cache stores: alignments, diffs, the lineage).
+        """
         with self._lock:
             future = self._running.get(key)
             owner = future is None
@@ -69,7 +75,10 @@ class SingleFlight:
         if not owner:
             return future.result()  # type: ignore[no-any-return]
         try:
-            with _file_lock(key):
+            if across_processes:
+                with _file_lock(key):
+                    value = compute()
+            else:
                 value = compute()
         except BaseException as exc:
             future.set_exception(exc)
@@ -186,7 +195,9 @@ class State:
             if found is not None:
                 self._editions.move_to_end(info.sha256)
                 return found
-        edition = self.flight.do("edition:" + info.sha256, lambda: self.corpus.load(info))
+        edition = self.flight.do(
+            "edition:" + info.sha256, lambda: self.corpus.load(info), across_processes=True
+        )
         with self._editions_lock:
             self._editions[info.sha256] = edition
             while len(self._editions) > self.editions_kept:
