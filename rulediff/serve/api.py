@@ -309,7 +309,8 @@ def diff(
 ) -> Response:
     """``rulediff diff OLD NEW --format json`` (``all=true``: ``--all``); also text, md.
     Computed once per pair however many ask at once, then cached on disk."""
-    from ..diff import as_dict, to_markdown, to_text
+    from ..commands import diff as cli  # the CLI's own renderers, wherever they live
+    from ..diff import as_dict
 
     ask = Ask(request, old, new)
 
@@ -317,7 +318,7 @@ def diff(
         d = pair_diff(ask.state, ask.edition(0), ask.edition(1))
         if format == "json":
             return dumps(as_dict(d, include_unchanged=all), indent=1)
-        render = to_markdown if format == "md" else to_text
+        render = cli.to_markdown if format == "md" else cli.to_text
         return render(d, include_unchanged=all)
 
     media = JSON if format == "json" else TEXT
