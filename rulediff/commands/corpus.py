@@ -33,9 +33,7 @@ def corpus() -> None:
     """List, import and fetch the CR editions rulediff reads."""
 
 
-def list_document(
-    corp: corpus_lib.Corpus, rows: list[tuple[corpus_lib.EditionInfo, int]]
-) -> dict:
+def list_document(corp: corpus_lib.Corpus, rows: list[tuple[corpus_lib.EditionInfo, int]]) -> dict:
     """The JSON document of ``corpus list --format json`` (also served by ``rulediff serve``)."""
     return {
         "corpus": str(corp.directory),
