@@ -221,6 +221,8 @@ HOSTILE = [
     "/changes/1999-01-01_2000-01-01.html",
     "/static/..%2f..%2fpyproject.toml",
     "/static/nope.css",
+    "/history?rule=..%2f..%2fetc&edition=latest",
+    "/history?rule=702.19&edition=%2Fetc%2Fpasswd",
     "/no/such/route",
 ]
 
@@ -255,6 +257,7 @@ ROUTES = [
     "/changes/{a}_{b}.html",
     "/search?q={b}&edition={a}",
     "/compare?old={a}&new={b}",
+    "/history?rule={b}&edition={a}",
 ]
 
 
@@ -332,6 +335,13 @@ def test_live_pages_in_chromium(server: Server, dates: list[str]) -> None:
         page.wait_for_url("**/rules/*.html")
         assert "History of rule" in page.title()
         page.screenshot(path=str(SHOTS / "history.png"))
+
+        page.goto(server.base + "/")
+        page.fill("#rule", "702.36d")
+        page.select_option("#history-edition", "2015-01-23")
+        page.click("form.history button[type=submit]")
+        page.wait_for_url("**/rules/702.36d_2015-01-23.html")
+        assert "702.36d" in page.inner_text("h1")
 
         page.goto(server.base + "/")
         page.fill("#q", '"mana burn"')

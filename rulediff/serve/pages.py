@@ -77,6 +77,18 @@ def compare(
     return RedirectResponse(f"changes/{a.date}_{b.date}.html", status_code=303)
 
 
+@router.get("/history")
+def history_form(
+    request: Request,
+    rule: Annotated[str, Query(max_length=32)],
+    edition: Annotated[str, Query(max_length=64)] = "latest",
+) -> Response:
+    """The history form's target: the rule's history page, numbered as in ``edition``."""
+    ask = Ask(request, edition)
+    number = existing_rule(ask.edition(), rule)
+    return RedirectResponse(f"rules/{number}_{ask.infos[0].date}.html", status_code=303)
+
+
 @router.get("/favicon.ico")
 def favicon() -> Response:
     """Browsers ask for it on every site; there is none (and no console error for it)."""
