@@ -9,7 +9,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import threading
+from collections.abc import AsyncIterator
 from dataclasses import asdict, dataclass
 
 from fastapi import FastAPI
@@ -46,7 +49,15 @@ def create_app(config: Config | None = None) -> FastAPI:
 
     config = config or Config()
     state = State(config.corpus_dir)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        # Warm up after start, in a thread: the server answers meanwhile.
+        threading.Thread(target=state.warm, name="rulediff-warm-up", daemon=True).start()
+        yield
+
     app = FastAPI(
+        lifespan=lifespan,
         title="rulediff",
         version=__version__,
         description="Every edition of the Magic: The Gathering Comprehensive Rules: text, "
@@ -71,6 +82,7 @@ def create_app(config: Config | None = None) -> FastAPI:
             allow_headers=["If-None-Match"],
             expose_headers=["ETag"],
         )
+
     app.add_middleware(http.ResponseCache)
     app.add_middleware(http.LimitsMiddleware)
     return app

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import hashlib
+import logging
 import os
 import re
 import threading
@@ -31,6 +32,7 @@ from ..errors import EditionNotFound, RuleDiffError
 from ..model import Edition
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 #: Longest edition reference accepted (a set name is at most a few words).
 MAX_REF = 64
@@ -203,6 +205,17 @@ class State:
             while len(self._editions) > self.editions_kept:
                 self._editions.popitem(last=False)
         return edition
+
+    def warm(self) -> None:
+        """After start (in a thread): the newest edition and the search index, so the
+        first requests do not pay for them. The server answers meanwhile."""
+        from ..search import open_index
+
+        try:
+            self.load(self.infos[-1])
+            self.flight.do("search-index", lambda: open_index(self.corpus))
+        except Exception:  # a warm-up failure only means the first request does the work
+            log.warning("warming up failed; the first requests will do it", exc_info=True)
 
     def index_of(self, info: EditionInfo) -> int:
         return next(k for k, other in enumerate(self.infos) if other.path == info.path)
