@@ -390,7 +390,7 @@ def at(
 ) -> Response:
     """``rulediff at RULE DATE --format json`` (``follow=true``: ``--follow``, RULE numbered
     as today and traced back through renumberings)."""
-    from ..history import rule_history, trace_to
+    from ..commands.diff import at_document, follow_back
 
     try:
         day = dt.date.fromisoformat(date.strip())
@@ -399,35 +399,15 @@ def at(
     state = state_of(request)
     wanted = str(rule_id(rule))
     if follow:
-        latest = state.infos[-1]
-        wanted = existing_rule(state.load(latest), rule)
-        lineage = lineage_of(state)
-        k = lineage.in_force(day)
-        traced = trace_to(lineage, wanted, len(state.infos) - 1, k)
-        if traced is None:
-            born = rule_history(lineage, wanted, len(state.infos) - 1).origin
-            when = f" (it first appears in the edition of {born.date})" if born else ""
-            raise NotFound(f"rule {wanted} did not exist on {day}{when}")
-        wanted = traced
+        wanted = follow_back(lineage_of(state), state.load(state.infos[-1]), rule, day)
     ask = Ask(request, f"@{day.isoformat()}")
     ed = ask.edition()
     wanted = existing_rule(ed, wanted)
-    item = ed.rule(wanted)
-    if item is None:
-        sec = ed.section(wanted)
-        text, examples = (sec.title if sec else ""), []
-    else:
-        text, examples = item.text, [e.text for e in item.examples]
-    doc = {
-        "rule": wanted,
-        "asked": rule,
-        "date": day.isoformat(),
-        "edition": ed.date_text,
-        "text": text,
-        "examples": examples,
-    }
     ask.stable = False  # the corpus may gain an edition in force on that day
-    return ask.reply(ask.key("at", rule, day, follow), lambda: dumps(doc, indent=1))
+    return ask.reply(
+        ask.key("at", rule, day, follow),
+        lambda: dumps(at_document(ed, wanted, rule, day), indent=1),
+    )
 
 
 @router.get("/search", summary="Ranked search of one edition or all of them")
