@@ -373,7 +373,18 @@ def damage_assignment_order(t: EditionText) -> Outcome:
     decided: list[tuple[bool, Hit]] = []
     for hit in hits:
         rule = t.rule_text(hit.where)
-        if re.search(r"damage assignment order|\bin (?:that|its) order\b", rule, re.I):
+        named = [
+            (norm, m)
+            for norm in map(normalize, t.sentences_of(hit.where))
+            for m in re.finditer(r"damage assignment order|\bin (?:that|its) order\b", norm, re.I)
+        ]
+        if named and all(clause_negated(norm, m.start(), m.end()) for norm, m in named):
+            return Undetermined(
+                "the rule for blocked creatures names a damage assignment order only to deny it",
+                (hit.where,),
+                hit.sentence,
+            )
+        if named:
             order = [
                 s for s in t.sentences_of(hit.where) if re.search(r"order", normalize(s), re.I)
             ]
@@ -546,6 +557,12 @@ def mulligan(t: EditionText) -> Outcome:
         return Undetermined("no rule describes the mulligan")
     rules = list(dict.fromkeys(h.where for h in how))
     london = [h for h in core(t, having(t, *_LONDON, key="new hand")) if h.where in rules]
+    if any(negated(h, _LONDON[0][1]) for h in london):
+        return Undetermined(
+            "the mulligan rule speaks of the bottom of the library in a negated clause",
+            tuple(h.where for h in london),
+            london[0].sentence,
+        )
     if london:
         return decide("london", london)
     fewer = [h for h in core(t, t.find(_FEWER, key=("new hand", "fewer card"))) if h.where in rules]
