@@ -5,9 +5,11 @@ concept that a behaviour flag decides is cited from that flag's provenance
 (:meth:`rulediff.flags.FlagSet.provenance`): the engine cites the very rules the flag was
 read from, so the two can never disagree. The other concepts are found by the
 document's structure, never by a fixed number (numbers move between editions): a
-step's or phase's own heading, an item of the state-based actions list, the layer
-labels, or the first rule that uses a concept's key words. A concept an edition does
-not have cites nothing.
+step's or phase's own heading, an item of the state-based actions list, the first rule
+below a heading ("Cleanup Step", "Sacrifice", "Interaction of Continuous Effects"…)
+that has the concept's key words; only where an older layout lacks the heading, the
+first rule anywhere with those key words. A concept an edition does not have cites
+nothing.
 """
 
 from __future__ import annotations
@@ -45,16 +47,25 @@ FLAG_CONCEPTS: dict[str, str] = {
 class Find:
     """One way to find a concept: a pattern over a rule's text (or heading title).
 
-    ``scope``: ``text`` (any rule), ``title`` (a heading's title), ``sba`` (a rule in
-    the list of state-based actions/effects).
+    ``scope``: ``title`` (a heading's title), ``sba`` (an item of the list of
+    state-based actions/effects), ``under`` (the heading whose title matches ``heading``
+    and the rules below it), ``text`` (any rule: the last resort, for layouts without the
+    heading).
     """
 
     pattern: str
     scope: str = "text"
+    heading: str = ""
+
+
+def under(heading: str, pattern: str = "") -> Find:
+    """The first rule below a heading (titled ``heading``) whose text has ``pattern``."""
+    return Find(pattern, "under", heading)
 
 
 _EMPTY_LIBRARY = (r"draw (?:a card )?from (?:a library with no cards|an empty library)"
                   r"|attempted to draw|required to draw more cards than")
+_LAYERS = r"interaction of continuous effects"
 _SBA_LIST = re.compile(r"state-based (?:effects|actions) are(?: as follows)?:", re.I)
 
 CONCEPTS: dict[str, tuple[Find, ...]] = {
@@ -71,29 +82,29 @@ CONCEPTS: dict[str, tuple[Find, ...]] = {
     "step-end-of-combat": (Find(r"^end of combat step$", "title"),),
     "step-end": (Find(r"^end(?: of turn)? step$", "title"),),
     "step-cleanup": (Find(r"^cleanup step$", "title"),),
-    "draw": (Find(r"^first,.{0,20}\bdraws a card"), Find(r"active player draws a card"),
-             Find(r"^draw step$", "title")),
-    "draw-card": (Find(r"^a player draws a card by\b"),),
-    "enter": (Find(r"^an object receives a timestamp\b.{0,30}\benters a zone"),
+    "draw": (under(r"draw step", r"\bdraws a card"), Find(r"^draw step$", "title")),
+    "draw-card": (under(r"drawing a card"), Find(r"^a player draws a card by\b")),
+    "enter": (under(_LAYERS, r"\btimestamp\b.{0,60}\benter"),
               Find(r"timestamp is the time it (?:entered|came into|enters)")),
-    "effect-timestamp": (Find(r"\bresolution of a spell or ability\b.{0,20}\btimestamp"),),
-    "counters": (Find(r"^a \+X/\+Y counter on a"), Find(r"\+X/\+Y counter on a permanent")),
-    "mana-add": (Find(r"mana goes into a player.s mana pool"), Find(r"^mana pool")),
-    "cleanup-discard": (Find(r"^first,.{0,60}\bhand contains more cards than"),
-                        Find(r"maximum hand size.{0,200}discard|discard.{0,80}maximum hand")),
-    "cleanup-damage": (Find(r"all damage (?:marked on permanents )?.{0,40}is removed.{0,80}"
-                            r"until end of turn"),),
-    "cleanup-priority": (Find(r"another cleanup step begins"),),
-    "cleanup-again": (Find(r"another cleanup step begins"),),
-    "end-turn": (Find(r"skips? straight to the cleanup step"), Find(r"^ending the turn$", "title")),
-    "trigger": (Find(r"^once an ability has triggered, (?:its controller puts it|it goes) on the "
-                     r"stack"),
+    "effect-timestamp": (
+        under(_LAYERS, r"\bresolution of a spell or ability\b.{0,20}\btimestamp"),
+    ),
+    "counters": (under(r"counters", r"\+X/\+Y counter"), Find(r"\+X/\+Y counter on a permanent")),
+    "mana-add": (under(r"mana", r"\bmana pool\b"), Find(r"mana goes into a player.s mana pool")),
+    "cleanup-discard": (under(r"cleanup step", r"\bdiscard"),),
+    "cleanup-damage": (
+        under(r"cleanup step", r"\bdamage\b.{0,80}\bremoved|\bremoved?\b.{0,40}damage"),
+    ),
+    "cleanup-priority": (under(r"cleanup step", r"another cleanup step"),),
+    "cleanup-again": (under(r"cleanup step", r"another cleanup step"),),
+    "end-turn": (under(r"ending (?:the turn|turns and phases)", r"\bcleanup step\b"),
+                 Find(r"^ending the turn$", "title")),
+    "trigger": (under(r"handling triggered abilities", r"^once an ability has triggered\b"),
                 Find(r"^handling triggered abilities$", "title")),
-    "resolve": (Find(r"all players pass in succession.{0,80}(?:top|resolves)"),
-                Find(r"both players pass in succession, the top")),
-    "counter-ability": (Find(r"^to counter a spell or ability means"),
-                        Find(r"^to counter a spell")),
-    "sacrifice": (Find(r"^to sacrifice a permanent"),),
+    "resolve": (under(r"stack|timing and priority", r"\bpass in succession\b.{0,80}"
+                      r"(?:top|resolves)"),),
+    "counter-ability": (under(r"counter|countering spells and abilities", r"^to counter\b"),),
+    "sacrifice": (under(r"sacrifice", r"^to sacrifice\b"),),
     # state-based actions
     "sba-zero-life": (Find(r"(?:0|zero) (?:or less )?life(?: or less)?"
                            r"|life total (?:of )?(?:0|zero)", "sba"),),
@@ -106,28 +117,31 @@ CONCEPTS: dict[str, tuple[Find, ...]] = {
     "sba-zero-loyalty": (Find(r"loyalty (?:0|zero)|(?:0|zero) loyalty", "sba"),),
     "world-rule": (Find(r"enchant worlds?|supertype world|world permanents?", "sba"),),
     # damage and combat
-    "damage-player": (Find(r"^damage dealt to a player\b.{0,40}\bcauses"),
+    "damage-player": (under(r"damage|life", r"^damage dealt to a player\b"),
                       Find(r"damage (?:dealt )?to a player.{0,60}los(?:e|s)")),
-    "damage-creature": (Find(r"damage dealt to a creature by a source\b.{0,40}\bwither.{0,40}"
-                             r"marked"),
-                        Find(r"^damage dealt to a creature stays"),
-                        Find(r"damage (?:dealt )?to a creature.{0,60}(?:stays|remains|marked)")),
-    "damage-planeswalker": (Find(r"damage dealt to a planeswalker causes that many loyalty"),),
+    "damage-creature": (
+        under(r"damage|creatures?", r"^damage dealt to a creature\b.{0,80}\bmarked"),
+        Find(r"damage (?:dealt )?to a creature.{0,60}(?:stays|remains|marked)"),
+    ),
+    "damage-planeswalker": (under(r"damage|planeswalkers?",
+                                  r"^damage dealt to a planeswalker\b.{0,40}\bloyalty"),),
     "declare-attackers": (Find(r"^declare attackers step$", "title"),),
     "declare-blockers": (Find(r"^declare blockers step$", "title"),),
     "combat-damage": (Find(r"^combat damage step$", "title"),),
     # power and toughness
-    "pt-timestamp": (Find(r"\bdependent effects form a loop\b.{0,60}timestamp order"),
-                     Find(r"using a timestamp system")),
-    "pt-counters": (Find(r"(?:power or toughness changes due to|changes from) counters"),),
-    "pt-6b": (Find(r"\(6b\)"),),
-    "pt-6c": (Find(r"\(6c\)"),),
-    "pt-6d": (Find(r"\(6d\)"),),
-    "pt-6e": (Find(r"\(6e\)"),),
-    "pt-7b": (Find(r"^layer 7b"),),
-    "pt-7c": (Find(r"^layer 7c"),),
-    "pt-7d": (Find(r"^layer 7d"),),
-    "pt-7e": (Find(r"^layer 7e"),),
+    "pt-timestamp": (under(_LAYERS, r"\bdependent effects form a loop\b.{0,60}timestamp order"),
+                     under(_LAYERS, r"using a timestamp system")),
+    "pt-counters": (under(_LAYERS, r"(?:power or toughness changes due to|changes from) "
+                                   r"counters"),),
+    # the sublayers: labels of the enumerated list in the layers rule
+    "pt-6b": (under(_LAYERS, r"\(6b\)"),),
+    "pt-6c": (under(_LAYERS, r"\(6c\)"),),
+    "pt-6d": (under(_LAYERS, r"\(6d\)"),),
+    "pt-6e": (under(_LAYERS, r"\(6e\)"),),
+    "pt-7b": (under(_LAYERS, r"^layer 7b"),),
+    "pt-7c": (under(_LAYERS, r"^layer 7c"),),
+    "pt-7d": (under(_LAYERS, r"^layer 7d"),),
+    "pt-7e": (under(_LAYERS, r"^layer 7e"),),
 }
 
 
@@ -171,8 +185,24 @@ class Citations:
             self._parents[key] = found.text if found is not None else ""
         return self._parents[key]
 
+    def _under(self, find: Find) -> tuple[str, ...]:
+        heading = re.compile(rf"^(?:{find.heading})$", re.I)
+        pattern = _compiled(find.pattern)
+        for rule in self.edition.rules:
+            if rule.title and heading.search(rule.title.strip()):
+                for below in (rule, *self.edition.descendants(rule.id)):
+                    if below is not rule or rule.text.strip() != rule.title.strip():
+                        if pattern.search(below.text):
+                            return (str(below.id),)
+        return ()
+
     def _find(self, concept: str) -> tuple[str, ...]:
         for find in CONCEPTS.get(concept, ()):
+            if find.scope == "under":
+                found = self._under(find)
+                if found:
+                    return found
+                continue
             pattern = _compiled(find.pattern)
             for rule in self.edition.rules:
                 if find.scope == "title":
