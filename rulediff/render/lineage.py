@@ -17,6 +17,7 @@ from .links import Links
 WIDTH = 640
 LEFT, RIGHT, TOP = 16, 64, 34
 LANE = 30
+BRANCH_COLOUR = "#c60"
 LABEL_GAP = 56
 """Two stretches share a lane only this far apart (room for the number's label)."""
 
@@ -41,6 +42,8 @@ class LifeLink:
     path: str
     css: str
     title: str
+    stroke: str
+    """Splits and merges (branches) in orange, renumberings in grey."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +130,7 @@ def build_life_view(tree: FamilyTree, links: Links) -> LifeView | None:
                 f"M{x1},{y1} C{mid},{y1} {mid},{y2} {x2},{y2}",
                 f"life-link {link.kind}",
                 f"{link.kind} in {link.date}: {a.rule} → {b.rule}",
+                BRANCH_COLOUR if link.kind in ("split", "merged") else "#888",
             )
         )
     height = int(TOP + len(lane_end) * LANE)
