@@ -24,7 +24,7 @@ import logging
 import math
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import cache as memoize
 from pathlib import Path
@@ -205,6 +205,15 @@ def _code_digest() -> str:
     return f"{mine}.{edition_cache_version()}"
 
 
+def units(edition: Edition) -> Iterator[tuple[str, Rule, str]]:
+    """``(id, rule, text)`` of every rule and every example (``702.36e#ex1``, the
+    aligner's example ids) of an edition: a page may quote either."""
+    for rule in edition.rules:
+        yield str(rule.id), rule, rule.text
+        for n, example in enumerate(rule.examples, 1):
+            yield f"{rule.id}#ex{n}", rule, example.text
+
+
 def build_index(editions: Sequence[Edition]) -> CorpusIndex:
     """Index the rule texts, sentences and headings of ``editions`` (oldest first)."""
     texts: dict[str, list[int]] = {}
@@ -215,8 +224,7 @@ def build_index(editions: Sequence[Edition]) -> CorpusIndex:
     fuzzy_runs: list[list[int]] = []
     seen: dict[str, tuple[str, str, tuple[str, ...]]] = {}
     for k, edition in enumerate(editions):
-        for rule in edition.rules:
-            raw = rule.text
+        for ident, rule, raw in units(edition):
             found = seen.get(raw)
             if found is None:
                 found = (
@@ -229,7 +237,7 @@ def build_index(editions: Sequence[Edition]) -> CorpusIndex:
             _add_to_runs(texts.setdefault(key, []), k)
             for s in sentence_keys:
                 _add_to_runs(sentences.setdefault(s, []), k)
-            if rule.title:
+            if rule.title and "#" not in ident:
                 _add_to_runs(titles.setdefault(text_key(rule.title), []), k)
             at = fuzzy_at.get(form)
             if at is None:
@@ -322,17 +330,17 @@ def build_table(edition: Edition) -> EditionTable:
     sentence_owner: list[int] = []
     heading_keys: dict[str, list[int]] = {}
     keywords: dict[str, list[str]] = {}
-    for i, rule in enumerate(edition.rules):
-        ids.append(str(rule.id))
+    for i, (ident, rule, text) in enumerate(units(edition)):
+        ids.append(ident)
         titles.append(_headed_title(edition, rule))
-        texts.append(rule.text)
-        fuzzy.append(fuzzy_form(rule.text))
-        keys.setdefault(text_key(rule.text), []).append(i)
-        if rule.title:
+        texts.append(text)
+        fuzzy.append(fuzzy_form(text))
+        keys.setdefault(text_key(text), []).append(i)
+        if rule.title and "#" not in ident:
             heading_keys.setdefault(text_key(rule.title), []).append(i)
             if rule.id.rule in (701, 702) and rule.id.number is not None:
                 keywords.setdefault(_keyword_form(rule.title), []).append(str(rule.id))
-        for s in split_sentences(rule.text):
+        for s in split_sentences(text):
             if _word_count(s) < MIN_SENTENCE_WORDS:
                 continue
             sentence_keys.setdefault(text_key(s), []).append(i)
@@ -868,7 +876,7 @@ HEADING_REACH = 3
 
 
 def _under(ident: str, heading: str) -> bool:
-    rule_id = RuleId.try_parse(ident)
+    rule_id = RuleId.try_parse(ident.split("#")[0])
     return rule_id is not None and any(str(a) == heading for a in rule_id.ancestors())
 
 

@@ -241,6 +241,16 @@ def test_a_sentence_of_a_longer_rule_is_partial() -> None:
     assert str(rule.id) in [r.id for r in got.rules]  # (a sentence may be in two rules)
 
 
+def test_an_example_is_located_as_an_example() -> None:
+    edition = all_editions()[-1]
+    ctx = context()
+    rule = next(r for r in edition.rules if len(r.examples) >= 2 and str(r.id).startswith("6"))
+    text = rule.examples[1].text
+    (got,) = locate_paragraphs([Paragraph(1, text)], ctx.table, ctx.index).paragraphs
+    assert got.status == "exact"
+    assert f"{rule.id}#ex2" in [r.id for r in got.rules]
+
+
 def test_an_older_wording_is_reworded_and_dated_to_its_editions() -> None:
     editions = all_editions()
     newest = editions[-1]
