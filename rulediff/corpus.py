@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
-import functools
 import hashlib
 import logging
 import os
@@ -44,7 +43,7 @@ from . import cache
 from .errors import CorpusError, EditionNotFound, RuleDiffError
 from .ingest import find_effective_date, ingest_bytes, read_bytes
 from .model import Edition
-from .parse import PARSER_VERSION, parse_bytes
+from .parse import parse_bytes
 
 try:  # Python 3.11+
     import tomllib
@@ -56,9 +55,6 @@ log = logging.getLogger(__name__)
 #: Environment variables.
 CORPUS_ENV = "RULEDIFF_CORPUS"
 MANIFEST_ENV = "RULEDIFF_MANIFEST"
-
-#: Bumped when the scan index (file → sha256, date) changes shape.
-SCAN_VERSION = "1"
 
 HOW_TO_GET_EDITIONS = (
     "run `rulediff corpus import DIR` (a folder of CR .txt files) or `rulediff corpus fetch`"
@@ -278,7 +274,7 @@ class Corpus:
         index_key = hashlib.sha256(str(self.directory.resolve()).encode()).hexdigest()
         old: dict[str, _Scanned] = {}
         if self.use_cache:
-            found = cache.read("scan", index_key, SCAN_VERSION)
+            found = cache.read("scan", index_key)
             old = found if isinstance(found, dict) else {}
         new: dict[str, _Scanned] = {}
         infos: list[EditionInfo] = []
@@ -302,7 +298,7 @@ class Corpus:
             if info is not None:
                 infos.append(info)
         if self.use_cache and new != old:
-            cache.write("scan", index_key, SCAN_VERSION, new)
+            cache.write("scan", index_key, new)
         infos.sort(key=lambda i: (i.date, i.path.name))
         _warn_duplicates(infos)
         return infos
@@ -520,38 +516,12 @@ def _nearest_names(value: str, items: Sequence[EditionInfo | ManifestEntry]) -> 
 # --- loading ---------------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=1)
-def _parser_digest() -> str:
-    """A digest of the code and grammar that turn bytes into an Edition.
-
-    Part of the cache key next to ``PARSER_VERSION``, so an edit to the grammar, the
-    parser, ingest or the model never serves a stale cached edition, even when nobody
-    remembered to bump the version.
-    """
-    from . import ingest, model, parse
-
-    digest = hashlib.sha256()
-    try:
-        for module in (ingest, model, parse):
-            digest.update(Path(module.__file__ or "").read_bytes())
-        digest.update(parse.grammar_path().read_bytes())
-    except OSError:
-        return "0"
-    return digest.hexdigest()[:10]
-
-
-def edition_cache_version() -> str:
-    """The ``version`` part of a parsed edition's cache key."""
-    return f"{PARSER_VERSION}.{_parser_digest()}"
-
-
 def load_bytes(data: bytes, source: str, *, use_cache: bool = True) -> Edition:
     """Parse an edition's bytes through the cache keyed by sha256 and the parser version."""
     sha = hashlib.sha256(data).hexdigest()
     edition = cache.get_or_compute(
         "edition",
         sha,
-        edition_cache_version(),
         lambda: parse_bytes(data, source),
         use_cache=use_cache,
     )

@@ -34,9 +34,6 @@ from .model import (
 
 log = logging.getLogger(__name__)
 
-#: Bumped whenever the grammar or the model changes shape: part of the cache key.
-PARSER_VERSION = "1"
-
 _LABEL = re.compile(
     r"^(?P<label>(?P<rule>\d{3})\.(?:(?P<space>[ \t]?)(?P<number>\d+)(?P<letters>[a-z]{0,2})"
     r"|(?P<bare>[a-z]))(?P<dot>\.?))(?P<sep>[ \t]*)(?P<body>.*)$",

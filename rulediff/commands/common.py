@@ -19,6 +19,7 @@ may also be given before the command (``rulediff --corpus DIR parse latest``).
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 import tempfile
@@ -271,9 +272,18 @@ def _report_nothing(done: int, total: int | None = None, *, item: str = "", task
 
 
 # --- errors ----------------------------------------------------------------------------
+#: Longest piece of user input echoed back in a message (the rest is cut with "…").
+MAX_ECHO = 120
+
+
 def one_line(text: str) -> str:
     """Error messages stay on one line whatever they quote."""
     return " ".join(str(text).split())
+
+
+def shorten(text: str, limit: int = MAX_ECHO) -> str:
+    """``text`` cut to ``limit`` characters (an ellipsis marks the cut)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class UserError(click.ClickException):
@@ -325,6 +335,28 @@ def debug_option(f: F) -> F:
     )(f)
 
 
+class WarningHandler(logging.Handler):
+    """Library warnings (``logging``) as ``rulediff: warning: …`` lines on stderr."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            message = shorten(one_line(record.getMessage()), MAX_ECHO * 2)
+        except Exception:  # noqa: BLE001 - a bad log call must not break the command
+            self.handleError(record)
+            return
+        click.echo(f"rulediff: warning: {message}", err=True)
+
+
+def install_warning_handler() -> None:
+    """Route the library's warnings through :class:`WarningHandler` (once per process)."""
+    logger = logging.getLogger("rulediff")
+    if not any(isinstance(h, WarningHandler) for h in logger.handlers):
+        logger.addHandler(WarningHandler())
+
+
 class RuleDiffGroup(click.Group):
     """The top-level group: turns errors from any subcommand into one line and an exit code.
 
@@ -333,6 +365,7 @@ class RuleDiffGroup(click.Group):
     """
 
     def invoke(self, ctx: click.Context) -> Any:
+        install_warning_handler()
         try:
             return super().invoke(ctx)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
