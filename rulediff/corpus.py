@@ -439,7 +439,10 @@ def reference_path(ref: Ref) -> Path | None:
     if _fold(text) == "latest" or text.startswith("@") or _DATE.match(text):
         return None
     candidate = Path(text)
-    return candidate if candidate.is_file() else None
+    try:
+        return candidate if candidate.is_file() else None
+    except OSError:  # a name the file system cannot even look up (too long …)
+        return None
 
 
 _X = TypeVar("_X", EditionInfo, ManifestEntry)

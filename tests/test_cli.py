@@ -134,9 +134,26 @@ def test_python_dash_m_runs_the_cli(synthetic: Path) -> None:
     assert done.stdout == SYNTHETIC.encode("utf-8")
 
 
-def test_unknown_option_is_a_usage_error() -> None:
-    result = run_cli("parse", "--no-such-option")
-    assert result.exit_code == 2
+@pytest.mark.parametrize(
+    "args,phrase",
+    [
+        (["parse", "--no-such-option"], "no such option"),
+        (["--no-such-option"], "no such option"),
+        (["no-such-command"], "no such command"),
+        (["parse"], "missing argument"),
+        (["parse", "latest", "--format", "nope"], "invalid value for '--format'"),
+        (["show", "100.1", "-e"], "requires an argument"),
+    ],
+)
+def test_usage_errors_are_one_line_exit_2(args: list[str], phrase: str) -> None:
+    result = run_cli(*args)
+    line = one_error_line(result, where="rulediff")
+    assert phrase in line.lower()
+
+
+def test_bare_command_still_shows_its_help() -> None:
+    result = CliRunner().invoke(main, [])
+    assert "Usage:" in result.output and "parse" in result.output
 
 
 # --- parse --------------------------------------------------------------------------------
@@ -276,15 +293,17 @@ def test_bad_input_error_names_the_line(tmp_path: Path) -> None:
 def test_unreadable_file(synthetic: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     if os.geteuid() != 0:
         synthetic.chmod(0)
-    else:  # root reads everything: make the read itself fail the way the OS would
-        real = Path.read_bytes
+    else:  # root reads everything: make the open itself fail the way the OS would
+        from rulediff import ingest
 
-        def denied(self: Path) -> bytes:
-            if self == synthetic:
-                raise PermissionError(13, "Permission denied", str(self))
-            return real(self)
+        real = os.open
 
-        monkeypatch.setattr(Path, "read_bytes", denied)
+        def denied(path: object, *args: object, **kwargs: object) -> int:
+            if Path(path) == synthetic:  # type: ignore[arg-type]
+                raise PermissionError(13, "Permission denied", str(path))
+            return real(path, *args, **kwargs)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(ingest.os, "open", denied)
     line = one_error_line(run_cli("parse", str(synthetic)), where=str(synthetic))
     assert "permission denied" in line.lower()
 
@@ -523,3 +542,94 @@ def test_progress_bar_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch, capsys
     err = run()
     assert "parsing e9" in err and "aligning" in err and "writing" in err
     assert "small" not in err  # fewer units than the minimum: no bar
+
+
+# --- outputs: regular files or new names only ------------------------------------------------
+def _special_outputs(tmp_path: Path) -> dict[str, Path]:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    real = tmp_path / "real.json"
+    real.write_bytes(b"kept")
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    dangling = tmp_path / "dangling.json"
+    dangling.symlink_to(tmp_path / "nowhere.json")
+    return {
+        "fifo": fifo,
+        "device": Path("/dev/null"),
+        "stdout": Path("/dev/stdout"),
+        "symlink": link,
+        "dangling-symlink": dangling,
+    }
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "stdout", "symlink", "dangling-symlink"])
+def test_output_onto_a_special_file_is_refused(
+    kind: str, synthetic: Path, tmp_path: Path
+) -> None:
+    target = _special_outputs(tmp_path)[kind]
+    before = os.lstat(target) if os.path.lexists(target) else None
+    line = one_error_line(run_cli("parse", str(synthetic), "-o", str(target)), where=str(target))
+    assert "regular file" in line or "symbolic link" in line
+    after = os.lstat(target)
+    assert (after.st_mode, after.st_ino) == (before.st_mode, before.st_ino)
+    assert (tmp_path / "real.json").read_bytes() == b"kept"
+    assert not (tmp_path / "nowhere.json").exists()
+
+
+@pytest.mark.parametrize("length", [200, 242, 250, 255])
+def test_long_output_names_up_to_the_limit_work(
+    length: int, synthetic: Path, tmp_path: Path
+) -> None:
+    target = tmp_path / ("n" * (length - 5) + ".json")
+    assert len(target.name) == length
+    result = run_cli("parse", str(synthetic), "-o", str(target))
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(target.read_text(encoding="utf-8"))["rules"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["toy.txt", target.name])
+
+
+@pytest.mark.parametrize("length", [256, 400, 5000])
+def test_over_long_output_name_is_exit_2_and_cut_short(
+    length: int, synthetic: Path, tmp_path: Path
+) -> None:
+    target = tmp_path / ("n" * length)
+    result = run_cli("parse", str(synthetic), "-o", str(target))
+    assert result.exit_code == 2, result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("rulediff: error: ")
+    assert "longer than 255" in lines[0] and len(lines[0]) < 400
+
+
+@pytest.mark.parametrize("length", [256, 300, 4097, 20000])
+@pytest.mark.parametrize("prefix", ["", "./", "@"])
+def test_over_long_edition_reference_is_exit_2_one_short_line(
+    length: int, prefix: str, tmp_path: Path
+) -> None:
+    result = run_cli("show", "100.1", "-e", prefix + "x" * length, "--corpus", str(tmp_path))
+    assert result.exit_code == 2, result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("rulediff: error: "), result.stderr
+    assert len(lines[0]) < 500
+
+
+def test_edition_that_is_a_fifo_is_refused_without_hanging(tmp_path: Path) -> None:
+    fifo = tmp_path / "edition.txt"
+    os.mkfifo(fifo)
+    line = one_error_line(run_cli("parse", str(fifo)), where=str(fifo))
+    assert "not a regular file" in line
+
+
+def test_edition_over_the_size_limit(synthetic: Path) -> None:
+    result = run_cli("parse", str(synthetic), env={"RULEDIFF_MAX_INPUT_MB": "0.0001"})
+    line = one_error_line(result, where=str(synthetic))
+    assert "input limit" in line
+
+
+def test_concatenated_edition_is_said_on_stderr(tmp_path: Path) -> None:
+    doubled = tmp_path / "twice.txt"
+    doubled.write_bytes(SYNTHETIC.encode("utf-8") * 2)
+    result = run_cli("show", "100.1", "-e", str(doubled))
+    assert result.exit_code == 0
+    assert result.stderr.startswith(f"rulediff: warning: {doubled}:")
+    assert "another document is appended" in result.stderr

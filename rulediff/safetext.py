@@ -1,0 +1,35 @@
+"""Machine-readable text that every reader accepts: JSON and TOML with controls escaped.
+
+Why: JSON only requires escaping U+0000–U+001F, and ``json.dumps(ensure_ascii=False)``
+leaves DEL (U+007F), the C1 controls (U+0080–U+009F) and the line/paragraph separators
+raw; TOML forbids them unescaped. Every export escapes all of them the same way.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+#: Control characters (and separators) a JSON or TOML string must not carry raw.
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+_RAW_IN_JSON = re.compile("[\x7f-\x9f\u2028\u2029]")
+
+
+def _u(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def json_text(doc: object, *, indent: int | None = 2, sort_keys: bool = False) -> str:
+    """``doc`` as JSON (UTF-8 characters kept, every control escaped, final newline)."""
+    text = json.dumps(doc, ensure_ascii=False, indent=indent, sort_keys=sort_keys)
+    return _RAW_IN_JSON.sub(_u, text) + "\n"
+
+
+def toml_string(value: str) -> str:
+    """A TOML basic string: quotes, backslashes and every control character escaped."""
+    return _RAW_IN_JSON.sub(_u, json.dumps(value, ensure_ascii=False))
+
+
+def comment_safe(text: str) -> str:
+    """Text for a ``#`` comment (TOML, Python): controls and line breaks written as ``\\uXXXX``."""
+    return _CONTROLS.sub(_u, text.replace("\n", " ").replace("\t", " "))
