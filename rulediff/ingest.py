@@ -235,7 +235,7 @@ def read_bytes(path: str | Path, *, limit: int | None = None) -> bytes:
             raise IngestError("is a directory, not a CR text file", file=str(p))
         if not stat.S_ISREG(st.st_mode):
             raise IngestError(
-                "not a regular file (a FIFO, device or socket); editions are read from files",
+                "not a regular file (a FIFO, device or socket); only regular files are read",
                 file=str(p),
             )
         if st.st_size > limit:
