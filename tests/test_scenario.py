@@ -63,14 +63,23 @@ def test_a_good_scenario_runs(tmp_path: Path) -> None:
         ('result = "x"\n[[players]]\nid = "a"\nlife = true\n', "players[0].life: expected int"),
         ('result = "x"\n[[players]]\nid = 7\n', "players[0].id: expected str"),
         ('result = "x"\n[[players]]\nid = "a"\nlyfe = 3\n', "players[0].lyfe: unknown field"),
-        ('result = "x"\n[[players]]\nid = "a"\n[[actions]]\ndo = "draw"\nn = "2"\n',
-         "actions[0].n: expected int"),
-        ('result = "x"\n[[players]]\nid = "a"\n[[actions]]\ndo = "draw"\nn = 99999999\n',
-         "actions[0].n: expected int <= 10000"),
-        ('result = "x"\n[[players]]\nid = "a"\n[[expect]]\nresult = "y"\n'
-         'when = { mana_burn = { deep = { deeper = 1 } } }\n', "expect[0].when"),
-        ('result = "x"\n[[players]]\nid = "a"\n[[permanents]]\nid = "p"\npower = 1.5\n',
-         "permanents[0].power: expected int"),
+        (
+            'result = "x"\n[[players]]\nid = "a"\n[[actions]]\ndo = "draw"\nn = "2"\n',
+            "actions[0].n: expected int",
+        ),
+        (
+            'result = "x"\n[[players]]\nid = "a"\n[[actions]]\ndo = "draw"\nn = 99999999\n',
+            "actions[0].n: expected int <= 10000",
+        ),
+        (
+            'result = "x"\n[[players]]\nid = "a"\n[[expect]]\nresult = "y"\n'
+            "when = { mana_burn = { deep = { deeper = 1 } } }\n",
+            "expect[0].when",
+        ),
+        (
+            'result = "x"\n[[players]]\nid = "a"\n[[permanents]]\nid = "p"\npower = 1.5\n',
+            "permanents[0].power: expected int",
+        ),
     ],
 )
 def test_wrong_types_and_ranges_are_one_line_naming_the_field(
@@ -127,9 +136,11 @@ def test_every_shipped_scenario_passes_the_schema() -> None:
         ("starting_life = 100000000000000000000\n", "starting_life: 1000"),
         ("version = inf\nmana_burn = true\n", "version: inf is not a finite number"),
         ("mana_burn = nan\n", "mana_burn"),
-        ("[provenance.mana_burn]\nrules = [" + ", ".join(['"1"'] * 1001) + "]\n",
-         "provenance.mana_burn.rules: more than 1000 items"),
-        ('[flags]\nmana_burn = { value = { a = { b = { c = { d = 1 } } } } }\n', "nested deeper"),
+        (
+            "[provenance.mana_burn]\nrules = [" + ", ".join(['"1"'] * 1001) + "]\n",
+            "provenance.mana_burn.rules: more than 1000 items",
+        ),
+        ("[flags]\nmana_burn = { value = { a = { b = { c = { d = 1 } } } } }\n", "nested deeper"),
         ("planeswalker_types = [" + ", ".join(['"x" '] * 900) + ", 1]\n", "planeswalker_types"),
     ],
 )
@@ -151,9 +162,16 @@ def test_nested_flags_files_through_the_cli_are_exit_2(tmp_path: Path, option: s
     args = (
         ["engine", "run", str(scenario), "--flags", str(path)]
         if option == "--flags"
-        else ["flags", "-e", str(Path(__file__).parent / "fixtures" / "modern_small.txt"),
-              "--check-engine", str(path)]
+        else [
+            "flags",
+            "-e",
+            str(Path(__file__).parent / "fixtures" / "modern_small.txt"),
+            "--check-engine",
+            str(path),
+        ]
     )
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 2, result.stderr
-    assert result.stderr.splitlines() == [f"rulediff: error: {path}: invalid JSON: nested too deeply"]
+    assert result.stderr.splitlines() == [
+        f"rulediff: error: {path}: invalid JSON: nested too deeply"
+    ]
