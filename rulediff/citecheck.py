@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 #: Folders never searched (version control, virtual environments, caches, vendored code).
 SKIP_DIRS = frozenset({".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__"})
 
-_NUMBER = r"\d{3}(?:\.\d+[a-z]{0,2})?"
+_NUMBER = r"[0-9]{3}(?:\.[0-9]+[a-z]{0,2})?"  # ASCII digits only
 # "CR 704.5j", "CR704.5j", "C.R. 704.5j", "Comprehensive Rules 704.5j", "CR 601.2a-c"
 _CR = re.compile(
     rf"\b(?:C\.R\.|CR|Comprehensive\s+Rules?)\s*:?\s*(?:§\s*)?(?P<n>{_NUMBER})"
@@ -46,7 +46,9 @@ _CR = re.compile(
 )
 # A bare rule number in a comment: "// 613.4c", "# 702.36d". Section digit 1–9, and
 # not part of a longer dotted number (a version, an address, a float).
-_BARE = re.compile(r"(?<![\w.\-/])(?P<n>[1-9]\d{2}\.\d{1,3}[a-z]{0,2})(?![\w]|\.\d)")
+_BARE = re.compile(
+    r"(?<![\w.\-/])(?P<n>[1-9][0-9]{2}\.[0-9]{1,3}[a-z]{0,2})(?![\w]|\.\d)"
+)
 _COMMENT = re.compile(r"//|/\*|#|--|<!--|^\s*\*|^\s*;|^\s*%|\bREM\b")
 
 

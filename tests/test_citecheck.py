@@ -270,3 +270,8 @@ def test_findings_json_lists_file_problems(tmp_path: Path) -> None:
     assert code == 1
     doc = json.loads(out)
     assert doc["findings"][0]["code"] == "unreadable" and doc["findings"][0]["line"] == 0
+
+
+@pytest.mark.parametrize("line", ["# CR ٧٠٤.٥j", "// rule ７０４.５j", "# ٧٠٤.٥", "-- CR 7٠4.5"])
+def test_non_ascii_digits_are_not_citations(line: str) -> None:
+    assert cited(line) == []

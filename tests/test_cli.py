@@ -633,3 +633,44 @@ def test_concatenated_edition_is_said_on_stderr(tmp_path: Path) -> None:
     assert result.exit_code == 0
     assert result.stderr.startswith(f"rulediff: warning: {doubled}:")
     assert "another document is appended" in result.stderr
+
+
+# --- rule numbers are ASCII; a site that cannot be written is the place, not a bug -------------
+@pytest.mark.parametrize("number", ["١٠٠.١", "１００.１", "۱۰۰.۱", "100.١"])
+def test_non_ascii_digits_are_not_rule_numbers(synthetic: Path, number: str) -> None:
+    result = run_cli("show", number, "-e", str(synthetic))
+    line = one_error_line(result, where=str(synthetic))
+    assert "not a rule number" in line
+
+
+@pytest.mark.parametrize("how", ["not-writable", "write-fails"])
+def test_site_into_an_unwritable_folder_is_exit_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    from rulediff import site as site_module
+
+    from .render_corpus import write_corpus
+
+    corpus = write_corpus(tmp_path / "corpus")
+    out = tmp_path / "site"
+    out.mkdir()
+    if how == "not-writable":
+        real = os.access
+
+        def no_write(p: object, mode: int, **kw: object) -> bool:
+            if Path(p) == out and mode & os.W_OK:  # type: ignore[arg-type]
+                return False  # what a read-only folder answers (root ignores chmod)
+            return real(p, mode, **kw)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(os, "access", no_write)
+    else:
+
+        def denied(path: Path, data: bytes) -> None:
+            raise PermissionError(13, "Permission denied", str(path))
+
+        monkeypatch.setattr(site_module, "_write", denied)
+    result = run_cli("site", "-o", str(out), "--corpus", str(corpus), "-j", "1")
+    assert result.exit_code == 2, result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("rulediff: error: "), result.stderr
+    assert str(out) in lines[0]
