@@ -1,8 +1,10 @@
 """Machine-readable text that every reader accepts: JSON and TOML with controls escaped.
 
 Why: JSON only requires escaping U+0000–U+001F, and ``json.dumps(ensure_ascii=False)``
-leaves DEL (U+007F), the C1 controls (U+0080–U+009F) and the line/paragraph separators
-raw; TOML forbids them unescaped. Every export escapes all of them the same way.
+leaves DEL (U+007F) and the C1 controls (U+0080–U+009F) raw; TOML forbids DEL unescaped,
+and a control character in an export is never what a reader wants raw. Every export
+escapes all of them the same way (no corpus edition contains one, so real outputs are
+unchanged). The separators U+2028/U+2029 are text, not controls, and stay as they are.
 """
 
 from __future__ import annotations
@@ -10,9 +12,10 @@ from __future__ import annotations
 import json
 import re
 
-#: Control characters (and separators) a JSON or TOML string must not carry raw.
+#: Control characters a comment must not carry (line breaks included).
 _CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
-_RAW_IN_JSON = re.compile("[\x7f-\x9f\u2028\u2029]")
+#: The controls ``json.dumps`` leaves raw.
+_RAW_IN_JSON = re.compile("[\x7f-\x9f]")
 
 
 def _u(match: re.Match[str]) -> str:

@@ -674,3 +674,17 @@ def test_site_into_an_unwritable_folder_is_exit_2(
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("rulediff: error: "), result.stderr
     assert str(out) in lines[0]
+
+
+@pytest.mark.parametrize("fmt", ["json"])
+def test_json_output_escapes_every_control_character(tmp_path: Path, fmt: str) -> None:
+    path = tmp_path / "del.txt"
+    path.write_bytes(
+        SYNTHETIC.replace("two or more players", "two or more\x7f players\x85").encode("utf-8")
+    )
+    result = run_cli("parse", str(path), "--format", fmt)
+    assert result.exit_code == 0, result.stderr
+    assert "\x7f" not in result.stdout and "\x85" not in result.stdout
+    assert "\\u007f" in result.stdout and "\\u0085" in result.stdout
+    doc = json.loads(result.stdout)
+    assert any("\x7f" in rule["text"] for rule in doc["rules"])

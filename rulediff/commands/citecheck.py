@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
 
 from ..citecheck import check, findings_json, findings_text, scan_all
+from ..safetext import json_text
 from .common import (
     EXIT_FINDINGS,
     corpus_options,
@@ -54,7 +54,7 @@ def cite_check(
     findings = scanned.problems + check(citations, ed, old)
     if fmt == "json":
         doc = findings_json(findings, len(citations), ed, old)
-        write_output(json.dumps(doc, ensure_ascii=False, indent=2) + "\n", output)
+        write_output(json_text(doc, indent=2), output)
     else:
         write_output(findings_text(findings, len(citations), ed, old), output)
     if findings:
