@@ -241,8 +241,10 @@ def read_bytes(path: str | Path, *, limit: int | None = None) -> bytes:
         if st.st_size > limit:
             raise IngestError(_too_big(st.st_size, limit), file=str(p))
         with os.fdopen(fd, "rb", closefd=False) as handle:
-            data = handle.read(limit + 1)
-        if len(data) > limit:  # it grew while being read
+            data = handle.read(st.st_size + 1)  # read(limit) would allocate the whole limit
+            if len(data) > st.st_size:  # it grew while being read
+                data += handle.read(limit + 1 - len(data))
+        if len(data) > limit:
             raise IngestError(_too_big(len(data), limit), file=str(p))
         return data
     except OSError as exc:
