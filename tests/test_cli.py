@@ -717,3 +717,12 @@ def test_start_up_imports_no_command_library() -> None:
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert "Commands:" in done.stdout and "cite-check" in done.stdout
     assert "HEAVY []" in done.stdout, done.stdout.splitlines()[-1]
+
+
+def test_a_long_echoed_input_with_spaces_is_cut_too(synthetic: Path, tmp_path: Path) -> None:
+    flags = tmp_path / "f.toml"
+    flags.write_text('"' + "no such flag " * 2000 + '" = true\n', encoding="utf-8")
+    result = run_cli("flags", "-e", str(synthetic), "--check-engine", str(flags))
+    line = one_error_line(result, where=str(flags))
+    assert "unknown flag 'no such flag no such flag" in line
+    assert len(line) <= len("rulediff: error: ") + 600

@@ -343,9 +343,14 @@ def shorten(text: str, limit: int = MAX_ECHO) -> str:
 _LONG_WORD = re.compile(rf"\S{{{MAX_ECHO + 1},}}")
 
 
+#: Longest message printed (the end of a longer one is cut).
+MAX_MESSAGE = 600
+
+
 def readable(message: str) -> str:
-    """One line, each over-long run of input it echoes (a path, a reference) cut short."""
-    return _LONG_WORD.sub(lambda m: shorten(m.group()), one_line(message))
+    """One line, each over-long run of input it echoes (a path, a reference) cut short, and
+    the whole cut to :data:`MAX_MESSAGE` characters."""
+    return shorten(_LONG_WORD.sub(lambda m: shorten(m.group()), one_line(message)), MAX_MESSAGE)
 
 
 class UserError(click.ClickException):
