@@ -148,14 +148,6 @@ def _sha_matches(key: str, value: Any) -> bool:
 KINDS: dict[str, Kind] = {}
 
 
-def register(kind: Kind) -> Kind:
-    """Declare a kind of artefact (done once, here or in a test)."""
-    KINDS[kind.name] = kind
-    version.cache_clear()
-    _codec.cache_clear()
-    return kind
-
-
 for _kind in (
     Kind("edition", _edition_type, ("rulediff.parse",), check=_sha_matches),
     Kind("clauses", _clauses_type, ("rulediff.clauses",), ("edition",), check=_sha_matches),
@@ -300,9 +292,10 @@ def version(kind: str) -> str:
 
 
 def forget_versions() -> None:
-    """Recompute versions on next use (tests that edit a module's source)."""
+    """Recompute versions and codecs on next use (tests that edit a module or a kind)."""
     code_files.cache_clear()
     version.cache_clear()
+    _codec.cache_clear()
 
 
 # --- codec: values ⇄ msgspec-typed data ----------------------------------------------------
