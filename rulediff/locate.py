@@ -27,7 +27,6 @@ import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import cache as memoize
-from pathlib import Path
 from typing import Any, Literal
 
 from rapidfuzz import fuzz, process
@@ -38,8 +37,6 @@ from .model import Edition, Rule, RuleId
 
 log = logging.getLogger(__name__)
 
-#: Bump when the index or the edition tables change shape or meaning (cache key).
-LOCATE_VERSION = "1"
 
 Status = Literal["exact", "reworded", "heading", "partial", "not-cr"]
 STATUSES: tuple[Status, ...] = ("exact", "reworded", "heading", "partial", "not-cr")
@@ -194,17 +191,6 @@ class CorpusIndex:
         )
 
 
-def _code_digest() -> str:
-    """This module's code and the parser's version: either changes what is indexed."""
-    from .corpus import edition_cache_version
-
-    try:
-        mine = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:10]
-    except OSError:
-        mine = "0"
-    return f"{mine}.{edition_cache_version()}"
-
-
 def units(edition: Edition) -> Iterator[tuple[str, Rule, str]]:
     """``(id, rule, text)`` of every rule and every example (``702.36e#ex1``, the
     aligner's example ids) of an edition: a page may quote either."""
@@ -255,15 +241,14 @@ def corpus_index(
     """The index of the corpus entries ``infos`` (with ``sha256``), built once and cached.
 
     Cached as plain data (dicts, lists, str, int) under the hash of every edition's
-    sha256, of this module's code and of the parser's version.
+    sha256; the cache versions it by this module's code and the parser's.
     """
     key = hashlib.sha256("\n".join(i.sha256 for i in infos).encode()).hexdigest()
-    version = f"{LOCATE_VERSION}.{_code_digest()}"
 
     def compute() -> dict[str, Any]:
         return build_index([load(info) for info in infos]).as_data()
 
-    data = cache.get_or_compute("locate-index", key, version, compute, use_cache=use_cache)
+    data = cache.get_or_compute("locate-index", key, compute, use_cache=use_cache)
     return CorpusIndex.from_data(data)
 
 
@@ -442,11 +427,9 @@ def edition_table(edition: Edition, *, use_cache: bool = True) -> EditionTable:
     """:func:`build_table` through the cache (keyed by the edition's sha256)."""
     if not edition.sha256:
         return build_table(edition)
-    version = f"{LOCATE_VERSION}.{_code_digest()}"
     data = cache.get_or_compute(
         "locate-table",
         edition.sha256,
-        version,
         lambda: build_table(edition).as_data(),
         use_cache=use_cache,
     )
