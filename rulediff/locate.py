@@ -911,13 +911,25 @@ def load_context(
     edition: str = "latest", *, corpus_dir: Any = None, use_cache: bool = True
 ) -> Context:
     """The table of ``edition`` (any reference the CLI accepts) and the corpus index."""
-    from .corpus import Corpus, load_edition
+    from .corpus import Corpus, EditionInfo, load_file, resolve_edition
 
     corpus = Corpus.open(corpus_dir, use_cache=use_cache)
     infos = corpus.editions()
     index = corpus_index(infos, lambda info: corpus.load(info), use_cache=use_cache)
-    target = load_edition(edition, corpus_dir=corpus_dir, use_cache=use_cache)
-    return Context(edition_table(target, use_cache=use_cache), index)
+    target = resolve_edition(edition, corpus_dir=corpus_dir, use_cache=use_cache)
+    if isinstance(target, EditionInfo):
+        # A corpus edition: its table is found by the file's sha256, without parsing it.
+        info = target
+        data = cache.get_or_compute(
+            "locate-table",
+            info.sha256,
+            lambda: build_table(corpus.load(info)).as_data(),
+            use_cache=use_cache,
+        )
+        return Context(EditionTable.from_data(data), index)
+    return Context(
+        edition_table(load_file(target, use_cache=use_cache), use_cache=use_cache), index
+    )
 
 
 def locate_text(
