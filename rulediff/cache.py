@@ -136,7 +136,7 @@ def _flags_type() -> Any:
 
 
 def _scan_type() -> Any:
-    from .corpus import _Scanned
+    from .corpus.scan import _Scanned
 
     return dict[str, _Scanned]
 
@@ -156,7 +156,7 @@ for _kind in (
     Kind("step", _step_type, ("rulediff.history",), ("alignment",)),
     Kind("lineage", _lineage_type, ("rulediff.history",), ("step",)),
     Kind("flags", _flags_type, ("rulediff.flags",), ("edition", "clauses")),
-    Kind("scan", _scan_type, ("rulediff.corpus",)),
+    Kind("scan", _scan_type, ("rulediff.corpus.scan",)),
     Kind("fulltext-html", lambda: str, ("rulediff.render.changelog",), ("edition",)),
     Kind("locate-index", lambda: dict[str, Any], ("rulediff.locate",), ("edition",)),
     Kind("locate-table", lambda: dict[str, Any], ("rulediff.locate",), ("edition",)),

@@ -422,7 +422,7 @@ def test_warm_load_does_not_parse(monkeypatch: pytest.MonkeyPatch) -> None:
     def boom(*_a: object, **_k: object) -> None:
         raise AssertionError("parsed although cached")
 
-    monkeypatch.setattr(corpus, "parse_bytes", boom)
+    monkeypatch.setattr(corpus.load, "parse_bytes", boom)
     warm = load_file(SAMPLE)
     assert warm == cold
     assert warm.to_text() == cold.to_text()
@@ -441,7 +441,7 @@ def test_no_cache_parses_and_writes_nothing(
         calls.append(source)
         return real(data, source)
 
-    monkeypatch.setattr(corpus, "parse_bytes", counting)
+    monkeypatch.setattr(corpus.load, "parse_bytes", counting)
     load_file(SAMPLE, use_cache=False)
     load_file(SAMPLE, use_cache=False)
     assert len(calls) == 2
@@ -534,7 +534,8 @@ DEPENDENTS = {
     ),
     "rulediff/history.py": ({"step", "lineage"}, ALL - {"step", "lineage"} | {"scan"}),
     "rulediff/flags/detectors.py": ({"flags"}, ALL - {"flags"} | {"scan"}),
-    "rulediff/corpus.py": ({"scan", "step", "lineage"}, {"edition", "clauses", "alignment"}),
+    "rulediff/corpus/scan.py": ({"scan", "step", "lineage"}, {"edition", "clauses", "alignment"}),
+    "rulediff/corpus/load.py": ({"scan", "step", "lineage"}, {"edition", "clauses", "alignment"}),
 }
 
 KINDS = ["edition", "clauses", "alignment", "diff", "step", "lineage", "flags", "scan"]
