@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from functools import total_ordering
 from typing import Literal
 
+from .serialize import Out, is_empty, is_none, to_data
+
 # Subrule letters skip l and o (they look like 1 and 0).
 SUBRULE_LETTERS = "abcdefghijkmnpqrstuvwxyz"
 # ASCII digits only: Arabic-Indic or fullwidth digits are not rule numbers.
@@ -52,6 +54,8 @@ class RuleId:
 
     Ordering follows the document: 7 < 700 < 702 < 702.1 < 702.1a < 702.2 < 702.10.
     """
+
+    __json_fields__ = str  # written as its text: ``702.36e``
 
     rule: int
     """Three-digit rule (702), or the section digit (7) when ``is_section``."""
@@ -150,16 +154,8 @@ class Diagnostic:
     target: str | None = None
     suggestion: str | None = None
 
-    def as_dict(self) -> dict[str, object]:
-        return {
-            "code": self.code,
-            "severity": self.severity,
-            "rule": self.rule,
-            "target": self.target,
-            "message": self.message,
-            "suggestion": self.suggestion,
-            "line": self.line,
-        }
+    __json_fields__ = ("code", "severity", "rule", "target", "message", "suggestion", "line")
+    as_dict = to_data
 
 
 def unwrap(body: str) -> str:
@@ -475,15 +471,9 @@ class Reference:
     malformed: bool = False
     """The number is not a well-formed rule number (``4091f``, ``419,8``)."""
 
-    def as_dict(self) -> dict[str, object]:
-        """The ``references`` item of ``rulediff parse --format json``."""
-        return {
-            "target": self.target,
-            "text": self.text,
-            "title": self.title,
-            "start": self.start,
-            "end": self.end,
-        }
+    #: The ``references`` item of ``rulediff parse --format json``.
+    __json_fields__ = ("target", "text", "title", "start", "end")
+    as_dict = to_data
 
 
 @dataclass(frozen=True, slots=True)
@@ -510,19 +500,22 @@ class Clause:
     references: tuple[Reference, ...] = ()
     """For ``reference`` clauses: one per target (ranges expanded)."""
 
-    def as_dict(self) -> dict[str, object]:
-        """Compact JSON form: ``kind``, ``start``, ``end``, then only what is set."""
-        out: dict[str, object] = {"kind": self.kind, "start": self.start, "end": self.end}
-        if self.value is not None:
-            out["value"] = self.value
-        if self.references:
-            out["targets"] = [ref.target for ref in self.references]
-            titled = [ref.title for ref in self.references if ref.title is not None]
-            if titled:
-                out["title"] = titled[-1]
-        if self.children:
-            out["children"] = [child.as_dict() for child in self.children]
-        return out
+    #: Compact JSON form: ``kind``, ``start``, ``end``, then only what is set.
+    __json_fields__ = (
+        "kind",
+        "start",
+        "end",
+        Out("value", omit=is_none),
+        Out("targets", lambda c: [ref.target for ref in c.references], omit=is_empty),
+        Out("title", lambda c: c._title(), omit=is_none),
+        Out("children", omit=is_empty),
+    )
+    as_dict = to_data
+
+    def _title(self) -> str | None:
+        """The last quoted title among the references."""
+        titled = [ref.title for ref in self.references if ref.title is not None]
+        return titled[-1] if titled else None
 
     def walk(self) -> Iterator[Clause]:
         """This clause and every clause nested in it, depth first."""
