@@ -26,6 +26,7 @@ from lark import Lark, Token, Transformer, UnexpectedInput
 
 from .model import SUBRULE_LETTERS, Clause, Edition, Reference, Rule, RuleId, next_letters
 from .parse import grammar_path
+from .serialize import to_data
 
 log = logging.getLogger(__name__)
 
@@ -543,11 +544,8 @@ class ParsedText:
     clauses: tuple[Clause, ...]
     references: tuple[Reference, ...]
 
-    def as_dict(self) -> dict[str, object]:
-        return {
-            "references": [ref.as_dict() for ref in self.references],
-            "clauses": [clause.as_dict() for clause in self.clauses],
-        }
+    __json_fields__ = ("references", "clauses")
+    as_dict = to_data
 
 
 def parse_text_clauses(text: str) -> ParsedText:
