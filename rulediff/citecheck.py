@@ -32,6 +32,7 @@ from .clauses import references
 from .errors import RuleDiffError
 from .graph import exists
 from .model import Edition, RuleId
+from .serialize import Out, to_data
 
 log = logging.getLogger(__name__)
 
@@ -77,18 +78,18 @@ class CiteFinding:
     suggestion: str | None = None
     """The number to cite instead (``702.36e``), when there is one."""
 
-    def as_dict(self) -> dict[str, object]:
-        c = self.citation
-        return {
-            "path": c.path,
-            "line": c.line,
-            "column": c.column,
-            "text": c.text,
-            "target": c.target,
-            "code": self.code,
-            "message": self.message,
-            "suggestion": self.suggestion,
-        }
+    #: Flat: the citation's fields, then the finding's.
+    __json_fields__ = (
+        Out("path", "citation.path"),
+        Out("line", "citation.line"),
+        Out("column", "citation.column"),
+        Out("text", "citation.text"),
+        Out("target", "citation.target"),
+        "code",
+        "message",
+        "suggestion",
+    )
+    as_dict = to_data
 
 
 # --- finding citations -----------------------------------------------------------------------
