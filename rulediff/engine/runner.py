@@ -12,6 +12,7 @@ from typing import Any
 from ..corpus import Corpus
 from ..errors import EngineError, ScenarioError
 from ..model import Edition
+from ..serialize import Out, to_data
 from .cite import citations
 from .scenario import Scenario, load_scenario, play, render_result
 from .state import LogEntry, UndeterminedFlag
@@ -31,10 +32,9 @@ class Run:
     flags: Mapping[str, object]
     """The flags the run read, with their values (what decided the result)."""
 
-    def as_dict(self) -> dict[str, object]:
-        """The ``engine run --format json`` shape."""
-        return {"scenario": self.scenario, "edition": self.edition, "result": self.result,
-                "log": [entry.as_dict() for entry in self.log]}
+    #: The ``engine run --format json`` shape.
+    __json_fields__ = ("scenario", "edition", "result", "log")
+    as_dict = to_data
 
 
 def run(scenario: Scenario, flags: Any, *, edition: Edition | None = None,
@@ -85,10 +85,9 @@ class ResultRun:
     def last(self) -> str:
         return self.editions[-1]
 
-    def as_dict(self) -> dict[str, object]:
-        return {"first": self.first, "last": self.last, "count": len(self.editions),
-                "result": self.result, "editions": list(self.editions),
-                "unexpected": list(self.unexpected)}
+    __json_fields__ = ("first", "last", Out("count", lambda r: len(r.editions)), "result",
+                       "editions", "unexpected")
+    as_dict = to_data
 
 
 def compare(scenario: Scenario, rule_sets: Iterable[tuple[str, Any]]) -> tuple[ResultRun, ...]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import EngineError
+from ..serialize import to_data
 
 #: The turn: (phase, steps). A phase without steps has the single step ``None``.
 TURN: tuple[tuple[str, tuple[str | None, ...]], ...] = (
@@ -130,8 +131,8 @@ class LogEntry:
     rules: tuple[str, ...] = ()
     concept: str = ""
 
-    def as_dict(self) -> dict[str, object]:
-        return {"rules": list(self.rules), "text": self.text}
+    __json_fields__ = ("rules", "text")
+    as_dict = to_data
 
     def __str__(self) -> str:
         where = ", ".join(self.rules)
