@@ -9,9 +9,9 @@ the ``ability_words`` flag reads ("The ability words are …"). Nothing is liste
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from .model import Edition
+from .serialize import Out, to_data
 
 _NOT_KEYWORDS = {"general"}
 
@@ -24,12 +24,16 @@ class Keywords:
     ability_words: tuple[str, ...] | None
     """Sorted; ``None`` when the text mentions ability words but the list is undetermined."""
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "keyword_abilities": [{"rule": r, "name": n} for r, n in self.keyword_abilities],
-            "keyword_actions": [{"rule": r, "name": n} for r, n in self.keyword_actions],
-            "ability_words": list(self.ability_words) if self.ability_words is not None else None,
-        }
+    __json_fields__ = (
+        Out("keyword_abilities", lambda k: _named(k.keyword_abilities)),
+        Out("keyword_actions", lambda k: _named(k.keyword_actions)),
+        "ability_words",
+    )
+    as_dict = to_data
+
+
+def _named(pairs: tuple[tuple[str, str], ...]) -> list[dict[str, str]]:
+    return [{"rule": r, "name": n} for r, n in pairs]
 
 
 def _listed_under(edition: Edition, heading: str) -> tuple[tuple[str, str], ...]:
