@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 from . import cache
 from .errors import RuleDiffError
 from .model import RuleId
+from .serialize import Out, to_data
 
 if TYPE_CHECKING:
     from .corpus import Corpus
@@ -153,17 +154,18 @@ class Hit:
     editions: int
     """In how many editions it matched."""
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "number": self.number,
-            "title": self.title,
-            "snippet": self.snippet,
-            "score": None if self.score == float("-inf") else round(self.score, 6),
-            "first": self.first,
-            "last": self.last,
-            "editions": self.editions,
-        }
+    #: An exact match's ``-inf`` score is written as ``null``; others to 6 decimals.
+    __json_fields__ = (
+        "kind",
+        "number",
+        "title",
+        "snippet",
+        Out("score", lambda h: None if h.score == float("-inf") else round(h.score, 6)),
+        "first",
+        "last",
+        "editions",
+    )
+    as_dict = to_data
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,13 +179,7 @@ class PhraseSpan:
     editions: int
     """How many editions have it."""
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "phrase": self.phrase,
-            "first": self.first,
-            "last": self.last,
-            "editions": self.editions,
-        }
+    as_dict = to_data
 
 
 # --- the index -------------------------------------------------------------------------------
