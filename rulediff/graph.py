@@ -28,6 +28,7 @@ import networkx as nx
 
 from .clauses import EditionClauses, edition_clauses
 from .model import Edition, Reference, RuleId, Section
+from .serialize import to_data
 
 log = logging.getLogger(__name__)
 
@@ -232,16 +233,7 @@ class Link:
     exists: bool
     implied: bool
 
-    def as_dict(self) -> dict[str, object]:
-        return {
-            "node": self.node,
-            "title": self.title,
-            "kind": self.kind,
-            "text": self.text,
-            "where": self.where,
-            "exists": self.exists,
-            "implied": self.implied,
-        }
+    as_dict = to_data
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,15 +247,7 @@ class Links:
     cites: tuple[Link, ...]
     cited_by: tuple[Link, ...]
 
-    def as_dict(self) -> dict[str, object]:
-        return {
-            "edition": self.edition,
-            "node": self.node,
-            "title": self.title,
-            "exists": self.exists,
-            "cites": [link.as_dict() for link in self.cites],
-            "cited_by": [link.as_dict() for link in self.cited_by],
-        }
+    as_dict = to_data
 
 
 def node_title(edition: Edition, node: str) -> str:
