@@ -27,6 +27,7 @@ import networkx as nx
 
 from .history import Lineage, RuleHistory, Step
 from .model import Edition
+from .serialize import Out, to_data
 
 BECOMES = "becomes"
 
@@ -270,15 +271,7 @@ class Segment:
     partner: bool = False
     """Only a split's or merge's other side, not followed further."""
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "key": self.key,
-            "rule": self.rule,
-            "first": self.first,
-            "last": self.last,
-            "edited": list(self.edited),
-            "partner": self.partner,
-        }
+    as_dict = to_data
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,8 +283,7 @@ class Link:
     kind: str
     date: str
 
-    def as_dict(self) -> dict[str, Any]:
-        return {"source": self.source, "target": self.target, "kind": self.kind, "date": self.date}
+    as_dict = to_data
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,17 +298,17 @@ class FamilyTree:
     segments: tuple[Segment, ...]
     links: tuple[Link, ...]
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "format": "rulediff-family-tree",
-            "version": 1,
-            "rule": self.rule,
-            "edition": self.edition,
-            "first": self.first,
-            "last": self.last,
-            "segments": [s.as_dict() for s in self.segments],
-            "links": [link.as_dict() for link in self.links],
-        }
+    __json_fields__ = (
+        Out("format", lambda _: "rulediff-family-tree"),
+        Out("version", lambda _: 1),
+        "rule",
+        "edition",
+        "first",
+        "last",
+        "segments",
+        "links",
+    )
+    as_dict = to_data
 
     def graph(self) -> nx.DiGraph:
         """The tree as a small networkx graph (segments as nodes)."""
