@@ -34,6 +34,7 @@ from rapidfuzz import fuzz, process
 from . import cache
 from .align import references, typography_key
 from .model import Edition, Rule, RuleId
+from .serialize import Out, to_data
 
 log = logging.getLogger(__name__)
 
@@ -133,13 +134,7 @@ class EditionRange:
     """Consecutive stretches (first, last); more than one when the wording came back."""
     count: int
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "first": self.first,
-            "last": self.last,
-            "runs": [list(r) for r in self.runs],
-            "count": self.count,
-        }
+    as_dict = to_data
 
 
 # --- the corpus index -------------------------------------------------------------------
@@ -494,6 +489,11 @@ def split_paragraphs(text: str) -> list[Paragraph]:
 # --- results -----------------------------------------------------------------------------
 
 
+def _word_ops(words: tuple[Any, ...]) -> list[dict[str, Any]]:
+    """A word diff as ``{op, text}`` items (only those two, whatever else a WordOp holds)."""
+    return [{"op": w.op, "text": w.text} for w in words]
+
+
 @dataclass(frozen=True, slots=True)
 class RuleHit:
     """A rule a paragraph (or some of its sentences) quotes."""
@@ -505,13 +505,7 @@ class RuleHit:
     sentences: tuple[int, ...] = ()
     """For ``partial``: which sentences of the paragraph (0-based) come from this rule."""
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "title": self.title,
-            "score": self.score,
-            "sentences": list(self.sentences),
-        }
+    as_dict = to_data
 
 
 @dataclass(frozen=True, slots=True)
@@ -523,8 +517,7 @@ class Concern:
     via: str
     """``reference`` (the paragraph cites it) or ``keyword:<word>``."""
 
-    def as_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "title": self.title, "via": self.via}
+    as_dict = to_data
 
 
 @dataclass(frozen=True, slots=True)
@@ -549,20 +542,20 @@ class Located:
     """``not-cr``: rules the paragraph is about."""
     note: str = ""
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "index": self.index,
-            "line": self.line,
-            "text": self.text,
-            "status": self.status,
-            "score": self.score,
-            "corpus_score": self.corpus_score,
-            "rules": [r.as_dict() for r in self.rules],
-            "editions": self.editions.as_dict() if self.editions else None,
-            "words": [{"op": w.op, "text": w.text} for w in self.words],
-            "concerns": [c.as_dict() for c in self.concerns],
-            "note": self.note,
-        }
+    __json_fields__ = (
+        "index",
+        "line",
+        "text",
+        "status",
+        "score",
+        "corpus_score",
+        "rules",
+        "editions",
+        Out("words", lambda p: _word_ops(p.words)),
+        "concerns",
+        "note",
+    )
+    as_dict = to_data
 
 
 @dataclass(frozen=True, slots=True)
@@ -571,8 +564,7 @@ class Skipped:
     text: str
     reason: str
 
-    def as_dict(self) -> dict[str, Any]:
-        return {"line": self.line, "text": self.text, "reason": self.reason}
+    as_dict = to_data
 
 
 @dataclass(frozen=True, slots=True)
@@ -586,13 +578,7 @@ class DocumentRange:
     dated: int
     """How many paragraphs have an edition range at all."""
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "first": self.first,
-            "last": self.last,
-            "paragraphs": self.paragraphs,
-            "dated": self.dated,
-        }
+    as_dict = to_data
 
 
 @dataclass(frozen=True, slots=True)
@@ -606,17 +592,17 @@ class LocateResult:
     def counts(self) -> dict[str, int]:
         return {s: sum(1 for p in self.paragraphs if p.status == s) for s in STATUSES}
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "format": "rulediff-locate",
-            "version": 1,
-            "edition": self.edition,
-            "source": self.source,
-            "counts": self.counts(),
-            "document": self.document.as_dict() if self.document else None,
-            "skipped": [s.as_dict() for s in self.skipped],
-            "paragraphs": [p.as_dict() for p in self.paragraphs],
-        }
+    __json_fields__ = (
+        Out("format", lambda _: "rulediff-locate"),
+        Out("version", lambda _: 1),
+        "edition",
+        "source",
+        Out("counts", lambda r: r.counts()),
+        "document",
+        "skipped",
+        "paragraphs",
+    )
+    as_dict = to_data
 
 
 # --- the locator -------------------------------------------------------------------------
@@ -1056,16 +1042,17 @@ class ParagraphChange:
     score: float
     words: tuple[Any, ...]
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "old": [p.index + 1 for p in self.old],
-            "new": [p.index + 1 for p in self.new],
-            "score": self.score,
-            "words": [{"op": w.op, "text": w.text} for w in self.words],
-            "old_located": [p.as_dict() for p in self.old],
-            "new_located": [p.as_dict() for p in self.new],
-        }
+    #: ``old``/``new``: 1-based paragraph numbers; ``*_located``: the paragraphs themselves.
+    __json_fields__ = (
+        "kind",
+        Out("old", lambda c: [p.index + 1 for p in c.old]),
+        Out("new", lambda c: [p.index + 1 for p in c.new]),
+        "score",
+        Out("words", lambda c: _word_ops(c.words)),
+        Out("old_located", "old"),
+        Out("new_located", "new"),
+    )
+    as_dict = to_data
 
 
 @dataclass(frozen=True, slots=True)
@@ -1087,16 +1074,16 @@ class ParagraphDiff:
         )
         return {k: sum(1 for c in self.changes if c.kind == k) for k in kinds}
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "format": "rulediff-paragraph-diff",
-            "version": 1,
-            "edition": self.new.edition,
-            "old": self.old.source,
-            "new": self.new.source,
-            "counts": self.counts(),
-            "changes": [c.as_dict() for c in self.changes],
-        }
+    __json_fields__ = (
+        Out("format", lambda _: "rulediff-paragraph-diff"),
+        Out("version", lambda _: 1),
+        Out("edition", "new.edition"),
+        Out("old", "old.source"),
+        Out("new", "new.source"),
+        Out("counts", lambda d: d.counts()),
+        "changes",
+    )
+    as_dict = to_data
 
 
 def _paragraph_kind(kind: str, moved: bool) -> str:
