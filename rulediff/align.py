@@ -52,7 +52,7 @@ from .model import Edition
 log = logging.getLogger(__name__)
 
 #: Bumped whenever the alignment of a given pair of editions could change (cache key).
-ALIGN_VERSION = "4"
+ALIGN_VERSION = "5"
 
 Kind = Literal[
     "unchanged",
@@ -512,6 +512,29 @@ class _Pairing:
         self.old_by_id: dict[str, int] = {}
         for i, node in enumerate(old):
             self.old_by_id.setdefault(node.id, i)
+        self.new_by_first: dict[str, int] = {}
+        for j, node in enumerate(new):
+            self.new_by_first.setdefault(node.id, j)
+        self.old_heads = _heading_ancestors(old, self.old_by_id)
+        self.new_heads = _heading_ancestors(new, self.new_by_first)
+        self.old_topic = [_topic(old, h) for h in self.old_heads]
+        self.new_topic = [_topic(new, h) for h in self.new_heads]
+
+    def same_topic(self, i: int, j: int) -> bool:
+        """False when the two texts name different keywords, steps or zones.
+
+        A text under the heading "Flanking" that says "flanking" where the other text,
+        under "Bushido", says "bushido" instead is a template sentence of another
+        keyword, however similar the rest of the words; unless the two headings are
+        themselves matched (a renamed keyword: found by where its other texts went).
+        """
+        ho, hn = self.old_topic[i], self.new_topic[j]
+        if ho < 0 or hn < 0 or self.o2n[ho] == hn:
+            return True
+        told, tnew = _words(self.old[i].lower), _words(self.new[j].lower)
+        lost = _title_words(self.old[ho].lower) & told - tnew
+        gained = _title_words(self.new[hn].lower) & tnew - told
+        return not (lost and gained)
 
     def pair(
         self,
@@ -557,6 +580,61 @@ class _Pairing:
         if old.id == new.id:
             total += SAME_ID_BONUS
         return total
+
+
+_FUNCTION_WORDS = frozenset(
+    "a an and the of or to in on for from with by as at its it is are be this that "
+    "general rules rule".split()
+)
+
+
+#: A heading names one thing (a keyword, a step, a zone) when it has at most this many words.
+TOPIC_TITLE_WORDS = 3
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _words(lower: str) -> frozenset[str]:
+    """Crude stems of a text's words (the first five letters: ability / abilities)."""
+    return frozenset(w[:5] for w in re.findall(r"[a-z]+", lower))
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _title_words(lower: str) -> frozenset[str]:
+    """The naming words of a short heading: "Tap and Untap" → {tap, untap}; none for a
+    long descriptive title, whose words say nothing about identity."""
+    words = [w for w in re.findall(r"[a-z]+", lower) if w not in _FUNCTION_WORDS and len(w) > 2]
+    if len(words) > TOPIC_TITLE_WORDS:
+        return frozenset()
+    return frozenset(w[:5] for w in words)
+
+
+def _is_section(node: _Node) -> bool:
+    return node.id.isdigit() and len(node.id) == 1
+
+
+def _heading_ancestors(nodes: Sequence[_Node], by_id: dict[str, int]) -> list[tuple[int, ...]]:
+    """For each node, the headings above it, nearest first."""
+    out: list[tuple[int, ...]] = []
+    for node in nodes:
+        heads: list[int] = []
+        parent = node.parent
+        while parent is not None:
+            k = by_id.get(parent)
+            if k is None:
+                break
+            if nodes[k].heading:
+                heads.append(k)
+            parent = nodes[k].parent
+        out.append(tuple(heads))
+    return out
+
+
+def _topic(nodes: Sequence[_Node], heads: tuple[int, ...]) -> int:
+    """The nearest heading above a node that is not a whole section (its keyword, step…)."""
+    for k in heads:
+        if not _is_section(nodes[k]):
+            return k
+    return -1
 
 
 def _anchor(p: _Pairing, old_idx: Iterable[int], new_idx: Iterable[int]) -> None:
@@ -630,7 +708,7 @@ def _candidates(
             base = p.ratio_cache.get((i, j))
             if base is None:
                 base = p.ratio_cache[(i, j)] = fuzz.ratio(node.lower, p.new[j].lower)
-            if base >= MIN_SIMILARITY:
+            if base >= MIN_SIMILARITY and p.same_topic(i, j):
                 pairs[(i, j)] = base
     return pairs
 
@@ -702,6 +780,124 @@ def _match_by_children(p: _Pairing) -> None:
             p.pair(i, j, round(score, 1), "structure")
 
 
+#: GumTree's container threshold: a heading goes where at least this share (Dice) of its
+#: texts went.
+CONTAINER_DICE = 0.5
+#: ... and at least this share when its title is unlike the other heading's.
+RENAMED_HEADING_DICE = 0.67
+#: A heading none of whose texts was matched may still be paired on a title this close.
+TITLE_ONLY_SIMILARITY = 90.0
+
+
+def _descendant_texts(p: _Pairing) -> tuple[Counter, Counter]:
+    """How many non-heading texts sit under each old and each new heading."""
+    old_n: Counter = Counter()
+    new_n: Counter = Counter()
+    for i, heads in enumerate(p.old_heads):
+        if not p.old[i].heading:
+            old_n.update(heads)
+    for j, heads in enumerate(p.new_heads):
+        if not p.new[j].heading:
+            new_n.update(heads)
+    return old_n, new_n
+
+
+def _match_headings(p: _Pairing) -> None:
+    """Headings matched bottom-up by where their texts went (GumTree container matching).
+
+    Every heading pairing made so far is dropped and redone: a heading goes to the new
+    heading holding the largest share (Dice) of its matched texts, the title breaking
+    ties. A section goes only to a section. A heading whose texts went nowhere may keep a
+    title match, if the other heading's texts did not come from elsewhere either and
+    their parents correspond or the title is unique on both sides; so a "General" of
+    one chapter is not paired with the "General" of another.
+    """
+    for i, node in enumerate(p.old):
+        if node.heading and p.o2n[i] >= 0:
+            p.n2o[p.o2n[i]] = -1
+            p.o2n[i] = -1
+            p.score.pop(i, None)
+            p.method.pop(i, None)
+            p.alternatives.pop(i, None)
+    old_n, new_n = _descendant_texts(p)
+    shared: Counter = Counter()
+    old_matched: Counter = Counter()
+    new_matched: Counter = Counter()
+    for i, j in enumerate(p.o2n):
+        if j < 0 or p.old[i].heading:
+            continue
+        old_matched.update(p.old_heads[i])
+        new_matched.update(p.new_heads[j])
+        for h in p.old_heads[i]:
+            for g in p.new_heads[j]:
+                shared[(h, g)] += 1
+    scored: list[tuple[float, float, int, int]] = []
+    for (h, g), c in shared.items():
+        if _is_section(p.old[h]) != _is_section(p.new[g]):
+            continue
+        # Dice over the *matched* texts: what was added or removed says nothing.
+        dice = 2 * c / (old_matched[h] + new_matched[g])
+        share = c / old_matched[h]
+        if dice < CONTAINER_DICE and not (share >= 0.75 and c / new_matched[g] >= 0.25):
+            continue
+        title = fuzz.ratio(p.old[h].lower, p.new[g].lower)
+        if title < MIN_SIMILARITY and (c < 3 or dice < RENAMED_HEADING_DICE):
+            continue  # a heading renamed outright needs more evidence
+        scored.append((round(dice, 2), title, h, g))
+    scored.sort(key=lambda t: (-t[0], -t[1], t[2], t[3]))
+    for dice, title, h, g in scored:
+        if p.o2n[h] < 0 and p.n2o[g] < 0:
+            p.pair(h, g, round(title, 1), "structure")
+    _match_renamed_topics(p, old_n)
+    # Title-only: neither heading's texts were matched anywhere.
+    olds = [i for i, n in enumerate(p.old) if n.heading and p.o2n[i] < 0 and not old_matched[i]]
+    news = [j for j, n in enumerate(p.new) if n.heading and p.n2o[j] < 0 and not new_matched[j]]
+    old_titles = Counter(p.old[i].lower for i, n in enumerate(p.old) if n.heading)
+    new_titles = Counter(p.new[j].lower for j, n in enumerate(p.new) if n.heading)
+    pairs: list[tuple[float, int, int]] = []
+    for i in olds:
+        for j in news:
+            if _is_section(p.old[i]) != _is_section(p.new[j]):
+                continue
+            title = fuzz.ratio(p.old[i].lower, p.new[j].lower)
+            if title < TITLE_ONLY_SIMILARITY:
+                continue
+            unique = old_titles[p.old[i].lower] == 1 and new_titles[p.new[j].lower] == 1
+            if unique or p.mapped_parent(i) == p.new[j].parent:
+                pairs.append((title, i, j))
+    pairs.sort(key=lambda t: (-t[0], t[1], t[2]))
+    for title, i, j in pairs:
+        if p.o2n[i] < 0 and p.n2o[j] < 0:
+            p.pair(i, j, round(title, 1), "fuzzy" if title < 100 else "anchor")
+
+
+#: Renamed topic: at least this many texts under it resemble texts under the new one.
+RENAME_MIN_TEXTS = 2
+RENAME_SIMILARITY = 70.0
+
+
+def _match_renamed_topics(p: _Pairing, old_n: Counter) -> None:
+    """Pair two free short headings when several of their texts were held apart only
+    because one names the first heading's words where the other names the second's:
+    a keyword, zone or step renamed ("in play" → "battlefield")."""
+    votes: dict[tuple[int, int], set[int]] = defaultdict(set)
+    for (i, j), base in p.ratio_cache.items():
+        if base < RENAME_SIMILARITY or p.o2n[i] >= 0 or p.n2o[j] >= 0:
+            continue
+        h, g = p.old_topic[i], p.new_topic[j]
+        if h < 0 or g < 0 or p.o2n[h] >= 0 or p.n2o[g] >= 0:
+            continue
+        if _title_words(p.old[h].lower) and _title_words(p.new[g].lower):
+            votes[(h, g)].add(i)
+    ranked = sorted(
+        ((len(v), h, g) for (h, g), v in votes.items()),
+        key=lambda t: (-t[0], t[1], t[2]),
+    )
+    for n, h, g in ranked:
+        if n >= RENAME_MIN_TEXTS and 2 * n >= old_n[h] and p.o2n[h] < 0 and p.n2o[g] < 0:
+            p.pair(h, g, round(fuzz.ratio(p.old[h].lower, p.new[g].lower), 1), "structure")
+
+
 def _free(p: _Pairing) -> tuple[list[int], list[int]]:
     return [i for i, j in enumerate(p.o2n) if j < 0], [j for j, i in enumerate(p.n2o) if i < 0]
 
@@ -720,10 +916,7 @@ def _match_rules(p: _Pairing) -> None:
 
     def headings() -> None:
         _match_by_children(p)
-        olds, news = _free(p)
-        old_heads = [i for i in olds if p.old[i].heading]
-        new_heads = [j for j in news if p.new[j].heading]
-        _solve(p, _candidates(p, old_heads, new_heads, index), min_total=MIN_TOTAL + 5)
+        _match_headings(p)
 
     texts(CONFIDENT_TOTAL)
     headings()
@@ -732,6 +925,7 @@ def _match_rules(p: _Pairing) -> None:
     texts(MIN_TOTAL)
     _match_by_children(p)
     _match_same_place(p)
+    _match_headings(p)
 
 
 def _match_same_place(p: _Pairing) -> None:
