@@ -45,9 +45,20 @@ from dataclasses import dataclass, field
 from typing import Literal, get_args
 
 from rapidfuzz import fuzz
-from rapidfuzz.distance import Indel
 
+from . import provenance
 from .model import Edition
+from .textkeys import (  # noqa: F401  (re-exported: the public text keys)
+    PLACEHOLDER,
+    comparison_key,
+    placeholder_references,
+    reference_spans,
+    references,
+    replace_references,
+    soft_typography,
+    typography_key,
+)
+from .worddiff import Opcode, _chunks, is_word, tokenize, word_opcodes  # noqa: F401
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +81,7 @@ Kind = Literal[
 #: Every match kind. ``renamed`` is the glossary's ``renumbered``: the term changed.
 KINDS: tuple[Kind, ...] = get_args(Kind)
 Domain = Literal["rule", "example", "glossary"]
-Method = Literal["anchor", "fuzzy", "structure", "term", "split", "merge", "none"]
+Method = Literal["anchor", "fuzzy", "structure", "sentence", "term", "split", "merge", "none"]
 
 #: A runner-up within this many points of the chosen pair makes the match ambiguous.
 AMBIGUITY_MARGIN = 2.0
@@ -96,191 +107,6 @@ MAX_POSTINGS = 60
 SWEEP_MIN_TEXTS = 3
 SWEEP_MIN_PARENTS = 2
 SWEEP_MAX_WORDS = 4
-
-
-# --- normalization -----------------------------------------------------------------------
-
-# Quotes (straight, curly, guillemets), "?" (the 2008-05-01 edition prints it for every
-# quote, apostrophe and dash), and every dash and hyphen: one class for comparison.
-_TYPO_CHARS = (
-    "\"'`\u00b4\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u201f\u2039\u203a\u00ab\u00bb?"
-    "\u2010\u2011\u2012\u2013\u2014\u2015\u2212-"
-)
-_TYPO_CLASS = re.compile("[" + re.escape(_TYPO_CHARS) + "]+")
-_TYPO_RUN = re.compile(r"\s*'(?:\s*')*\s*")
-_SPACE = re.compile(r"\s+")
-
-_NUM = r"\d{3}(?:\.\d+[a-z]{0,2})?"
-_REF_LIST = re.compile(
-    rf"\b(?:[Rr]ules?|[Ss]ections?)\s+((?:{_NUM}|\d)\b"
-    rf"(?:(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|through)\s+|\s*[-\u2013\u2014]\s*){_NUM}\b)*)"
-)
-_REF_DOTTED = re.compile(r"(?<![\w.])\d{3}\.\d+[a-z]{0,2}\b")
-_REF_ONE = re.compile(rf"{_NUM}|\d")
-_REF_HINT = re.compile(r"\d\d\d|[Ss]ection")
-PLACEHOLDER = "\u00a7"
-_RANGE_TAIL = re.compile(PLACEHOLDER + r"\s*[-\u2013\u2014]\s*[a-z]{1,2}\b")
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def typography_key(text: str) -> str:
-    """Text with quotes, dashes, ``?``-for-quote, ellipses and whitespace made uniform.
-
-    Only for comparing: two texts that differ only in typography get the same key.
-    """
-    text = _TYPO_CLASS.sub("'", text.replace("\u2026", "..."))
-    if "'" in text:
-        text = _TYPO_RUN.sub("'", text)
-    return " ".join(text.split())
-
-
-def soft_typography(text: str) -> str:
-    """Like :func:`typography_key` but keeping word boundaries (for word diffs)."""
-    return " ".join(_TYPO_CLASS.sub("'", text.replace("\u2026", "...")).split())
-
-
-def reference_spans(text: str) -> list[tuple[int, int]]:
-    """``(start, end)`` of every rule number written inside a reference, in order.
-
-    Covers ``rule 702.36d``, ``rules 613 and 614``, ``section 7``, ``rules 601.2a–h``
-    (the first number) and bare dotted numbers such as ``(see 702.36d)``.
-
-    >>> t = "See rules 613 and 614.2a, and 702.36d."
-    >>> [t[a:b] for a, b in reference_spans(t)]
-    ['613', '614.2a', '702.36d']
-    """
-    if _REF_HINT.search(text) is None:
-        return []
-    spans: set[tuple[int, int]] = set()
-    for m in _REF_LIST.finditer(text):
-        start = m.start(1)
-        for one in _REF_ONE.finditer(m.group(1)):
-            spans.add((start + one.start(), start + one.end()))
-    for m in _REF_DOTTED.finditer(text):
-        spans.add((m.start(), m.end()))
-    out: list[tuple[int, int]] = []
-    for span in sorted(spans):
-        if out and span[0] < out[-1][1]:
-            continue
-        out.append(span)
-    return out
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def references(text: str) -> tuple[str, ...]:
-    """The rule numbers referenced in ``text``, in order."""
-    return tuple(text[a:b] for a, b in reference_spans(text))
-
-
-def replace_references(text: str, replace: Callable[[str], str]) -> str:
-    """``text`` with each referenced rule number passed through ``replace``."""
-    spans = reference_spans(text)
-    if not spans:
-        return text
-    parts: list[str] = []
-    last = 0
-    for a, b in spans:
-        parts.append(text[last:a])
-        parts.append(replace(text[a:b]))
-        last = b
-    parts.append(text[last:])
-    return "".join(parts)
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def placeholder_references(text: str) -> str:
-    """Rule numbers inside references replaced by ``§``: "rule 702.36d" → "rule §".
-
-    The letter that ends a range goes too: "rules 601.2a–h" → "rules §".
-    """
-    out = replace_references(text, lambda _n: PLACEHOLDER)
-    return _RANGE_TAIL.sub(PLACEHOLDER, out) if PLACEHOLDER in out else out
-
-
-def comparison_key(text: str) -> str:
-    """The key texts are matched on: typography made uniform, references as placeholders."""
-    return typography_key(placeholder_references(text))
-
-
-# --- word tokens and diffs (shared with rulediff.diff) -----------------------------------
-
-_TOKEN = re.compile(r"\w+(?:['\u2019]\w+)*|\s+|[^\w\s]")
-_WORD = re.compile(r"\w")
-
-
-def tokenize(text: str) -> list[str]:
-    """Words (with inner apostrophes), runs of whitespace, and single punctuation marks."""
-    return _TOKEN.findall(text)
-
-
-def is_word(token: str) -> bool:
-    return _WORD.match(token) is not None
-
-
-Opcode = tuple[str, int, int, int, int]
-
-
-def word_opcodes(a: Sequence[str], b: Sequence[str], *, island: int = 2) -> list[Opcode]:
-    """Opcodes (``equal``/``replace``/``delete``/``insert``) between two token lists.
-
-    The LCS alone leaves readable diffs full of confetti ("the", "of" kept between two
-    rewrites); an equal run of at most ``island`` words between two changes is folded
-    into one replacement, so every change reads as a phrase.
-    """
-    segments: list[list] = []
-    for op in Indel.opcodes(list(a), list(b)):
-        tag = "equal" if op.tag == "equal" else "change"
-        seg = [tag, op.src_start, op.src_end, op.dest_start, op.dest_end]
-        if segments and segments[-1][0] == tag == "change":
-            segments[-1][2], segments[-1][4] = seg[2], seg[4]
-        else:
-            segments.append(seg)
-    if island > 0 and len(segments) >= 3:
-        merged: list[list] = []
-        for k, seg in enumerate(segments):
-            if (
-                seg[0] == "equal"
-                and 0 < k < len(segments) - 1
-                and seg[2] - seg[1] <= 6 * island  # longer runs hold more words anyway
-                and sum(1 for t in a[seg[1] : seg[2]] if is_word(t)) <= island
-            ):
-                seg = ["change", *seg[1:]]
-            if merged and merged[-1][0] == seg[0] == "change":
-                merged[-1][2], merged[-1][4] = seg[2], seg[4]
-            else:
-                merged.append(seg)
-        segments = merged
-    out: list[Opcode] = []
-    for tag, i1, i2, j1, j2 in segments:
-        if tag == "change":
-            tag = "replace" if i1 < i2 and j1 < j2 else ("delete" if i1 < i2 else "insert")
-        if i1 == i2 and j1 == j2:
-            continue
-        out.append((tag, i1, i2, j1, j2))
-    return out
-
-
-_chunk_memo: dict[tuple[str, str], list[tuple[str, str]]] = {}
-
-
-def _chunks(old: str, new: str) -> list[tuple[str, str]]:
-    """The changed phrases between two comparison texts, lowercased, without spaces."""
-    found = _chunk_memo.get((old, new))
-    if found is None:
-        if len(_chunk_memo) > 20000:
-            _chunk_memo.clear()
-        found = _chunk_memo[(old, new)] = _compute_chunks(old, new)
-    return found
-
-
-def _compute_chunks(old: str, new: str) -> list[tuple[str, str]]:
-    a = [t.lower() for t in tokenize(old) if not t.isspace()]
-    b = [t.lower() for t in tokenize(new) if not t.isspace()]
-    return [
-        (" ".join(a[i1:i2]), " ".join(b[j1:j2]))
-        for tag, i1, i2, j1, j2 in word_opcodes(a, b)
-        if tag != "equal"
-    ]
 
 
 # --- result types -----------------------------------------------------------------------
@@ -317,7 +143,8 @@ class Match:
     """Similarity of the normalized texts, 0–100 (100 for anchors; 0 for added/removed)."""
     method: Method = "none"
     """How it was found: ``anchor`` (unique exact text), ``fuzzy``, ``structure`` (a
-    heading by where its children went), ``term`` (glossary term), ``split``/``merge``."""
+    heading by where its children went), ``sentence`` (where its sentences went),
+    ``term`` (glossary term), ``split``/``merge``."""
     ambiguous: bool = False
     """Another candidate scored within :data:`AMBIGUITY_MARGIN`: check it by hand."""
     alternatives: tuple[str, ...] = ()
@@ -328,6 +155,9 @@ class Match:
     """What kind of difference the text has: ``typography``, ``references``, ``sweep``."""
     sweeps: tuple[tuple[str, str], ...] = ()
     """Recurring wording changes found in this text, e.g. ``("his or her", "their")``."""
+    moved_text: tuple[tuple[str, str, str], ...] = ()
+    """Sentences that went from one of this match's old rules to a rule outside it, or
+    came into one of its new rules from outside: ``(old_id, new_id, text as in new)``."""
 
     @property
     def old_id(self) -> str | None:
@@ -845,7 +675,7 @@ def _match_headings(p: _Pairing) -> None:
             continue  # a heading renamed outright needs more evidence
         scored.append((round(dice, 2), title, h, g))
     scored.sort(key=lambda t: (-t[0], -t[1], t[2], t[3]))
-    for dice, title, h, g in scored:
+    for _dice, title, h, g in scored:
         if p.o2n[h] < 0 and p.n2o[g] < 0:
             p.pair(h, g, round(title, 1), "structure")
     _match_renamed_topics(p, old_n)
@@ -928,6 +758,54 @@ def _match_rules(p: _Pairing) -> None:
     _match_headings(p)
 
 
+#: A free rule in the gap between two matched siblings is the other free rule there at
+#: this similarity (the best of several at GAP_SIMILARITY_MANY).
+GAP_SIMILARITY_ONE = 40.0
+GAP_SIMILARITY_MANY = 50.0
+
+
+def _match_gaps(p: _Pairing) -> None:
+    """Pair rewritten rules by place: under corresponding parents, between siblings
+    matched to each other (or at the same end), the free old rule goes to the free new
+    rule of the gap (the closest one, if there are several), as a line diff does."""
+    for parent, kids in p.old_children.items():
+        if parent is None:
+            continue
+        k = p.old_by_id.get(parent)
+        if k is None or p.o2n[k] < 0:
+            continue
+        new_kids = p.new_children.get(p.new[p.o2n[k]].id, [])
+        pos = {j: n for n, j in enumerate(new_kids)}
+        for n, i in enumerate(kids):
+            if p.o2n[i] >= 0 or p.old[i].heading:
+                continue
+            lo = -1
+            if n > 0:
+                prev = p.o2n[kids[n - 1]]
+                if prev not in pos:
+                    continue
+                lo = pos[prev]
+            hi = len(new_kids)
+            if n + 1 < len(kids):
+                nxt = p.o2n[kids[n + 1]]
+                if nxt not in pos:
+                    continue
+                hi = pos[nxt]
+            gap = [
+                j for j in new_kids[lo + 1 : hi] if p.n2o[j] < 0 and not p.new[j].heading
+            ]
+            if not gap:
+                continue
+            scored = sorted(
+                ((fuzz.ratio(p.old[i].lower, p.new[j].lower), j) for j in gap),
+                key=lambda t: (-t[0], t[1]),
+            )
+            best, j = scored[0]
+            floor = GAP_SIMILARITY_ONE if len(gap) == 1 else GAP_SIMILARITY_MANY
+            if best >= floor and p.same_topic(i, j):
+                p.pair(i, j, round(best, 1), "structure")
+
+
 def _match_same_place(p: _Pairing) -> None:
     """Pair a rewritten rule left where it was: same number, same mapped parent, and both
     neighbours matched to its new neighbours (or none there), at a low similarity."""
@@ -955,6 +833,183 @@ def _match_same_place(p: _Pairing) -> None:
         base = fuzz.ratio(node.lower, p.new[j].lower)
         if base >= SAME_PLACE_SIMILARITY:
             p.pair(i, j, round(base, 1), "structure")
+
+
+# --- sentences --------------------------------------------------------------------------
+
+
+#: A rule went where at least this share of its text (by characters) went.
+SENTENCE_SHARE = 0.45
+#: ... and its sentences must make up at least this share of the receiving rule.
+SENTENCE_RECEIVED = 0.15
+#: A piece of a split (or a source of a merge) is a rule made mostly of the other's text.
+PIECE_SHARE = 0.5
+
+
+class _Provenance:
+    """Unit links between the rule texts of a pairing, summed per pair of rules."""
+
+    def __init__(self, p: _Pairing, sweeps: Iterable[tuple[str, str]]) -> None:
+        ordered = sorted(sweeps, key=lambda s: (-len(s[0]), s))
+        self.old_units = [
+            u for i, n in enumerate(p.old) if not n.heading for u in provenance.units(i, n.text)
+        ]
+        self.new_units = [
+            u for j, n in enumerate(p.new) if not n.heading for u in provenance.units(j, n.text)
+        ]
+        keys = [provenance.apply_sweeps(u.key, ordered) for u in self.old_units]
+        self.links = provenance.link_units(self.old_units, self.new_units, keys)
+        self.old_size: Counter = Counter()
+        self.new_size: Counter = Counter()
+        for u in self.old_units:
+            self.old_size[u.owner] += u.weight
+        for u in self.new_units:
+            self.new_size[u.owner] += u.weight
+        #: (old rule, new rule) → characters of the old rule found in the new one, and
+        #: characters of the new rule that came from the old one.
+        self.sent: Counter = Counter()
+        self.received: Counter = Counter()
+        self.by_old: dict[int, set[int]] = defaultdict(set)
+        self.by_new: dict[int, set[int]] = defaultdict(set)
+        seen_old: set[tuple[int, int]] = set()
+        seen_new: set[tuple[int, int]] = set()
+        for link in self.links:
+            uo, un = self.old_units[link.old], self.new_units[link.new]
+            pair = (uo.owner, un.owner)
+            if (link.old, un.owner) not in seen_old:
+                seen_old.add((link.old, un.owner))
+                self.sent[pair] += uo.weight
+            if (link.new, uo.owner) not in seen_new:
+                seen_new.add((link.new, uo.owner))
+                self.received[pair] += un.weight
+            self.by_old[uo.owner].add(un.owner)
+            self.by_new[un.owner].add(uo.owner)
+
+    def share_sent(self, i: int, j: int) -> float:
+        return self.sent[(i, j)] / self.old_size[i] if self.old_size[i] else 0.0
+
+    def share_received(self, i: int, j: int) -> float:
+        return self.received[(i, j)] / self.new_size[j] if self.new_size[j] else 0.0
+
+
+def _match_by_sentences(p: _Pairing, prov: _Provenance) -> None:
+    """Pair unmatched rules by where their sentences went.
+
+    An old rule most of whose text went to one unmatched new rule, making up a fair
+    part of it, is that rule reworded or renumbered; a rule matched to a text that shares
+    none of its sentences, while most of them sit in an unmatched rule, goes there.
+    """
+    pairs: list[tuple[float, int, int]] = []
+    for i, targets in prov.by_old.items():
+        j0 = p.o2n[i]
+        if j0 >= 0 and (p.score.get(i, 0.0) >= 100.0 or prov.sent[(i, j0)] > 0):
+            continue
+        for j in targets:
+            if p.n2o[j] >= 0 or p.new[j].heading:
+                continue
+            sent, received = prov.share_sent(i, j), prov.share_received(i, j)
+            if sent >= SENTENCE_SHARE and received >= SENTENCE_RECEIVED:
+                pairs.append((sent + received, i, j))
+    pairs.sort(key=lambda t: (-t[0], t[1], t[2]))
+    for _share, i, j in pairs:
+        if p.n2o[j] >= 0:
+            continue
+        if p.o2n[i] >= 0:
+            if p.method.get(i) in ("anchor", "sentence"):
+                continue
+            p.n2o[p.o2n[i]] = -1
+            p.alternatives.pop(i, None)
+        p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "sentence")
+
+
+def _sentence_splits(
+    p: _Pairing, prov: _Provenance, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """Complete splits and merges from sentences.
+
+    An unmatched new rule made mostly of one old rule's sentences is a piece of that
+    rule (a split); an unmatched old rule most of whose text went into one new rule is
+    a source of it (a merge). Every piece and every source is listed.
+    """
+    in_splits = {j for group in splits.values() for j in group}
+    in_merges = {i for group in merges.values() for i in group}
+    # A free old rule cut into free new rules, each made mostly of its sentences.
+    for i in range(len(p.old)):
+        if p.o2n[i] >= 0 or p.old[i].heading or i in splits or i in in_merges:
+            continue
+        pieces = sorted(
+            (
+                j
+                for j in prov.by_old.get(i, ())
+                if p.n2o[j] < 0
+                and not p.new[j].heading
+                and j not in in_splits
+                and j not in merges
+                and prov.share_received(i, j) >= PIECE_SHARE
+                and len(prov.by_new[j]) == 1
+            ),
+            key=lambda k: p.new[k].order,
+        )
+        if not pieces or sum(prov.share_sent(i, j) for j in pieces) < SENTENCE_RECEIVED:
+            continue
+        if len(pieces) == 1:
+            j = pieces[0]
+            p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "sentence")
+        else:
+            splits[i] = pieces
+            in_splits.update(pieces)
+    for j in range(len(p.new)):
+        if p.n2o[j] >= 0 or p.new[j].heading or j in in_splits or j in merges:
+            continue
+        sources = [
+            i for i in prov.by_new.get(j, ()) if prov.share_received(i, j) >= PIECE_SHARE
+        ]
+        if len(sources) != 1:
+            continue
+        i = sources[0]
+        if i in merges or i in in_merges or p.old[i].heading:
+            continue
+        group = splits.get(i) or ([p.o2n[i]] if p.o2n[i] >= 0 else [])
+        if any(k in merges for k in group):
+            continue
+        group = sorted({*group, j}, key=lambda k: p.new[k].order)
+        if len(group) < 2:
+            # The old rule is free too: its only place is here (handled as a 1:1 pair).
+            continue
+        splits[i] = group
+        in_splits.update(group)
+    for i in range(len(p.old)):
+        if p.o2n[i] >= 0 or p.old[i].heading or i in splits or i in in_merges:
+            continue
+        targets = [
+            j
+            for j in prov.by_old.get(i, ())
+            if prov.share_sent(i, j) >= SENTENCE_SHARE and not p.new[j].heading
+        ]
+        if len(targets) != 1:
+            continue
+        j = targets[0]
+        if j in in_splits or p.n2o[j] < 0 and j not in merges:
+            continue
+        main = merges.get(j) or [p.n2o[j]]
+        if any(k in splits for k in main):
+            continue
+        merges[j] = sorted({*main, i}, key=lambda k: p.old[k].order)
+        in_merges.update(merges[j])
+
+
+def _moved_text(
+    p: _Pairing, prov: _Provenance, pair: _Pair
+) -> tuple[tuple[str, str, str], ...]:
+    """Sentences that left this match for another rule, or came into it from one."""
+    olds, news = set(pair.old), set(pair.new)
+    out: dict[tuple[str, str, str], None] = {}
+    for link in prov.links:
+        uo, un = prov.old_units[link.old], prov.new_units[link.new]
+        if (uo.owner in olds) == (un.owner in news):
+            continue
+        out[(p.old[uo.owner].id, p.new[un.owner].id, un.text)] = None
+    return tuple(out)
 
 
 # --- splits and merges -------------------------------------------------------------------
@@ -1227,9 +1282,20 @@ def align(old: Edition, new: Edition) -> Alignment:
     """Match every rule, example and glossary entry of ``old`` to its counterpart in ``new``."""
     rules = _Pairing(_rule_nodes(old), _rule_nodes(new))
     _match_rules(rules)
+    early_sweeps = _detect_sweeps(
+        (rules.old[i].text, rules.new[j].text, rules.old[i].parent)
+        for i, j in enumerate(rules.o2n)
+        if j >= 0
+    )
+    prov = _Provenance(rules, early_sweeps)
+    _match_by_sentences(rules, prov)
+    _match_headings(rules)
+    _match_by_children(rules)
+    _match_gaps(rules)
     splits = _find_splits(rules)
     merges = _find_merges(rules, {j for group in splits.values() for j in group})
     _find_copies(rules, splits, merges)
+    _sentence_splits(rules, prov, splits, merges)
     rule_pairs = _groups(rules, splits, merges)
     mapping: dict[str, str] = {}
     for pair in rule_pairs:
@@ -1275,7 +1341,9 @@ def align(old: Edition, new: Edition) -> Alignment:
             for i in pair.old
         )
 
-    result_rules = _classify(rules, rule_pairs, "rule", mapping, sweeps, rule_same_place, moved)
+    result_rules = _classify(
+        rules, rule_pairs, "rule", mapping, sweeps, rule_same_place, moved, prov
+    )
     result_examples = _classify(
         examples, example_pairs, "example", mapping, sweeps, example_same_place, set()
     )
@@ -1339,17 +1407,23 @@ def _classify(
     sweeps: set[tuple[str, str]],
     same_place: Callable[[_Pair], bool],
     moved: set[int],
+    prov: _Provenance | None = None,
 ) -> tuple[Match, ...]:
     out: list[Match] = []
     for pair in pairs:
         old_ids = tuple(p.old[i].id for i in pair.old)
         new_ids = tuple(p.new[j].id for j in pair.new)
-        common = {"ambiguous": bool(pair.alternatives), "alternatives": pair.alternatives}
+        moved_text = _moved_text(p, prov, pair) if prov is not None else ()
+        common = {
+            "ambiguous": bool(pair.alternatives),
+            "alternatives": pair.alternatives,
+            "moved_text": moved_text,
+        }
         if not pair.new:
-            out.append(Match(domain, "removed", old_ids, (), 0.0, "none"))
+            out.append(Match(domain, "removed", old_ids, (), 0.0, "none", moved_text=moved_text))
             continue
         if not pair.old:
-            out.append(Match(domain, "added", (), new_ids, 0.0, "none"))
+            out.append(Match(domain, "added", (), new_ids, 0.0, "none", moved_text=moved_text))
             continue
         old_text = "\n".join(p.old[i].text for i in pair.old)
         new_text = "\n".join(p.new[j].text for j in pair.new)
