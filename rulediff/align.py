@@ -791,9 +791,7 @@ def _match_gaps(p: _Pairing) -> None:
                 if nxt not in pos:
                     continue
                 hi = pos[nxt]
-            gap = [
-                j for j in new_kids[lo + 1 : hi] if p.n2o[j] < 0 and not p.new[j].heading
-            ]
+            gap = [j for j in new_kids[lo + 1 : hi] if p.n2o[j] < 0 and not p.new[j].heading]
             if not gap:
                 continue
             scored = sorted(
@@ -961,9 +959,7 @@ def _sentence_splits(
     for j in range(len(p.new)):
         if p.n2o[j] >= 0 or p.new[j].heading or j in in_splits or j in merges:
             continue
-        sources = [
-            i for i in prov.by_new.get(j, ()) if prov.share_received(i, j) >= PIECE_SHARE
-        ]
+        sources = [i for i in prov.by_new.get(j, ()) if prov.share_received(i, j) >= PIECE_SHARE]
         if len(sources) != 1:
             continue
         i = sources[0]
@@ -998,9 +994,7 @@ def _sentence_splits(
         in_merges.update(merges[j])
 
 
-def _moved_text(
-    p: _Pairing, prov: _Provenance, pair: _Pair
-) -> tuple[tuple[str, str, str], ...]:
+def _moved_text(p: _Pairing, prov: _Provenance, pair: _Pair) -> tuple[tuple[str, str, str], ...]:
     """Sentences that left this match for another rule, or came into it from one."""
     olds, news = set(pair.old), set(pair.new)
     out: dict[tuple[str, str, str], None] = {}
@@ -1172,9 +1166,33 @@ def _text_difference(
     hits = tuple(dict.fromkeys(c for c in found if c in sweeps))
     if hits:
         flags.append("sweep")
-    if found and all(c in sweeps for c in found):
+    if found and all(c in sweeps and not changes_meaning(*c) for c in found):
         return "editorial", tuple(flags), hits
     return "edited", tuple(flags), hits
+
+
+#: Words whose change alters what a rule says even inside a recurring sweep: quantifiers,
+#: numbers and the players a rule speaks of ("both players" → "all players").
+_MEANING_WORDS = frozenset(
+    "all each every both any no none some either neither only multiple another other "
+    "zero one two three four five six seven eight nine ten first second third last "
+    "player players opponent opponents you your controller controllers owner owners "
+    "team teams teammate teammates defending attacking active nonactive".split()
+)
+
+
+def changes_meaning(old: str, new: str) -> bool:
+    """Whether a phrase change alters a quantifier, a number or a player reference.
+
+    >>> changes_meaning("both players", "all players"), changes_meaning("his or her", "their")
+    (True, False)
+    """
+
+    def marks(phrase: str) -> Counter:
+        words = re.findall(r"\w+", phrase.lower())
+        return Counter(w for w in words if w in _MEANING_WORDS or w.isdigit())
+
+    return marks(old) != marks(new)
 
 
 def _kind(verdict: str, same_place: bool) -> Kind:

@@ -111,5 +111,3 @@ def placeholder_references(text: str) -> str:
 def comparison_key(text: str) -> str:
     """The key texts are matched on: typography made uniform, references as placeholders."""
     return typography_key(placeholder_references(text))
-
-

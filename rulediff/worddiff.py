@@ -84,5 +84,3 @@ def _compute_chunks(old: str, new: str) -> list[tuple[str, str]]:
         for tag, i1, i2, j1, j2 in word_opcodes(a, b)
         if tag != "equal"
     ]
-
-
