@@ -63,7 +63,7 @@ from .worddiff import Opcode, _chunks, is_word, tokenize, word_opcodes  # noqa: 
 log = logging.getLogger(__name__)
 
 #: Bumped whenever the alignment of a given pair of editions could change (cache key).
-ALIGN_VERSION = "5"
+ALIGN_VERSION = "6"
 
 Kind = Literal[
     "unchanged",
@@ -760,8 +760,8 @@ def _match_rules(p: _Pairing) -> None:
 
 #: A free rule in the gap between two matched siblings is the other free rule there at
 #: this similarity (the best of several at GAP_SIMILARITY_MANY).
-GAP_SIMILARITY_ONE = 40.0
-GAP_SIMILARITY_MANY = 50.0
+GAP_SIMILARITY_ONE = 55.0
+GAP_SIMILARITY_MANY = 60.0
 
 
 def _match_gaps(p: _Pairing) -> None:
@@ -840,6 +840,8 @@ def _match_same_place(p: _Pairing) -> None:
 SENTENCE_SHARE = 0.45
 #: ... and its sentences must make up at least this share of the receiving rule.
 SENTENCE_RECEIVED = 0.15
+#: Two places holding a rule's sentences this equally (shares summed) are a tie.
+SENTENCE_MARGIN = 0.2
 #: A piece of a split (or a source of a merge) is a rule made mostly of the other's text.
 PIECE_SHARE = 0.5
 
@@ -894,29 +896,30 @@ def _match_by_sentences(p: _Pairing, prov: _Provenance) -> None:
     """Pair unmatched rules by where their sentences went.
 
     An old rule most of whose text went to one unmatched new rule, making up a fair
-    part of it, is that rule reworded or renumbered; a rule matched to a text that shares
-    none of its sentences, while most of them sit in an unmatched rule, goes there.
+    part of it, is that rule reworded or renumbered; when its sentences sit equally in
+    two places and neither is under its mapped parent, it stays unmatched.
     """
     pairs: list[tuple[float, int, int]] = []
     for i, targets in prov.by_old.items():
-        j0 = p.o2n[i]
-        if j0 >= 0 and (p.score.get(i, 0.0) >= 100.0 or prov.sent[(i, j0)] > 0):
+        if p.o2n[i] >= 0:
             continue
+        options: list[tuple[float, int]] = []
         for j in targets:
             if p.n2o[j] >= 0 or p.new[j].heading:
                 continue
             sent, received = prov.share_sent(i, j), prov.share_received(i, j)
             if sent >= SENTENCE_SHARE and received >= SENTENCE_RECEIVED:
-                pairs.append((sent + received, i, j))
+                mapped = p.mapped_parent(i) == p.new[j].parent and p.old[i].parent is not None
+                options.append((sent + (1.0 if mapped else 0.0), j))
+        options.sort(key=lambda t: (-t[0], t[1]))
+        if len(options) > 1 and options[0][0] - options[1][0] < SENTENCE_MARGIN:
+            continue  # the same sentences in two places: the text does not decide
+        if options:
+            pairs.append((options[0][0], i, options[0][1]))
     pairs.sort(key=lambda t: (-t[0], t[1], t[2]))
     for _share, i, j in pairs:
         if p.n2o[j] >= 0:
             continue
-        if p.o2n[i] >= 0:
-            if p.method.get(i) in ("anchor", "sentence"):
-                continue
-            p.n2o[p.o2n[i]] = -1
-            p.alternatives.pop(i, None)
         p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "sentence")
 
 
@@ -952,7 +955,14 @@ def _sentence_splits(
             continue
         if len(pieces) == 1:
             j = pieces[0]
-            p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "sentence")
+            sent = prov.share_sent(i, j)
+            rivals = [
+                k
+                for k in prov.by_old.get(i, ())
+                if k != j and prov.share_sent(i, k) >= sent - SENTENCE_MARGIN
+            ]
+            if sent >= SENTENCE_SHARE and not rivals:
+                p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "sentence")
         else:
             splits[i] = pieces
             in_splits.update(pieces)
@@ -980,7 +990,9 @@ def _sentence_splits(
         targets = [
             j
             for j in prov.by_old.get(i, ())
-            if prov.share_sent(i, j) >= SENTENCE_SHARE and not p.new[j].heading
+            if prov.share_sent(i, j) >= SENTENCE_SHARE
+            and prov.share_received(i, j) >= PIECE_SHARE / 2
+            and not p.new[j].heading
         ]
         if len(targets) != 1:
             continue
