@@ -545,3 +545,66 @@ def test_blind_evaluation_precision_and_recall(path: Path) -> None:
     neighbours = (data["old"], data["new"]) in EVAL_NEIGHBOURS
     assert precision >= (1.0 if neighbours else EVAL_MIN_PRECISION), (precision, recall, misses)
     assert recall >= (1.0 if neighbours else EVAL_MIN_RECALL), (precision, recall, misses)
+
+
+# --- issue 9: meaning-changing sweeps, sentence provenance ------------------------------------
+
+
+def test_changes_meaning_spots_quantifiers_numbers_and_players() -> None:
+    from rulediff.align import changes_meaning
+
+    assert changes_meaning("both players", "all players")
+    assert changes_meaning("two tokens", "three tokens")
+    assert changes_meaning("the player", "an opponent")
+    assert not changes_meaning("his or her", "their")
+
+
+def test_a_recurring_change_of_quantifier_is_an_edit_not_editorial() -> None:
+    # "each player" → "all players" in three rules under two parents: a sweep, but one
+    # that changes who the rule speaks of, so every rule it touches is edited.
+    body = (
+        BASE.replace("200.2. During the spin step", "200.2. During the spin step, each player")
+        .replace("100.3. The player with", "100.3. Each player with")
+        .replace("201.2. The rest step ends when", "201.2. Each player knows the rest step ends when")
+    )
+    new = body.replace("each player", "all players").replace("Each player", "All players")
+    a = align(edition(body), edition(new))
+    for rule in ("100.3", "200.2", "201.2"):
+        m = by_old(a, rule)
+        assert m.kind == "edited", m
+        assert "sweep" in m.flags
+
+
+def test_moved_sentence_is_reported_and_a_rule_cut_in_two_lists_both_pieces() -> None:
+    old = BASE.replace(
+        "100.3. The player with the tallest widget chooses who takes the first turn.",
+        "100.3. The player with the tallest widget chooses who takes the first turn. "
+        "A widget taller than the table is measured from the floor instead of the table top.",
+    )
+    new = BASE.replace(
+        "100.3. The player with the tallest widget chooses who takes the first turn.",
+        "100.3. The player with the tallest widget chooses who takes the first turn.\n\n"
+        "100.4. A widget taller than the table is measured from the floor instead of the "
+        "table top.",
+    )
+    a = align(edition(old), edition(new))
+    m = by_old(a, "100.3")
+    assert m.kind == "split" and m.new_ids == ("100.3", "100.4"), m
+    # A short sentence moved to the end of another, longer rule instead.
+    rule = "100.3. The player with the tallest widget chooses who takes the first turn."
+    short = "Ties are broken by a coin toss."
+    spin = "the active player moves his or her widget up to three spaces."
+    old = BASE.replace(rule, f"{rule} {short}")
+    new = BASE.replace(spin, f"{spin} {short}")
+    a = align(edition(old), edition(new))
+    m = by_old(a, "100.3")
+    assert m.kind == "edited" and m.new_ids == ("100.3",), m
+    assert [(o, n) for o, n, _t in m.moved_text] == [("100.3", "200.3")]
+    assert by_new(a, "200.3").moved_text == m.moved_text
+
+
+def test_sentence_units_split_at_sentences_colons_and_semicolons() -> None:
+    from rulediff.provenance import units
+
+    texts = [u.text for u in units(0, "A widget spins. It has parts: a top; and a base.")]
+    assert texts == ["A widget spins.", "It has parts:", "a top;", "and a base."]
