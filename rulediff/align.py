@@ -63,7 +63,7 @@ from .worddiff import Opcode, _chunks, is_word, tokenize, word_opcodes  # noqa: 
 log = logging.getLogger(__name__)
 
 #: Bumped whenever the alignment of a given pair of editions could change (cache key).
-ALIGN_VERSION = "6"
+ALIGN_VERSION = "7"
 
 Kind = Literal[
     "unchanged",
@@ -846,16 +846,30 @@ SENTENCE_MARGIN = 0.2
 PIECE_SHARE = 0.5
 
 
+def _kept(p: _Pairing, i: int) -> bool:
+    """Old node ``i`` is paired with a new node of the very same comparison key."""
+    j = p.o2n[i]
+    return j >= 0 and p.old[i].key == p.new[j].key
+
+
 class _Provenance:
     """Unit links between the rule texts of a pairing, summed per pair of rules."""
 
     def __init__(self, p: _Pairing, sweeps: Iterable[tuple[str, str]]) -> None:
         ordered = sorted(sweeps, key=lambda s: (-len(s[0]), s))
+        # A rule paired with its exact text kept all its sentences and took none: only
+        # the others are cut into units (a neighbouring pair then costs almost nothing).
         self.old_units = [
-            u for i, n in enumerate(p.old) if not n.heading for u in provenance.units(i, n.text)
+            u
+            for i, n in enumerate(p.old)
+            if not n.heading and not _kept(p, i)
+            for u in provenance.units(i, n.text)
         ]
         self.new_units = [
-            u for j, n in enumerate(p.new) if not n.heading for u in provenance.units(j, n.text)
+            u
+            for j, n in enumerate(p.new)
+            if not n.heading and not (p.n2o[j] >= 0 and _kept(p, p.n2o[j]))
+            for u in provenance.units(j, n.text)
         ]
         keys = [provenance.apply_sweeps(u.key, ordered) for u in self.old_units]
         self.links = provenance.link_units(self.old_units, self.new_units, keys)
@@ -871,9 +885,13 @@ class _Provenance:
         self.received: Counter = Counter()
         self.by_old: dict[int, set[int]] = defaultdict(set)
         self.by_new: dict[int, set[int]] = defaultdict(set)
+        self.links_of_old: dict[int, list[int]] = defaultdict(list)
+        self.links_of_new: dict[int, list[int]] = defaultdict(list)
         seen_old: set[tuple[int, int]] = set()
         seen_new: set[tuple[int, int]] = set()
-        for link in self.links:
+        for k, link in enumerate(self.links):
+            self.links_of_old[self.old_units[link.old].owner].append(k)
+            self.links_of_new[self.new_units[link.new].owner].append(k)
             uo, un = self.old_units[link.old], self.new_units[link.new]
             pair = (uo.owner, un.owner)
             if (link.old, un.owner) not in seen_old:
@@ -1010,7 +1028,12 @@ def _moved_text(p: _Pairing, prov: _Provenance, pair: _Pair) -> tuple[tuple[str,
     """Sentences that left this match for another rule, or came into it from one."""
     olds, news = set(pair.old), set(pair.new)
     out: dict[tuple[str, str, str], None] = {}
-    for link in prov.links:
+    links = sorted(
+        {k for i in pair.old for k in prov.links_of_old.get(i, ())}
+        | {k for j in pair.new for k in prov.links_of_new.get(j, ())}
+    )
+    for k in links:
+        link = prov.links[k]
         uo, un = prov.old_units[link.old], prov.new_units[link.new]
         if (uo.owner in olds) == (un.owner in news):
             continue
