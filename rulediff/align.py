@@ -23,6 +23,19 @@ match by *text* and use numbers only as small structural hints:
    subsequence of the children's old positions tells a shift (renumbered because
    something was inserted above) from a real move (``moved``).
 
+6. **Headings** are matched bottom-up by where their texts went (GumTree's container
+   matching: Dice over matched descendants, the title as tie-breaker); a text under a
+   short heading (a keyword, step or zone) does not go to a text that names another
+   keyword instead of its own unless the two headings are matched.
+7. **Sentences** (:mod:`rulediff.provenance`): the rules not kept verbatim are cut into
+   sentences, linked exactly or near-exactly (the pair's sweeps applied), and free rules
+   are paired, split and merged by where their sentences went; every match lists the
+   sentences that crossed to another rule (``moved_text``).
+
+Modules: :mod:`rulediff.textkeys` (comparison keys), :mod:`rulediff.worddiff` (word
+diffs), this module (matching), :mod:`rulediff.provenance` (sentence links),
+:mod:`rulediff.classify` (kinds, moves, sweeps) and :mod:`rulediff.matches` (result types).
+
 The result, :class:`Alignment`, holds only ids, kinds and scores — no rule text — so it
 is small, picklable and cached per pair of editions (see :func:`align_cached`).
 
@@ -34,19 +47,27 @@ is small, picklable and cached per pair of editions (see :func:`align_cached`).
 
 from __future__ import annotations
 
-import bisect
 import functools
 import heapq
 import logging
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Literal, get_args
 
 from rapidfuzz import fuzz
 
 from . import provenance
+from .classify import (  # noqa: F401
+    _classify,
+    _detect_sweeps,
+    _groups,
+    _moved,
+    _moved_text,
+    _Pair,
+    _term_key,
+    changes_meaning,
+)
+from .matches import KINDS, Alignment, Domain, EditionRef, Kind, Match, Method  # noqa: F401
 from .model import Edition
 from .textkeys import (  # noqa: F401  (re-exported: the public text keys)
     PLACEHOLDER,
@@ -63,25 +84,7 @@ from .worddiff import Opcode, _chunks, is_word, tokenize, word_opcodes  # noqa: 
 log = logging.getLogger(__name__)
 
 #: Bumped whenever the alignment of a given pair of editions could change (cache key).
-ALIGN_VERSION = "7"
-
-Kind = Literal[
-    "unchanged",
-    "edited",
-    "renumbered",
-    "renumbered-edited",
-    "split",
-    "merged",
-    "added",
-    "removed",
-    "references-only",
-    "editorial",
-    "renamed",
-]
-#: Every match kind. ``renamed`` is the glossary's ``renumbered``: the term changed.
-KINDS: tuple[Kind, ...] = get_args(Kind)
-Domain = Literal["rule", "example", "glossary"]
-Method = Literal["anchor", "fuzzy", "structure", "sentence", "term", "split", "merge", "none"]
+ALIGN_VERSION = "8"
 
 #: A runner-up within this many points of the chosen pair makes the match ambiguous.
 AMBIGUITY_MARGIN = 2.0
@@ -101,138 +104,6 @@ CONFIDENT_TOTAL = 80.0
 INDEX_CANDIDATES = 8
 #: A bigram shared by more texts than this says nothing about identity.
 MAX_POSTINGS = 60
-#: A recurring wording change ("his or her" → "their") is a sweep when it occurs in at
-#: least this many matched texts (one more for a single word replaced by another, which
-#: recurs by chance more easily) under at least SWEEP_MIN_PARENTS different parents.
-SWEEP_MIN_TEXTS = 3
-SWEEP_MIN_PARENTS = 2
-SWEEP_MAX_WORDS = 4
-
-
-# --- result types -----------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class EditionRef:
-    """Which edition an alignment or diff is about (no path: output must not depend on it)."""
-
-    date: str
-    """Effective date ``YYYY-MM-DD`` (``unknown`` if the text has none)."""
-    sha256: str
-    title: str = ""
-
-    @classmethod
-    def of(cls, edition: Edition) -> EditionRef:
-        return cls(edition.date_text, edition.sha256, edition.title)
-
-
-@dataclass(frozen=True, slots=True)
-class Match:
-    """One correspondence between the old and the new edition.
-
-    ``old_ids`` is empty for ``added``, ``new_ids`` for ``removed``; ``split`` has one old
-    id and several new ones, ``merged`` the reverse. Ids are rule numbers (``702.36e``),
-    example ids (``702.36e#ex1``: first example of 702.36e) or glossary terms.
-    """
-
-    domain: Domain
-    kind: Kind
-    old_ids: tuple[str, ...]
-    new_ids: tuple[str, ...]
-    score: float
-    """Similarity of the normalized texts, 0–100 (100 for anchors; 0 for added/removed)."""
-    method: Method = "none"
-    """How it was found: ``anchor`` (unique exact text), ``fuzzy``, ``structure`` (a
-    heading by where its children went), ``sentence`` (where its sentences went),
-    ``term`` (glossary term), ``split``/``merge``."""
-    ambiguous: bool = False
-    """Another candidate scored within :data:`AMBIGUITY_MARGIN`: check it by hand."""
-    alternatives: tuple[str, ...] = ()
-    """The runner-up ids when ``ambiguous``."""
-    moved: bool = False
-    """Really moved (a new parent, or out of order among its siblings), not just shifted."""
-    flags: tuple[str, ...] = ()
-    """What kind of difference the text has: ``typography``, ``references``, ``sweep``."""
-    sweeps: tuple[tuple[str, str], ...] = ()
-    """Recurring wording changes found in this text, e.g. ``("his or her", "their")``."""
-    moved_text: tuple[tuple[str, str, str], ...] = ()
-    """Sentences that went from one of this match's old rules to a rule outside it, or
-    came into one of its new rules from outside: ``(old_id, new_id, text as in new)``."""
-
-    @property
-    def old_id(self) -> str | None:
-        return self.old_ids[0] if self.old_ids else None
-
-    @property
-    def new_id(self) -> str | None:
-        return self.new_ids[0] if self.new_ids else None
-
-
-@dataclass(frozen=True, slots=True)
-class Alignment:
-    """All matches between two editions, each list in the new edition's document order."""
-
-    old: EditionRef
-    new: EditionRef
-    rules: tuple[Match, ...]
-    """Sections, rule headings, rules and subrules."""
-    examples: tuple[Match, ...]
-    glossary: tuple[Match, ...]
-    sweeps: tuple[tuple[str, str, int], ...] = ()
-    """Recurring wording changes detected over the whole pair: (old, new, count)."""
-    _index: dict = field(default_factory=dict, repr=False, compare=False)
-
-    def __getstate__(self) -> tuple:
-        return tuple(getattr(self, name) for name in _ALIGNMENT_STATE)
-
-    def __setstate__(self, state: tuple) -> None:
-        for name, value in zip(_ALIGNMENT_STATE, state, strict=True):
-            object.__setattr__(self, name, value)
-        object.__setattr__(self, "_index", {})
-
-    def all(self) -> tuple[Match, ...]:
-        return self.rules + self.examples + self.glossary
-
-    def _lookup(self, name: str, domain: Domain) -> dict[str, Match]:
-        key = f"{name}:{domain}"
-        found = self._index.get(key)
-        if found is None:
-            found = {}
-            matches = {"rule": self.rules, "example": self.examples, "glossary": self.glossary}[
-                domain
-            ]
-            for m in matches:
-                for i in m.old_ids if name == "old" else m.new_ids:
-                    found.setdefault(i, m)
-            self._index[key] = found
-        return found
-
-    def match_for_old(self, old_id: str, domain: Domain = "rule") -> Match | None:
-        """The match that the old edition's ``old_id`` takes part in."""
-        return self._lookup("old", domain).get(old_id)
-
-    def match_for_new(self, new_id: str, domain: Domain = "rule") -> Match | None:
-        return self._lookup("new", domain).get(new_id)
-
-    def rule_map(self) -> dict[str, str]:
-        """Old rule number → new rule number (a split maps to its first part)."""
-        found = self._index.get("rule_map")
-        if found is None:
-            found = {}
-            for m in self.rules:
-                if m.old_ids and m.new_ids:
-                    for old_id in m.old_ids:
-                        found.setdefault(old_id, m.new_ids[0])
-            self._index["rule_map"] = found
-        return found
-
-    def counts(self) -> dict[str, int]:
-        """How many rule matches of each kind (every kind present, zeros included)."""
-        counter = Counter(m.kind for m in self.rules)
-        return {kind: counter.get(kind, 0) for kind in KINDS}
-
-
-_ALIGNMENT_STATE = ("old", "new", "rules", "examples", "glossary", "sweeps")
 
 
 # --- nodes -----------------------------------------------------------------------------
@@ -296,10 +167,6 @@ def _example_nodes(edition: Edition) -> list[_Node]:
 
 def _glossary_nodes(edition: Edition) -> list[_Node]:
     return [_Node(e.term, e.text, None, False, k) for k, e in enumerate(edition.glossary)]
-
-
-def _term_key(term: str) -> str:
-    return typography_key(term).casefold()
 
 
 def _bare_term(term: str) -> str:
@@ -1024,23 +891,6 @@ def _sentence_splits(
         in_merges.update(merges[j])
 
 
-def _moved_text(p: _Pairing, prov: _Provenance, pair: _Pair) -> tuple[tuple[str, str, str], ...]:
-    """Sentences that left this match for another rule, or came into it from one."""
-    olds, news = set(pair.old), set(pair.new)
-    out: dict[tuple[str, str, str], None] = {}
-    links = sorted(
-        {k for i in pair.old for k in prov.links_of_old.get(i, ())}
-        | {k for j in pair.new for k in prov.links_of_new.get(j, ())}
-    )
-    for k in links:
-        link = prov.links[k]
-        uo, un = prov.old_units[link.old], prov.new_units[link.new]
-        if (uo.owner in olds) == (un.owner in news):
-            continue
-        out[(p.old[uo.owner].id, p.new[un.owner].id, un.text)] = None
-    return tuple(out)
-
-
 # --- splits and merges -------------------------------------------------------------------
 
 
@@ -1166,168 +1016,6 @@ def _find_merges(p: _Pairing, taken_new: set[int]) -> dict[int, list[int]]:
     return _pieces(p.new, candidates, p.old, removed, p.n2o)
 
 
-# --- classification ------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _Pair:
-    """A matched group before classification."""
-
-    old: tuple[int, ...]
-    new: tuple[int, ...]
-    score: float
-    method: Method
-    alternatives: tuple[str, ...] = ()
-
-
-def _text_difference(
-    old: str, new: str, mapping: dict[str, str], sweeps: set[tuple[str, str]]
-) -> tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]]:
-    """How two matched texts differ: ``same``, ``editorial``, ``references`` or ``edited``.
-
-    Returns (verdict, flags, sweeps found in the text).
-    """
-    if old == new:
-        return "same", (), ()
-    if typography_key(old) == typography_key(new):
-        return "editorial", ("typography",), ()
-    flags: list[str] = []
-    if tuple(mapping.get(n, n) for n in references(old)) != references(new):
-        flags.append("references")
-    a, b = placeholder_references(old), placeholder_references(new)
-    if typography_key(a) == typography_key(b):
-        return "references", ("references",), ()
-    found = _chunks(soft_typography(a), soft_typography(b))
-    hits = tuple(dict.fromkeys(c for c in found if c in sweeps))
-    if hits:
-        flags.append("sweep")
-    if found and all(c in sweeps and not changes_meaning(*c) for c in found):
-        return "editorial", tuple(flags), hits
-    return "edited", tuple(flags), hits
-
-
-#: Words whose change alters what a rule says even inside a recurring sweep: quantifiers,
-#: numbers and the players a rule speaks of ("both players" → "all players").
-_MEANING_WORDS = frozenset(
-    "all each every both any no none some either neither only multiple another other "
-    "zero one two three four five six seven eight nine ten first second third last "
-    "player players opponent opponents you your controller controllers owner owners "
-    "team teams teammate teammates defending attacking active nonactive".split()
-)
-
-
-def changes_meaning(old: str, new: str) -> bool:
-    """Whether a phrase change alters a quantifier, a number or a player reference.
-
-    >>> changes_meaning("both players", "all players"), changes_meaning("his or her", "their")
-    (True, False)
-    """
-
-    def marks(phrase: str) -> Counter:
-        words = re.findall(r"\w+", phrase.lower())
-        return Counter(w for w in words if w in _MEANING_WORDS or w.isdigit())
-
-    return marks(old) != marks(new)
-
-
-def _kind(verdict: str, same_place: bool) -> Kind:
-    if same_place:
-        return {"same": "unchanged", "editorial": "editorial", "references": "references-only"}.get(
-            verdict, "edited"
-        )  # type: ignore[return-value]
-    return "renumbered" if verdict in ("same", "editorial", "references") else "renumbered-edited"
-
-
-def _lis_members(seq: list[int]) -> set[int]:
-    """Positions of one longest strictly increasing subsequence of ``seq``."""
-    if not seq:
-        return set()
-    tails: list[int] = []
-    tails_pos: list[int] = []
-    prev = [-1] * len(seq)
-    for k, value in enumerate(seq):
-        at = bisect.bisect_left(tails, value)
-        if at == len(tails):
-            tails.append(value)
-            tails_pos.append(k)
-        else:
-            tails[at] = value
-            tails_pos[at] = k
-        prev[k] = tails_pos[at - 1] if at > 0 else -1
-    out: set[int] = set()
-    k = tails_pos[-1]
-    while k >= 0:
-        out.add(k)
-        k = prev[k]
-    return out
-
-
-def _moved(p: _Pairing) -> set[int]:
-    """Old nodes that really moved: to another parent, or out of order among siblings."""
-    moved: set[int] = set()
-    for parent, kids in p.new_children.items():
-        stay: list[int] = []
-        for j in kids:
-            i = p.n2o[j]
-            if i < 0:
-                continue
-            if p.old[i].parent is None and parent is None:
-                stay.append(i)
-            elif p.old[i].parent is not None and p.mapped_parent(i) == parent:
-                stay.append(i)
-            elif p.old[i].parent is not None or parent is not None:
-                moved.add(i)
-        keep = _lis_members([p.old[i].order for i in stay])
-        moved.update(i for k, i in enumerate(stay) if k not in keep)
-    return moved
-
-
-def _detect_sweeps(pairs: Iterable[tuple[str, str, str | None]]) -> dict[tuple[str, str], int]:
-    """Recurring wording changes over all matched texts: (old phrase, new phrase) → count."""
-    texts: dict[tuple[str, str], int] = Counter()
-    parents: dict[tuple[str, str], set[str | None]] = defaultdict(set)
-    for old, new, parent in pairs:
-        if old == new:
-            continue
-        a = soft_typography(placeholder_references(old))
-        b = soft_typography(placeholder_references(new))
-        if a == b:
-            continue
-        for chunk in set(_chunks(a, b)):
-            d, i = chunk
-            if not d or not i or not re.search(r"\w", d) or not re.search(r"\w", i):
-                continue
-            if (
-                len(d.split()) > SWEEP_MAX_WORDS
-                or len(i.split()) > SWEEP_MAX_WORDS
-                or PLACEHOLDER in d + i
-            ):
-                continue
-            texts[chunk] += 1
-            parents[chunk].add(parent)
-    return {
-        c: n
-        for c, n in texts.items()
-        if n >= SWEEP_MIN_TEXTS + (0 if re.search(r"[ ']", c[0] + c[1]) else 1)
-        and len(parents[c]) >= SWEEP_MIN_PARENTS
-    }
-
-
-def _order_key(p: _Pairing, pair: _Pair) -> tuple[float, int]:
-    """Position in the new edition; a removed node sits right after its old predecessor."""
-    if pair.new:
-        return (
-            min(p.new[j].order for j in pair.new),
-            min((p.old[i].order for i in pair.old), default=-1),
-        )
-    i = min(pair.old)
-    k = i - 1
-    while k >= 0 and p.o2n[k] < 0:
-        k -= 1
-    anchor = p.new[p.o2n[k]].order if k >= 0 else -1
-    return (anchor + 0.5, i)
-
-
 # --- the public entry points -------------------------------------------------------------------
 
 
@@ -1415,94 +1103,6 @@ def align(old: Edition, new: Edition) -> Alignment:
             )
         ),
     )
-
-
-def _groups(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]) -> list[_Pair]:
-    """Matches (1:1, splits, merges), then the unmatched nodes, in new document order."""
-    pairs: list[_Pair] = []
-    in_group_old: set[int] = set()
-    in_group_new: set[int] = set()
-    for i, group in splits.items():
-        score = fuzz.ratio(p.old[i].lower, " ".join(p.new[j].lower for j in group))
-        pairs.append(_Pair((i,), tuple(group), round(score, 1), "split"))
-        in_group_old.add(i)
-        in_group_new.update(group)
-    for j, group in merges.items():
-        score = fuzz.ratio(" ".join(p.old[i].lower for i in group), p.new[j].lower)
-        pairs.append(_Pair(tuple(group), (j,), round(score, 1), "merge"))
-        in_group_new.add(j)
-        in_group_old.update(group)
-    for i, j in enumerate(p.o2n):
-        if i in in_group_old:
-            continue
-        if j >= 0 and j not in in_group_new:
-            rivals = tuple(
-                (p.new[k] if side == "new" else p.old[k]).id
-                for side, k in p.alternatives.get(i, ())
-            )
-            pairs.append(_Pair((i,), (j,), p.score[i], p.method[i], tuple(dict.fromkeys(rivals))))
-        else:
-            pairs.append(_Pair((i,), (), 0.0, "none"))
-    for j, i in enumerate(p.n2o):
-        if j in in_group_new:
-            continue
-        if i < 0 or i in in_group_old:
-            pairs.append(_Pair((), (j,), 0.0, "none"))
-    pairs.sort(key=lambda pair: _order_key(p, pair))
-    return pairs
-
-
-def _classify(
-    p: _Pairing,
-    pairs: list[_Pair],
-    domain: Domain,
-    mapping: dict[str, str],
-    sweeps: set[tuple[str, str]],
-    same_place: Callable[[_Pair], bool],
-    moved: set[int],
-    prov: _Provenance | None = None,
-) -> tuple[Match, ...]:
-    out: list[Match] = []
-    for pair in pairs:
-        old_ids = tuple(p.old[i].id for i in pair.old)
-        new_ids = tuple(p.new[j].id for j in pair.new)
-        moved_text = _moved_text(p, prov, pair) if prov is not None else ()
-        common = {
-            "ambiguous": bool(pair.alternatives),
-            "alternatives": pair.alternatives,
-            "moved_text": moved_text,
-        }
-        if not pair.new:
-            out.append(Match(domain, "removed", old_ids, (), 0.0, "none", moved_text=moved_text))
-            continue
-        if not pair.old:
-            out.append(Match(domain, "added", (), new_ids, 0.0, "none", moved_text=moved_text))
-            continue
-        old_text = "\n".join(p.old[i].text for i in pair.old)
-        new_text = "\n".join(p.new[j].text for j in pair.new)
-        verdict, flags, found = _text_difference(old_text, new_text, mapping, sweeps)
-        if len(pair.old) > 1 or len(pair.new) > 1:
-            kind: Kind = "split" if len(pair.new) > 1 else "merged"
-        elif domain == "glossary" and not same_place(pair):
-            kind = "renamed"
-        else:
-            kind = _kind(verdict, same_place(pair))
-        is_moved = any(i in moved for i in pair.old)
-        out.append(
-            Match(
-                domain,
-                kind,
-                old_ids,
-                new_ids,
-                pair.score,
-                pair.method,
-                moved=is_moved,
-                flags=flags,
-                sweeps=found,
-                **common,
-            )  # type: ignore[arg-type]
-        )
-    return tuple(out)
 
 
 def _match_examples(p: _Pairing, mapping: dict[str, str]) -> None:

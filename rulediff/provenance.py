@@ -58,8 +58,8 @@ class Unit:
 def units(owner: int, text: str) -> list[Unit]:
     """The units of one rule text, in order.
 
-    >>> [u.text for u in units(0, "Tokens exist. Each one is: red; or blue.")]
-    ['Tokens exist.', 'Each one is:', 'red;', 'or blue.']
+    >>> [u.text for u in units(0, "Tokens exist. Each is: {R} red; {U} blue.")]
+    ['Tokens exist.', 'Each is:', '{R} red;', '{U} blue.']
     """
     out: list[Unit] = []
     start = 0

@@ -565,7 +565,7 @@ def test_a_recurring_change_of_quantifier_is_an_edit_not_editorial() -> None:
     body = (
         BASE.replace("200.2. During the spin step", "200.2. During the spin step, each player")
         .replace("100.3. The player with", "100.3. Each player with")
-        .replace("201.2. The rest step ends when", "201.2. Each player knows the rest step ends when")
+        .replace("201.2. The rest step ends", "201.2. Each player knows the rest step ends")
     )
     new = body.replace("each player", "all players").replace("Each player", "All players")
     a = align(edition(body), edition(new))
@@ -606,5 +606,7 @@ def test_moved_sentence_is_reported_and_a_rule_cut_in_two_lists_both_pieces() ->
 def test_sentence_units_split_at_sentences_colons_and_semicolons() -> None:
     from rulediff.provenance import units
 
-    texts = [u.text for u in units(0, "A widget spins. It has parts: a top; and a base.")]
-    assert texts == ["A widget spins.", "It has parts:", "a top;", "and a base."]
+    texts = [u.text for u in units(0, "A widget spins. It has parts: {T} is the top; {B} too.")]
+    assert texts == ["A widget spins.", "It has parts:", "{T} is the top;", "{B} too."]
+    # A list that goes on in lower case stays one unit.
+    assert len(units(0, "Parts are: the top, the base.")) == 1
