@@ -84,7 +84,7 @@ from .worddiff import Opcode, _chunks, is_word, tokenize, word_opcodes  # noqa: 
 log = logging.getLogger(__name__)
 
 #: Bumped whenever the alignment of a given pair of editions could change (cache key).
-ALIGN_VERSION = "8"
+ALIGN_VERSION = "9"
 
 #: A runner-up within this many points of the chosen pair makes the match ambiguous.
 AMBIGUITY_MARGIN = 2.0
@@ -671,6 +671,76 @@ def _match_gaps(p: _Pairing) -> None:
                 p.pair(i, j, round(best, 1), "structure")
 
 
+#: Under corresponding parents, a free rule is the free sibling holding this share of its
+#: content words (the pair's wording sweeps applied) ...
+SIBLING_WORDS = 0.7
+#: An ancestor with more free rules under it than this is too broad to say "in place".
+SIBLING_MAX = 40
+#: ... ahead of the next free sibling by this much (else the text does not decide).
+SIBLING_MARGIN = 0.15
+
+
+def _content_words(lower: str) -> frozenset[str]:
+    return frozenset(
+        w for w in re.findall(r"[a-z]+", lower) if len(w) > 3 and w not in _FUNCTION_WORDS
+    )
+
+
+def _match_siblings_by_words(p: _Pairing, sweeps: Iterable[tuple[str, str]]) -> None:
+    """A rule rewritten in place keeps its vocabulary: under the new counterpart of its
+    parent, the free rule that holds most of its content words, clearly ahead of the
+    other free rules there, is its rewrite."""
+    ordered = sorted(
+        ((a.lower(), b.lower()) for a, b in sweeps if not changes_meaning(a, b)),
+        key=lambda s: (-len(s[0]), s),
+    )
+    under: dict[str, list[int]] = defaultdict(list)
+    for j, new_node in enumerate(p.new):
+        if p.n2o[j] >= 0 or new_node.heading:
+            continue
+        parent = new_node.parent
+        while parent is not None:
+            under[parent].append(j)
+            k = p.new_by_first.get(parent)
+            parent = p.new[k].parent if k is not None else None
+    found: list[tuple[float, int, int]] = []
+    for i, node in enumerate(p.old):
+        if p.o2n[i] >= 0 or node.heading or node.parent is None:
+            continue
+        parent, target = node.parent, None
+        while parent is not None:  # the nearest matched ancestor's counterpart
+            k = p.old_by_id.get(parent)
+            if k is None:
+                break
+            if p.o2n[k] >= 0:
+                target = p.new[p.o2n[k]].id
+                break
+            parent = p.old[k].parent
+        if target is None or len(under.get(target, ())) > SIBLING_MAX:
+            continue
+        mine = _content_words(provenance.apply_sweeps(node.lower, ordered))
+        if len(mine) < 4:
+            continue
+        options = sorted(
+            (
+                (len(mine & _content_words(p.new[j].lower)) / len(mine), j)
+                for j in under.get(target, ())
+                if p.n2o[j] < 0 and p.same_topic(i, j)
+            ),
+            key=lambda t: (-t[0], t[1]),
+        )
+        if not options or options[0][0] < SIBLING_WORDS:
+            continue
+        if len(options) > 1 and options[1][0] > options[0][0] - SIBLING_MARGIN:
+            continue
+        found.append((options[0][0], i, options[0][1]))
+    found.sort(key=lambda t: (-t[0], t[1], t[2]))
+    claimed: Counter = Counter(j for _s, _i, j in found)
+    for _share, i, j in found:
+        if claimed[j] == 1 and p.n2o[j] < 0:  # two old rules want it: leave both
+            p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "structure")
+
+
 def _match_same_place(p: _Pairing) -> None:
     """Pair a rewritten rule left where it was: same number, same mapped parent, and both
     neighbours matched to its new neighbours (or none there), at a low similarity."""
@@ -1033,6 +1103,7 @@ def align(old: Edition, new: Edition) -> Alignment:
     _match_headings(rules)
     _match_by_children(rules)
     _match_gaps(rules)
+    _match_siblings_by_words(rules, early_sweeps)
     splits = _find_splits(rules)
     merges = _find_merges(rules, {j for group in splits.values() for j in group})
     _find_copies(rules, splits, merges)
