@@ -622,7 +622,6 @@ def _match_rules(p: _Pairing) -> None:
     texts(MIN_TOTAL)
     _match_by_children(p)
     _match_same_place(p)
-    _match_headings(p)
 
 
 #: A free rule in the gap between two matched siblings is the other free rule there at
