@@ -84,7 +84,7 @@ from .worddiff import Opcode, _chunks, is_word, tokenize, word_opcodes  # noqa: 
 log = logging.getLogger(__name__)
 
 #: Bumped whenever the alignment of a given pair of editions could change (cache key).
-ALIGN_VERSION = "9"
+ALIGN_VERSION = "10"
 
 #: A runner-up within this many points of the chosen pair makes the match ambiguous.
 AMBIGUITY_MARGIN = 2.0
@@ -214,6 +214,7 @@ class _Pairing:
             self.new_by_first.setdefault(node.id, j)
         self.old_heads = _heading_ancestors(old, self.old_by_id)
         self.new_heads = _heading_ancestors(new, self.new_by_first)
+        self.descendant_counts: tuple[Counter, Counter] | None = None
         self.old_topic = [_topic(old, h) for h in self.old_heads]
         self.new_topic = [_topic(new, h) for h in self.new_heads]
 
@@ -488,6 +489,8 @@ TITLE_ONLY_SIMILARITY = 90.0
 
 def _descendant_texts(p: _Pairing) -> tuple[Counter, Counter]:
     """How many non-heading texts sit under each old and each new heading."""
+    if p.descendant_counts is not None:
+        return p.descendant_counts
     old_n: Counter = Counter()
     new_n: Counter = Counter()
     for i, heads in enumerate(p.old_heads):
@@ -496,6 +499,7 @@ def _descendant_texts(p: _Pairing) -> tuple[Counter, Counter]:
     for j, heads in enumerate(p.new_heads):
         if not p.new[j].heading:
             new_n.update(heads)
+    p.descendant_counts = (old_n, new_n)
     return old_n, new_n
 
 
@@ -859,7 +863,7 @@ def _match_by_sentences(p: _Pairing, prov: _Provenance) -> None:
             continue
         options: list[tuple[float, int]] = []
         for j in targets:
-            if p.n2o[j] >= 0 or p.new[j].heading:
+            if p.new[j].heading:
                 continue
             sent, received = prov.share_sent(i, j), prov.share_received(i, j)
             if sent >= SENTENCE_SHARE and received >= SENTENCE_RECEIVED:
@@ -868,6 +872,8 @@ def _match_by_sentences(p: _Pairing, prov: _Provenance) -> None:
         options.sort(key=lambda t: (-t[0], t[1]))
         if len(options) > 1 and options[0][0] - options[1][0] < SENTENCE_MARGIN:
             continue  # the same sentences in two places: the text does not decide
+        if options and p.n2o[options[0][1]] >= 0:
+            continue  # they went to a rule already matched: a merge, seen later
         if options:
             pairs.append((options[0][0], i, options[0][1]))
     pairs.sort(key=lambda t: (-t[0], t[1], t[2]))

@@ -212,13 +212,13 @@ def _order_key(p: _Pairing, pair: _Pair) -> tuple[float, int]:
 
 def _moved_text(p: _Pairing, prov: _Provenance, pair: _Pair) -> tuple[tuple[str, str, str], ...]:
     """Sentences that left this match for another rule, or came into it from one."""
+    found = [k for i in pair.old for k in prov.links_of_old.get(i, ())]
+    found += [k for j in pair.new for k in prov.links_of_new.get(j, ())]
+    if not found:
+        return ()
     olds, news = set(pair.old), set(pair.new)
     out: dict[tuple[str, str, str], None] = {}
-    links = sorted(
-        {k for i in pair.old for k in prov.links_of_old.get(i, ())}
-        | {k for j in pair.new for k in prov.links_of_new.get(j, ())}
-    )
-    for k in links:
+    for k in sorted(set(found)):
         link = prov.links[k]
         uo, un = prov.old_units[link.old], prov.new_units[link.new]
         if (uo.owner in olds) == (un.owner in news):
