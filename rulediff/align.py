@@ -84,7 +84,7 @@ from .worddiff import Opcode, _chunks, is_word, tokenize, word_opcodes  # noqa: 
 log = logging.getLogger(__name__)
 
 #: Bumped whenever the alignment of a given pair of editions could change (cache key).
-ALIGN_VERSION = "10"
+ALIGN_VERSION = "11"
 
 #: A runner-up within this many points of the chosen pair makes the match ambiguous.
 AMBIGUITY_MARGIN = 2.0
@@ -786,6 +786,29 @@ SENTENCE_MARGIN = 0.2
 PIECE_SHARE = 0.5
 
 
+def _in_place(p: _Pairing, i: int, j: int) -> bool:
+    """New ``j`` lies under the counterpart of old ``i``'s nearest matched ancestor."""
+    parent = p.old[i].parent
+    target = None
+    while parent is not None:
+        k = p.old_by_id.get(parent)
+        if k is None:
+            return False
+        if p.o2n[k] >= 0:
+            target = p.new[p.o2n[k]].id
+            break
+        parent = p.old[k].parent
+    if target is None or _is_section(p.new[p.new_by_first[target]]):
+        return False
+    parent = p.new[j].parent
+    while parent is not None:
+        if parent == target:
+            return True
+        k = p.new_by_first.get(parent)
+        parent = p.new[k].parent if k is not None else None
+    return False
+
+
 def _kept(p: _Pairing, i: int) -> bool:
     """Old node ``i`` is paired with a new node of the very same comparison key."""
     j = p.o2n[i]
@@ -812,7 +835,17 @@ class _Provenance:
             for u in provenance.units(j, n.text)
         ]
         keys = [provenance.apply_sweeps(u.key, ordered) for u in self.old_units]
-        self.links = provenance.link_units(self.old_units, self.new_units, keys)
+        links = provenance.link_units(
+            self.old_units, self.new_units, keys, floor=provenance.REWORDED_SIMILARITY
+        )
+        # A reworded sentence (below near-exact) counts only between rules that stand in
+        # corresponding places: under the counterpart of the old rule's matched ancestor.
+        self.links = [
+            link
+            for link in links
+            if link.score >= provenance.NEAR_SIMILARITY
+            or _in_place(p, self.old_units[link.old].owner, self.new_units[link.new].owner)
+        ]
         self.old_size: Counter = Counter()
         self.new_size: Counter = Counter()
         for u in self.old_units:

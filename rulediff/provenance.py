@@ -30,6 +30,9 @@ from .textkeys import comparison_key
 
 #: A reworded unit is linked to its closest counterpart at this similarity (0–100).
 NEAR_SIMILARITY = 85.0
+#: A reworded unit below NEAR_SIMILARITY but at this similarity may be linked when the
+#: caller knows the two rules stand in corresponding places.
+REWORDED_SIMILARITY = 72.0
 #: Units shorter than this many words (list fragments, "See rule 702.") are not linked.
 MIN_UNIT_WORDS = 4
 #: A word pair found in more units than this does not help to find candidates.
@@ -97,7 +100,13 @@ def _pairs(key: str) -> set[str]:
     return {f"{a} {b}" for a, b in zip(words, words[1:], strict=False)}
 
 
-def link_units(old: Sequence[Unit], new: Sequence[Unit], old_keys: Sequence[str]) -> list[Link]:
+def link_units(
+    old: Sequence[Unit],
+    new: Sequence[Unit],
+    old_keys: Sequence[str],
+    *,
+    floor: float = NEAR_SIMILARITY,
+) -> list[Link]:
     """Links from old units (compared by ``old_keys``, e.g. with sweeps applied) to new ones.
 
     An old unit whose key occurs several times in the new edition is linked to each
@@ -134,7 +143,7 @@ def link_units(old: Sequence[Unit], new: Sequence[Unit], old_keys: Sequence[str]
         best: tuple[float, int] | None = None
         for n in sorted(heapq.nlargest(CANDIDATES, votes, key=votes.__getitem__)):
             score = fuzz.ratio(old_keys[k], new[n].key)
-            if score >= NEAR_SIMILARITY and (best is None or score > best[0]):
+            if score >= floor and (best is None or score > best[0]):
                 best = (score, n)
         if best is not None:
             links.append(Link(k, best[1], round(best[0], 1)))
