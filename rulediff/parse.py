@@ -164,7 +164,6 @@ class _Builder:
     def __init__(self, text_lines_source: str) -> None:
         self.source = text_lines_source
         self.diagnostics: list[Diagnostic] = []
-        self.seen: dict[str, int] = {}
 
     def diag(
         self, code: str, severity: str, message: str, line: int | None, **kw: str | None
@@ -186,6 +185,8 @@ class _Builder:
     def rule(self, raw: _RawRule, previous: Rule | None) -> Rule:
         first = _line(raw.head.first)
         line_no = raw.head.first.line
+        indent = first[: len(first) - len(first.lstrip(" \t\u00a0"))]
+        first = first[len(indent) :]
         m = _LABEL.match(first)
         if m is None:  # a heading: "702. Keyword Abilities"
             head = _HEAD.match(first)
@@ -195,6 +196,16 @@ class _Builder:
         else:
             label, sep, body = m.group("label"), m.group("sep"), m.group("body")
             rule_id = self._rule_id(m, previous, line_no)
+        if indent:
+            self.diag(
+                "malformed-number",
+                "warning",
+                f"rule {rule_id}'s line starts with {len(indent)} space(s)",
+                line_no,
+                rule=str(rule_id),
+                suggestion=str(rule_id),
+            )
+            label = indent + label
         conts = list(raw.head.conts)
         spacing = raw.head.blanks
         trailing = ""
@@ -305,6 +316,29 @@ class _Builder:
         if rule_id.depth == 2 and short and not _TITLE_END.search(text):
             return text  # "702.36. Morph": a headed numbered rule
         return None
+
+
+_INDENTED_LABEL = re.compile(r"^[ \t\u00a0]+\d{3}\.\d+[a-z]{0,2}\.?[ \t]")
+
+
+def _split_indented(rules: list[_RawRule]) -> list[_RawRule]:
+    """A numbered rule whose line starts with a space is a rule, not a stray paragraph.
+
+    Some 2009 editions indent a few rule lines (" 509.1c The …") after a blank line; the
+    line grammar reads them as indented text after the rule above. Each becomes a rule of
+    its own again (the builder keeps the indent in its label and says so).
+    """
+    out: list[_RawRule] = []
+    for raw in rules:
+        current = _RawRule(raw.head, [])
+        out.append(current)
+        for kind, para in raw.extras:
+            if kind == "stray" and _INDENTED_LABEL.match(_line(para.first)):
+                current = _RawRule(para, [])
+                out.append(current)
+            else:
+                current.extras.append((kind, para))
+    return out
 
 
 def _merge_wrapped(rules: list[_RawRule]) -> list[_RawRule]:
@@ -437,7 +471,7 @@ def parse_text(
     previous: Rule | None = None
     for sec_tok, sec_blanks, raw_rules in _merge_glued_sections(body_tree, contents, builder):
         body.append(builder.section(sec_tok, sec_blanks))
-        for raw in _merge_wrapped(raw_rules):
+        for raw in _merge_wrapped(_split_indented(raw_rules)):
             rule = builder.rule(raw, previous)
             body.append(rule)
             previous = rule
