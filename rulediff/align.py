@@ -800,6 +800,11 @@ def _in_place(p: _Pairing, i: int, j: int) -> bool:
         parent = p.old[k].parent
     if target is None or _is_section(p.new[p.new_by_first[target]]):
         return False
+    return _new_under(p, j, target)
+
+
+def _new_under(p: _Pairing, j: int, target: str) -> bool:
+    """New node ``j`` is a descendant of the new rule ``target``."""
     parent = p.new[j].parent
     while parent is not None:
         if parent == target:
@@ -992,6 +997,9 @@ def _sentence_splits(
         j = targets[0]
         if j in in_splits or p.n2o[j] < 0 and j not in merges:
             continue
+        topic = p.old_topic[i]
+        if topic >= 0 and p.o2n[topic] >= 0 and not _new_under(p, j, p.new[p.o2n[topic]].id):
+            continue  # its keyword or step went elsewhere: a shared sentence, not a merge
         main = merges.get(j) or [p.n2o[j]]
         if any(k in splits for k in main):
             continue
