@@ -84,7 +84,7 @@ from .worddiff import Opcode, _chunks, is_word, tokenize, word_opcodes  # noqa: 
 log = logging.getLogger(__name__)
 
 #: Bumped whenever the alignment of a given pair of editions could change (cache key).
-ALIGN_VERSION = "11"
+ALIGN_VERSION = "12"
 
 #: A runner-up within this many points of the chosen pair makes the match ambiguous.
 AMBIGUITY_MARGIN = 2.0
@@ -780,6 +780,9 @@ def _match_same_place(p: _Pairing) -> None:
 SENTENCE_SHARE = 0.45
 #: ... and its sentences must make up at least this share of the receiving rule.
 SENTENCE_RECEIVED = 0.15
+#: A fuzzy pair below this similarity sharing no sentence gives way to where its
+#: sentences went.
+WEAK_FUZZY = 70.0
 #: Two places holding a rule's sentences this equally (shares summed) are a tie.
 SENTENCE_MARGIN = 0.2
 #: A piece of a split (or a source of a merge) is a rule made mostly of the other's text.
@@ -897,8 +900,14 @@ def _match_by_sentences(p: _Pairing, prov: _Provenance) -> None:
     """
     pairs: list[tuple[float, int, int]] = []
     for i, targets in prov.by_old.items():
-        if p.o2n[i] >= 0:
-            continue
+        j0 = p.o2n[i]
+        if j0 >= 0 and not (
+            p.method.get(i) == "fuzzy"
+            and p.score.get(i, 100.0) < WEAK_FUZZY
+            and prov.sent[(i, j0)] == 0
+            and prov.received[(i, j0)] == 0
+        ):
+            continue  # a weak fuzzy pair sharing no sentence may still give way
         options: list[tuple[float, int]] = []
         for j in targets:
             if p.new[j].heading:
@@ -918,6 +927,9 @@ def _match_by_sentences(p: _Pairing, prov: _Provenance) -> None:
     for _share, i, j in pairs:
         if p.n2o[j] >= 0:
             continue
+        if p.o2n[i] >= 0:
+            p.n2o[p.o2n[i]] = -1
+            p.alternatives.pop(i, None)
         p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "sentence")
 
 
