@@ -84,7 +84,7 @@ from .worddiff import Opcode, _chunks, is_word, tokenize, word_opcodes  # noqa: 
 log = logging.getLogger(__name__)
 
 #: Bumped whenever the alignment of a given pair of editions could change (cache key).
-ALIGN_VERSION = "12"
+ALIGN_VERSION = "13"
 
 #: A runner-up within this many points of the chosen pair makes the match ambiguous.
 AMBIGUITY_MARGIN = 2.0
@@ -677,6 +677,8 @@ def _match_gaps(p: _Pairing) -> None:
 #: Under corresponding parents, a free rule is the free sibling holding this share of its
 #: content words (the pair's wording sweeps applied) ...
 SIBLING_WORDS = 0.7
+#: Two rules that are each other's best fit need only be this far ahead of the rest.
+MUTUAL_MARGIN = 0.05
 #: An ancestor with more free rules under it than this is too broad to say "in place".
 SIBLING_MAX = 40
 #: ... ahead of the next free sibling by this much (else the text does not decide).
@@ -707,6 +709,8 @@ def _match_siblings_by_words(p: _Pairing, sweeps: Iterable[tuple[str, str]]) -> 
             k = p.new_by_first.get(parent)
             parent = p.new[k].parent if k is not None else None
     found: list[tuple[float, int, int]] = []
+    options_of_old: dict[int, list[tuple[float, int]]] = defaultdict(list)
+    options_of_new: dict[int, list[tuple[float, int]]] = defaultdict(list)
     for i, node in enumerate(p.old):
         if p.o2n[i] >= 0 or node.heading or node.parent is None:
             continue
@@ -724,23 +728,35 @@ def _match_siblings_by_words(p: _Pairing, sweeps: Iterable[tuple[str, str]]) -> 
         mine = _content_words(provenance.apply_sweeps(node.lower, ordered))
         if len(mine) < 4:
             continue
-        options = sorted(
-            (
-                (len(mine & _content_words(p.new[j].lower)) / len(mine), j)
-                for j in under.get(target, ())
-                if p.n2o[j] < 0 and p.same_topic(i, j)
-            ),
-            key=lambda t: (-t[0], t[1]),
-        )
-        if not options or options[0][0] < SIBLING_WORDS:
-            continue
-        if len(options) > 1 and options[1][0] > options[0][0] - SIBLING_MARGIN:
-            continue
-        found.append((options[0][0], i, options[0][1]))
+        for j in under.get(target, ()):
+            if p.n2o[j] < 0 and p.same_topic(i, j):
+                share = len(mine & _content_words(p.new[j].lower)) / len(mine)
+                if share >= SIBLING_WORDS - SIBLING_MARGIN:
+                    options_of_old[i].append((share, j))
+                    options_of_new[j].append((share, i))
+
+    def clear_best(options: list[tuple[float, int]], margin: float) -> int | None:
+        ranked = sorted(options, key=lambda t: (-t[0], t[1]))
+        if not ranked or ranked[0][0] < SIBLING_WORDS:
+            return None
+        if len(ranked) > 1 and ranked[1][0] > ranked[0][0] - margin:
+            return None
+        return ranked[0][1]
+
+    for i, options in sorted(options_of_old.items()):
+        # Clearly ahead of the other free rules there, or at least each other's best
+        # (front face ↔ front face, back face ↔ back face).
+        j = clear_best(options, SIBLING_MARGIN)
+        if j is None:
+            j = clear_best(options, MUTUAL_MARGIN)
+            if j is None or clear_best(options_of_new[j], MUTUAL_MARGIN) != i:
+                continue
+        elif clear_best(options_of_new[j], 0.0) != i:
+            continue  # another old rule wants it as much: leave both
+        found.append((max(s for s, k in options if k == j), i, j))
     found.sort(key=lambda t: (-t[0], t[1], t[2]))
-    claimed: Counter = Counter(j for _s, _i, j in found)
     for _share, i, j in found:
-        if claimed[j] == 1 and p.n2o[j] < 0:  # two old rules want it: leave both
+        if p.o2n[i] < 0 and p.n2o[j] < 0:
             p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "structure")
 
 
