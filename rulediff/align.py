@@ -84,7 +84,7 @@ from .worddiff import Opcode, _chunks, is_word, tokenize, word_opcodes  # noqa: 
 log = logging.getLogger(__name__)
 
 #: Bumped whenever the alignment of a given pair of editions could change (cache key).
-ALIGN_VERSION = "13"
+ALIGN_VERSION = "14"
 
 #: A runner-up within this many points of the chosen pair makes the match ambiguous.
 AMBIGUITY_MARGIN = 2.0
@@ -520,6 +520,7 @@ def _match_headings(p: _Pairing) -> None:
             p.score.pop(i, None)
             p.method.pop(i, None)
             p.alternatives.pop(i, None)
+    _match_headings_to_texts(p)
     old_n, new_n = _descendant_texts(p)
     shared: Counter = Counter()
     old_matched: Counter = Counter()
@@ -570,6 +571,27 @@ def _match_headings(p: _Pairing) -> None:
     for title, i, j in pairs:
         if p.o2n[i] < 0 and p.n2o[j] < 0:
             p.pair(i, j, round(title, 1), "fuzzy" if title < 100 else "anchor")
+
+
+def _match_headings_to_texts(p: _Pairing) -> None:
+    """A titled subrule whose subrules now sit under one rule with text (the old "Actions
+    That Don't Use the Stack" heading, whose items are now listed under a rule saying
+    that some things don't use the stack) is that rule: at least two of its children
+    and three quarters of its matched ones went there."""
+    for h, node in enumerate(p.old):
+        if not node.heading or p.o2n[h] >= 0 or _is_section(node):
+            continue
+        votes = Counter(
+            p.new[p.o2n[k]].parent for k in p.old_children.get(node.id, ()) if p.o2n[k] >= 0
+        )
+        if not votes:
+            continue
+        (target, count), total = votes.most_common(1)[0], sum(votes.values())
+        j = p.new_by_first.get(target) if target is not None else None
+        if j is None or p.new[j].heading or p.n2o[j] >= 0:
+            continue
+        if count >= 2 and count >= 0.75 * total:
+            p.pair(h, j, round(fuzz.ratio(node.lower, p.new[j].lower), 1), "structure")
 
 
 #: Renamed topic: at least this many texts under it resemble texts under the new one.
