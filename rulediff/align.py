@@ -84,7 +84,7 @@ from .worddiff import Opcode, _chunks, is_word, tokenize, word_opcodes  # noqa: 
 log = logging.getLogger(__name__)
 
 #: Bumped whenever the alignment of a given pair of editions could change (cache key).
-ALIGN_VERSION = "14"
+ALIGN_VERSION = "15"
 
 #: A runner-up within this many points of the chosen pair makes the match ambiguous.
 AMBIGUITY_MARGIN = 2.0
@@ -1057,6 +1057,110 @@ def _sentence_splits(
         in_merges.update(merges[j])
 
 
+#: A free new rule is a piece of an old rule in the corresponding place when this share
+#: of its text is found (a sentence inside a longer one counts) in that old rule ...
+PLACE_PIECE_SHARE = 0.6
+#: ... each of its sentences at this partial similarity (0–100).
+PLACE_PIECE_SIMILARITY = 88.0
+#: Too many old rules under the ancestor to say where a piece came from.
+PLACE_PIECE_MAX = 40
+
+
+def _holds(keys: Sequence[str], key: str) -> bool:
+    """One of ``keys`` contains ``key`` (or nearly: a sentence inside a longer one)."""
+    return any(
+        len(k) >= len(key) * 0.8 and fuzz.partial_ratio(key, k) >= PLACE_PIECE_SIMILARITY
+        for k in keys
+    )
+
+
+def _pieces_in_place(
+    p: _Pairing,
+    sweeps: Iterable[tuple[str, str]],
+    splits: dict[int, list[int]],
+    merges: dict[int, list[int]],
+) -> None:
+    """A sentence cut out of a rule into a new rule next to it ("Then the active player
+    gets priority" → "Third, the active player gets priority."): under the counterpart of
+    the new rule's nearest matched ancestor, the one old rule that holds most of its
+    sentences (also as parts of longer ones) is split, its pieces listed."""
+    ordered = sorted(
+        ((a.lower(), b.lower()) for a, b in sweeps if not changes_meaning(a, b)),
+        key=lambda s: (-len(s[0]), s),
+    )
+    in_splits = {j for group in splits.values() for j in group}
+    in_merges = {i for group in merges.values() for i in group}
+    old_under: dict[str, list[int]] = defaultdict(list)
+    for i, node in enumerate(p.old):
+        if node.heading:
+            continue
+        parent = node.parent
+        while parent is not None:
+            old_under[parent].append(i)
+            k = p.old_by_id.get(parent)
+            parent = p.old[k].parent if k is not None else None
+    old_keys: dict[int, list[str]] = {}
+    pieces: dict[int, list[int]] = defaultdict(list)
+    for j, node in enumerate(p.new):
+        if p.n2o[j] >= 0 or node.heading or j in in_splits or j in merges:
+            continue
+        parent, source = node.parent, None
+        while parent is not None:
+            k = p.new_by_first.get(parent)
+            if k is None:
+                break
+            if p.n2o[k] >= 0:
+                source = p.old[p.n2o[k]]
+                break
+            parent = p.new[k].parent
+        if source is None or _is_section(source):
+            continue
+        olds = old_under.get(source.id, [])
+        if not olds or len(olds) > PLACE_PIECE_MAX:
+            continue
+        mine = [u for u in provenance.units(j, node.text) if len(u.key.split()) >= 3]
+        total = sum(u.weight for u in mine)
+        if not mine or total == 0:
+            continue
+        shares: list[tuple[float, int]] = []
+        for i in olds:
+            keys = old_keys.get(i)
+            if keys is None:
+                keys = old_keys[i] = [
+                    provenance.apply_sweeps(u.key, ordered)
+                    for u in provenance.units(i, p.old[i].text)
+                ]
+            # A piece was cut *out*: what the old rule's own counterpart still says is a
+            # copy ("some enchantments have the subtype …" once per subtype), not a piece.
+            kept = (
+                [u.key for u in provenance.units(p.o2n[i], p.new[p.o2n[i]].text)]
+                if (p.o2n[i] >= 0)
+                else []
+            )
+            found = sum(u.weight for u in mine if _holds(keys, u.key) and not _holds(kept, u.key))
+            if found:
+                shares.append((found / total, i))
+        shares.sort(key=lambda t: (-t[0], t[1]))
+        if not shares or shares[0][0] < PLACE_PIECE_SHARE:
+            continue
+        if len(shares) > 1 and shares[1][0] > shares[0][0] - SENTENCE_MARGIN:
+            continue  # two old rules hold it: the text does not decide
+        pieces[shares[0][1]].append(j)
+    for i, found in sorted(pieces.items()):
+        if i in splits or i in in_merges or p.old[i].heading:
+            continue
+        main = p.o2n[i]
+        if main >= 0 and (main in merges or main in in_splits):
+            continue
+        group = sorted({*found, *([main] if main >= 0 else [])}, key=lambda k: p.new[k].order)
+        if len(group) == 1:
+            j = group[0]
+            p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "sentence")
+        else:
+            splits[i] = group
+            in_splits.update(group)
+
+
 # --- splits and merges -------------------------------------------------------------------
 
 
@@ -1204,6 +1308,7 @@ def align(old: Edition, new: Edition) -> Alignment:
     merges = _find_merges(rules, {j for group in splits.values() for j in group})
     _find_copies(rules, splits, merges)
     _sentence_splits(rules, prov, splits, merges)
+    _pieces_in_place(rules, early_sweeps, splits, merges)
     rule_pairs = _groups(rules, splits, merges)
     mapping: dict[str, str] = {}
     for pair in rule_pairs:
