@@ -30,7 +30,8 @@ match by *text* and use numbers only as small structural hints:
 7. **Sentences** (:mod:`rulediff.provenance`): the rules not kept verbatim are cut into
    sentences, linked exactly or near-exactly (the pair's sweeps applied), and free rules
    are paired, split and merged by where their sentences went; every match lists the
-   sentences that crossed to another rule (``moved_text``).
+   sentences that crossed to another rule (``moved_text``). Rules rewritten in place
+   (same matched ancestor) are found by the content words and sentence parts they keep.
 
 Modules: :mod:`rulediff.textkeys` (comparison keys), :mod:`rulediff.worddiff` (word
 diffs), this module (matching), :mod:`rulediff.provenance` (sentence links),
