@@ -85,7 +85,7 @@ from .worddiff import Opcode, _chunks, is_word, tokenize, word_opcodes  # noqa: 
 log = logging.getLogger(__name__)
 
 #: Bumped whenever the alignment of a given pair of editions could change (cache key).
-ALIGN_VERSION = "15"
+ALIGN_VERSION = "16"
 
 #: A runner-up within this many points of the chosen pair makes the match ambiguous.
 AMBIGUITY_MARGIN = 2.0
@@ -1069,8 +1069,11 @@ PLACE_PIECE_MAX = 40
 
 def _holds(keys: Sequence[str], key: str) -> bool:
     """One of ``keys`` contains ``key`` (or nearly: a sentence inside a longer one)."""
+    words = _words(key)
     return any(
-        len(k) >= len(key) * 0.8 and fuzz.partial_ratio(key, k) >= PLACE_PIECE_SIMILARITY
+        len(k) >= len(key) * 0.8
+        and len(words & _words(k)) >= 0.6 * len(words)  # a cheap test first
+        and fuzz.partial_ratio(key, k) >= PLACE_PIECE_SIMILARITY
         for k in keys
     )
 
@@ -1101,6 +1104,7 @@ def _pieces_in_place(
             k = p.old_by_id.get(parent)
             parent = p.old[k].parent if k is not None else None
     old_keys: dict[int, list[str]] = {}
+    kept_keys: dict[int, list[str]] = {}
     pieces: dict[int, list[int]] = defaultdict(list)
     for j, node in enumerate(p.new):
         if p.n2o[j] >= 0 or node.heading or j in in_splits or j in merges:
@@ -1133,11 +1137,12 @@ def _pieces_in_place(
                 ]
             # A piece was cut *out*: what the old rule's own counterpart still says is a
             # copy ("some enchantments have the subtype …" once per subtype), not a piece.
-            kept = (
-                [u.key for u in provenance.units(p.o2n[i], p.new[p.o2n[i]].text)]
-                if (p.o2n[i] >= 0)
-                else []
-            )
+            kept = kept_keys.get(i)
+            if kept is None:
+                j0 = p.o2n[i]
+                kept = kept_keys[i] = (
+                    [u.key for u in provenance.units(j0, p.new[j0].text)] if j0 >= 0 else []
+                )
             found = sum(u.weight for u in mine if _holds(keys, u.key) and not _holds(kept, u.key))
             if found:
                 shares.append((found / total, i))
