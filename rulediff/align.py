@@ -84,8 +84,6 @@ from .worddiff import Opcode, _chunks, is_word, tokenize, word_opcodes  # noqa: 
 
 log = logging.getLogger(__name__)
 
-#: Bumped whenever the alignment of a given pair of editions could change (cache key).
-ALIGN_VERSION = "16"
 
 #: A runner-up within this many points of the chosen pair makes the match ambiguous.
 AMBIGUITY_MARGIN = 2.0
@@ -1463,7 +1461,6 @@ def align_cached(old: Edition, new: Edition, *, use_cache: bool = True) -> Align
     return cache.get_or_compute(
         "alignment",
         f"{old.sha256[:32]}-{new.sha256[:32]}",
-        ALIGN_VERSION,
         lambda: align(old, new),
         use_cache=use_cache,
     )

@@ -297,11 +297,10 @@ def _align_pair(args: tuple[EditionInfo, EditionInfo]) -> None:
     """Align one consecutive pair into the cache (a worker of the ``align`` phase)."""
     from . import cache
     from .corpus import load_file
-    from .history import LINEAGE_VERSION
 
     old_info, new_info = args
     key = f"{old_info.sha256[:32]}-{new_info.sha256[:32]}"
-    if cache.read("step", key, LINEAGE_VERSION) is not cache.MISSING:
+    if cache.read("step", key) is not cache.MISSING:
         return  # already aligned: no need to load either edition
     step_of(load_file(old_info.path), load_file(new_info.path))
 
@@ -416,16 +415,14 @@ def build_site(
         neighbours = (state.date(k - 1) if k else None, state.date(k + 1) if k + 1 < n else None)
         key = _hash(fp, "edition", info.sha256, _set(info), neighbours, _keymap_hash(keymaps[k]))
         jobs_.append(_Job(edition_page(date), key, "edition", k))
-    from .align import ALIGN_VERSION
-    from .diff import DIFF_VERSION
+    from . import cache
 
     for k in range(1, n):
         around = (state.date(k - 2) if k >= 2 else None, state.date(k + 1) if k + 1 < n else None)
         key = _hash(
             fp,
             "changelog",
-            ALIGN_VERSION,
-            DIFF_VERSION,
+            cache.version("diff"),
             infos[k - 1].sha256,
             infos[k].sha256,
             _set(infos[k - 1]),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
@@ -20,6 +19,7 @@ from ..audit import (
 )
 from ..corpus import Corpus
 from ..model import Diagnostic, Edition
+from ..safetext import json_text
 from .common import (
     EXIT_FINDINGS,
     corpus_options,
@@ -42,7 +42,7 @@ def _stale_since(since: str, edition: Edition) -> list[Diagnostic]:
 
 
 def _json(doc: object) -> str:
-    return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+    return json_text(doc, indent=2)
 
 
 @click.command("audit")
