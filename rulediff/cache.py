@@ -158,6 +158,8 @@ for _kind in (
     Kind("flags", _flags_type, ("rulediff.flags",), ("edition", "clauses")),
     Kind("scan", _scan_type, ("rulediff.corpus",)),
     Kind("fulltext-html", lambda: str, ("rulediff.render.changelog",), ("edition",)),
+    Kind("locate-index", lambda: dict[str, Any], ("rulediff.locate",), ("edition",)),
+    Kind("locate-table", lambda: dict[str, Any], ("rulediff.locate",), ("edition",)),
 ):
     KINDS[_kind.name] = _kind
 

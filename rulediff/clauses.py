@@ -14,9 +14,9 @@ cached by the edition's sha256 (:func:`edition_clauses`).
 
 from __future__ import annotations
 
-import contextvars
 import logging
 import re
+import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -32,7 +32,21 @@ log = logging.getLogger(__name__)
 #: A range longer than this is kept as its two ends (a slip, not 500 references).
 MAX_RANGE = 100
 
-_text: contextvars.ContextVar[str] = contextvars.ContextVar("clause_text")
+#: Nouns that introduce a list ("The planeswalker types are A, B, and C."): the grammar's
+#: ``@LIST_NOUNS@`` and the pre-pass's list trigger are both built from this one tuple.
+LIST_NOUNS = (
+    "types",
+    "supertypes",
+    "subtypes",
+    "words",
+    "colors",
+    "symbols",
+    "characteristics",
+    "designations",
+    "names",
+    "vowels",
+)
+
 _SEE_PREFIX = re.compile(r"[Ss]ee\s+(?:also\s+)?(?=(?:[Ss]ub)?[Rr]ule|[Ss]ection)")
 _TITLE_QUOTES = re.compile(r"^,?\s*[“\"?](.*)[”\"?]$", re.DOTALL)
 _TITLE_TAIL = re.compile(r"[\s.,;:]+$")
@@ -66,10 +80,19 @@ class _Target:
 
 
 class ClauseTransformer(Transformer):
-    """Tree of the clause grammar → :class:`Clause` objects (one method per rule)."""
+    """Tree of the clause grammar → :class:`Clause` objects (one method per rule).
+
+    It runs inline while the LALR parser reduces, and needs the text being parsed (the
+    spaces between tokens are not tokens): :class:`ClauseParser` sets :attr:`text` for
+    each parse.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.text = ""
 
     def start(self, items: list[Any]) -> tuple[Clause, ...]:
-        return tile(_clauses(items), 0, len(_text.get()))
+        return tile(_clauses(items), 0, len(self.text))
 
     def target(self, items: list[Token]) -> _Target:
         return _Target(items[0], items[2] if len(items) == 3 else None)
@@ -84,14 +107,14 @@ class ClauseTransformer(Transformer):
         start = keyword.start_pos + (see.end() if see else 0)
         last = targets[-1].last or targets[-1].first
         end = last.end_pos
-        text = _text.get()[start:end]
+        text = self.text[start:end]
         kind = "section" if keyword.type == "SECTION_KW" else "rule"
         title = _title(title_tok) if title_tok is not None else None
         refs: list[Reference] = []
         previous: RuleId | None = None
         for i, tgt in enumerate(targets):
             members, previous = _expand(tgt, previous)
-            written = _text.get()[tgt.first.start_pos : (tgt.last or tgt.first).end_pos]
+            written = self.text[tgt.first.start_pos : (tgt.last or tgt.first).end_pos]
             for target, implied, malformed in members:
                 refs.append(
                     Reference(
@@ -135,23 +158,21 @@ class ClauseTransformer(Transformer):
     open_condition = condition
 
     def item(self, items: list[Any]) -> Clause:
-        return _item(_start(items[0]), _end(items[-1]), _clauses(items))
+        return _item(self.text, _start(items[0]), _end(items[-1]), _clauses(items))
 
     def list(self, items: list[Any]) -> Clause:
         intro: Token = items[0]
         body = items[:-1] if isinstance(items[-1], Token) and items[-1].type == "PERIOD" else items
-        children = tuple(
-            line for item in body[1:] if isinstance(item, Clause) for line in _lines(item)
-        )
-        subject = _subject(intro, children[0].start if children else intro.end_pos)  # type: ignore[arg-type]
+        items_ = (item for item in body[1:] if isinstance(item, Clause))
+        children = tuple(line for item in items_ for line in _lines(self.text, item))
+        subject = _subject(self.text, intro, children[0].start if children else intro.end_pos)  # type: ignore[arg-type]
         return Clause("list", intro.start_pos, _end(body[-1]), subject, children)
 
     open_list = list
 
 
-def _item(start: int, end: int, children: tuple[Clause, ...]) -> Clause:
+def _item(text: str, start: int, end: int, children: tuple[Clause, ...]) -> Clause:
     """An item of a list: its text without surrounding space and leading "and"/"or"."""
-    text = _text.get()
     while start < end and text[start].isspace():
         start += 1
     while end > start and text[end - 1].isspace():
@@ -159,9 +180,8 @@ def _item(start: int, end: int, children: tuple[Clause, ...]) -> Clause:
     return Clause("item", start, end, _CONJUNCTION.sub("", text[start:end]), children)
 
 
-def _lines(item: Clause) -> tuple[Clause, ...]:
+def _lines(text: str, item: Clause) -> tuple[Clause, ...]:
     """An item that runs over line breaks is an item a line ("… as follows:⏎A⏎B⏎C")."""
-    text = _text.get()
     if "\n" not in text[item.start : item.end]:
         return (item,)
     cuts = [
@@ -171,16 +191,15 @@ def _lines(item: Clause) -> tuple[Clause, ...]:
     ]
     lines = zip([item.start, *(i + 1 for i in cuts)], [*cuts, item.end], strict=True)
     out = (
-        _item(a, b, tuple(c for c in item.children if a <= c.start and c.end <= b))
+        _item(text, a, b, tuple(c for c in item.children if a <= c.start and c.end <= b))
         for a, b in lines
     )
     return tuple(line for line in out if line.end > line.start)
 
 
-def _subject(intro: Token, first_item: int) -> str | None:
+def _subject(text: str, intro: Token, first_item: int) -> str | None:
     """What a list enumerates: "The planeswalker types" (the words before "are"); for a
     list without such a noun, its lead-in ("Costs may include", "… is as follows:")."""
-    text = _text.get()
     if _LEAD_IN_INTRO.match(intro):
         return lead_in(text, intro.start_pos, first_item) or None  # type: ignore[arg-type]
     noun = _SUBJECT_TAIL.sub("", str(intro)).strip()
@@ -310,15 +329,47 @@ def _letter_range(first: RuleId, low: str, high: str) -> list[RuleId] | None:
 
 # --- the parser ----------------------------------------------------------------------------
 @cache
-def clause_parser() -> Lark:
-    """The clause parser, built once per process (LALR, transformer applied inline)."""
-    return Lark(
-        grammar_path("clause.lark").read_text(encoding="utf-8"),
-        parser="lalr",
-        lexer="contextual",
-        transformer=ClauseTransformer(),
-        maybe_placeholders=False,
-    )
+def clause_grammar() -> str:
+    """``grammars/clause.lark`` with :data:`LIST_NOUNS` filled in."""
+    text = grammar_path("clause.lark").read_text(encoding="utf-8")
+    return text.replace("@LIST_NOUNS@", "|".join(map(re.escape, LIST_NOUNS)))
+
+
+class ClauseParser:
+    """The clause grammar (LALR, contextual lexer) with its transformer applied inline.
+
+    Building it takes a moment, so each thread keeps one (:func:`clause_parser`); a parse
+    hands the transformer the text it reads.
+    """
+
+    def __init__(self) -> None:
+        self.transformer = ClauseTransformer()
+        self.lark = Lark(
+            clause_grammar(),
+            parser="lalr",
+            lexer="contextual",
+            transformer=self.transformer,
+            maybe_placeholders=False,
+        )
+
+    def parse(self, text: str) -> tuple[Clause, ...]:
+        # A quotation's inside is parsed from within a parse: the outer text comes back.
+        outer, self.transformer.text = self.transformer.text, text
+        try:
+            return self.lark.parse(text)  # type: ignore[return-value]
+        finally:
+            self.transformer.text = outer
+
+
+_per_thread = threading.local()
+
+
+def clause_parser() -> ClauseParser:
+    """This thread's clause parser (built on first use)."""
+    parser = getattr(_per_thread, "parser", None)
+    if parser is None:
+        parser = _per_thread.parser = ClauseParser()
+    return parser
 
 
 def tile(clauses: Iterable[Clause], start: int, end: int) -> tuple[Clause, ...]:
@@ -389,14 +440,11 @@ def parse_whole(text: str) -> tuple[Clause, ...]:
 
 
 def _parse(text: str) -> tuple[Clause, ...]:
-    token = _text.set(text)
     try:
-        return clause_parser().parse(text)  # type: ignore[no-any-return]
+        return clause_parser().parse(text)
     except UnexpectedInput as exc:  # the grammar is meant to accept everything
         log.warning("clause grammar could not structure %r (%s); kept as text", text[:60], exc)
         return (Clause("text", 0, len(text)),)
-    finally:
-        _text.reset(token)
 
 
 # Why a pre-pass: about half of a modern edition's sentences contain nothing the grammar
@@ -408,8 +456,7 @@ def _parse(text: str) -> tuple[Clause, ...]:
 #: What can start a list (the three forms of ``LIST_INTRO``): the sentences :func:`lists`
 #: parses.
 _LIST_TRIGGER = re.compile(
-    r"\b(?:is|are)\s+as\s+follows:|\b(?:types|supertypes|subtypes|words|colors|symbols"
-    r"|characteristics|designations|names|vowels)\s+are\s"
+    r"\b(?:is|are)\s+as\s+follows:|\b(?:" + "|".join(LIST_NOUNS) + r")\s+are\s"
     r"|(?:\b(?:are|includes?)|:)\s[^\n]*?,\s*(?:and|or)\s"
 )
 _TRIGGER = re.compile(r"[\d{“”\"?]|\bIf\b|" + _LIST_TRIGGER.pattern)

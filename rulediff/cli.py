@@ -102,6 +102,17 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "those not in the edition; with --from OLD, also those renumbered or removed "
         "since OLD.",
     ),
+    "locate": (
+        "locate",
+        "locate",
+        "Which rules a text quotes without their numbers, since when, and what is not CR.",
+    ),
+    "lineage": (
+        "lineage",
+        "lineage",
+        "The lineage of the rules as one graph: nodes RULE@DATE, `becomes` edges between "
+        "consecutive editions (unchanged, edited, renumbered, split, merged).",
+    ),
 }
 
 

@@ -367,6 +367,7 @@ def _artefacts() -> dict[str, object]:
     from rulediff.diff import diff
     from rulediff.flags import compute_outcomes
     from rulediff.history import Lineage, step_of
+    from rulediff.locate import build_index, build_table
 
     old, new = parse_file(OLD), parse_file(SAMPLE)
     step = step_of(old, new, use_cache=False)
@@ -383,6 +384,8 @@ def _artefacts() -> dict[str, object]:
             "y": _Scanned(3, 4, "c", None),
         },
         "fulltext-html": "<p>text</p>",
+        "locate-index": build_index([old, new]).as_data(),
+        "locate-table": build_table(new).as_data(),
     }
 
 

@@ -16,6 +16,7 @@ from lark import Lark
 from lark import logger as lark_logger
 
 from rulediff.clauses import (
+    clause_grammar,
     compute_edition_clauses,
     edition_clauses,
     iter_references,
@@ -28,7 +29,7 @@ from rulediff.clauses import (
     rule_clauses_json,
 )
 from rulediff.model import Clause
-from rulediff.parse import grammar_path, parse_text
+from rulediff.parse import parse_text
 
 from .conftest import corpus_dates, corpus_edition
 from .helpers import edition_text
@@ -52,7 +53,7 @@ def test_grammar_has_no_lalr_conflicts() -> None:
     lark_logger.setLevel(logging.DEBUG)
     try:
         Lark(
-            grammar_path("clause.lark").read_text("utf-8"),
+            clause_grammar(),
             parser="lalr",
             lexer="contextual",
             debug=True,

@@ -62,14 +62,35 @@ def _renderer(name: str) -> Callable[..., str]:
 )
 @output_option
 @click.option("--all", "include_all", is_flag=True, help="Also list unchanged rules.")
+@click.option(
+    "--paragraphs",
+    is_flag=True,
+    help="OLD and NEW are revisions of an unnumbered text (FILE or -): align their "
+    "paragraphs and locate each one (see 'rulediff locate').",
+)
+@edition_option()
 @corpus_options
-def diff(old: str, new: str, fmt: str, output: Path | None, include_all: bool) -> None:
+def diff(
+    old: str,
+    new: str,
+    fmt: str,
+    output: Path | None,
+    include_all: bool,
+    paragraphs: bool,
+    edition: str,
+) -> None:
     """Show what changed from edition OLD to edition NEW: every rule matched by its text.
 
     OLD and NEW are paths, dates in the corpus (2024-11-08), set codes or names,
     'latest', or '@DATE'. Any two editions can be compared, not only neighbours;
-    renumbered rules show as moves (702.36d → 702.36e).
+    renumbered rules show as moves (702.36d → 702.36e). With --paragraphs they are two
+    revisions of a text quoting rules without numbers, located against --edition.
     """
+    if paragraphs:
+        from .locate import diff_paragraphs_command
+
+        diff_paragraphs_command(old, new, edition, fmt, output)
+        return
     before, after = load(old), load(new)
     result = diff_cached(before, after, use_cache=settings().use_cache)
     if fmt == "json":

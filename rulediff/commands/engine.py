@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..engine import Scenario, compare, open_scenario, run, scenario_names
-from ..engine.runner import Run, Span, corpus_rule_sets, flags_of
+from ..engine.runner import ResultRun, Run, corpus_rule_sets, flags_of
 from ..safetext import json_text
 from .common import corpus_options, load, output_option, settings, write_output
 
@@ -72,7 +72,7 @@ def run_command(scenario: str, edition: str | None, flags_file: Path | None, fmt
     write_output(text, output)
 
 
-def _compare_text(name: str, summary: str, spans: tuple[Span, ...]) -> str:
+def _compare_text(name: str, summary: str, spans: tuple[ResultRun, ...]) -> str:
     lines = [f"{name}" + (f": {summary}" if summary else "")]
     width = max(len(repr(s.result)) for s in spans)
     for s in spans:

@@ -18,8 +18,8 @@ names), never an edition's date. Scenarios (``corpus/scenarios/*.toml``) drive i
 from __future__ import annotations
 
 from .runner import (
+    ResultRun,
     Run,
-    Span,
     compare,
     find_scenario,
     open_scenario,
@@ -38,7 +38,7 @@ __all__ = [
     "LogEntry",
     "Run",
     "Scenario",
-    "Span",
+    "ResultRun",
     "compare",
     "find_scenario",
     "load_scenario",

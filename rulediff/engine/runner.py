@@ -69,7 +69,7 @@ def run_edition(scenario: Scenario, edition: Edition, *, use_cache: bool = True)
 
 
 @dataclass(frozen=True, slots=True)
-class Span:
+class ResultRun:
     """Consecutive editions that give the same result."""
 
     result: str
@@ -91,14 +91,14 @@ class Span:
                 "unexpected": list(self.unexpected)}
 
 
-def compare(scenario: Scenario, rule_sets: Iterable[tuple[str, Any]]) -> tuple[Span, ...]:
+def compare(scenario: Scenario, rule_sets: Iterable[tuple[str, Any]]) -> tuple[ResultRun, ...]:
     """The result under each ``(label, flags)`` in order, collapsed into runs of equal results.
 
     A rule set under which the scenario cannot run shows ``undetermined: FLAG`` (a flag
     it needs is undetermined there) or ``error: …`` instead of stopping the comparison.
     Each run is also checked against the scenario's expectation for those flags.
     """
-    spans: list[Span] = []
+    spans: list[ResultRun] = []
     for label, flags in rule_sets:
         try:
             result = run(scenario, flags, label=label).result
@@ -110,9 +110,9 @@ def compare(scenario: Scenario, rule_sets: Iterable[tuple[str, Any]]) -> tuple[S
         odd = (label,) if expected is None or expected.result != result else ()
         if spans and spans[-1].result == result:
             last = spans[-1]
-            spans[-1] = Span(result, last.editions + (label,), last.unexpected + odd)
+            spans[-1] = ResultRun(result, last.editions + (label,), last.unexpected + odd)
         else:
-            spans.append(Span(result, (label,), odd))
+            spans.append(ResultRun(result, (label,), odd))
     return tuple(spans)
 
 

@@ -33,6 +33,7 @@ TEMPLATES: tuple[str, ...] = (
     "_base.html.j2",
     "_macros.html.j2",
     "_embedded.html.j2",
+    "_life.html.j2",
     "changelog.html.j2",
     "edition.html.j2",
     "feed.xml.j2",

@@ -14,8 +14,10 @@ from collections.abc import Callable, Sequence
 
 from ..diff import word_diff
 from ..history import EventDetail, HistoryEvent, RuleHistory
+from ..lineage import tree_from_history
 from .changelog import _Side, word_segments
 from .env import template
+from .lineage import build_life_view
 from .links import Links, change_anchor
 from .views import EventView, HistoryView, NavLink, Page, RuleLink, Segment, Span, kind_class
 
@@ -162,6 +164,7 @@ def build_history_view(
         current_title=text_title,
         current_href=links.rule(text_date, history.rule),
         events=events,
+        life=build_life_view(tree_from_history(history), links),
     )
 
 

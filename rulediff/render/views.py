@@ -245,6 +245,8 @@ class HistoryView:
     current_title: str
     current_href: str | None
     events: tuple[EventView, ...]
+    life: object = None
+    """The inline SVG of the rule's life (:class:`rulediff.render.lineage.LifeView`)."""
 
 
 @dataclass(frozen=True, slots=True)
