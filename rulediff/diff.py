@@ -115,6 +115,16 @@ class ExampleChange:
 
 
 @dataclass(frozen=True, slots=True)
+class MovedText:
+    """A sentence that went from one rule to another outside this change (or came in)."""
+
+    old_id: str
+    new_id: str
+    text: str
+    """The sentence as the new edition writes it."""
+
+
+@dataclass(frozen=True, slots=True)
 class Change:
     """One match of the alignment with its edit script."""
 
@@ -141,6 +151,9 @@ class Change:
     method: str = "none"
     section: str = ""
     """The section digit it belongs to (of the new number, else the old): grouping key."""
+    moved_text: tuple[MovedText, ...] = ()
+    """Sentences that left this change's old rules for other rules, or came into its new
+    rules from other rules (see :attr:`rulediff.align.Match.moved_text`)."""
 
     @property
     def old_id(self) -> str | None:
@@ -503,6 +516,7 @@ def _text_change(
         alternatives=m.alternatives,
         method=m.method,
         section=_section_of(m.new_ids or m.old_ids) if m.domain == "rule" else "",
+        moved_text=tuple(MovedText(a, b, t) for a, b, t in m.moved_text),
     )
 
 
@@ -655,6 +669,9 @@ def _change_dict(c: Change) -> dict[str, Any]:
         "alternatives": list(c.alternatives),
         "method": c.method,
         "section": c.section,
+        "moved_text": [
+            {"old_id": t.old_id, "new_id": t.new_id, "text": t.text} for t in c.moved_text
+        ],
     }
 
 

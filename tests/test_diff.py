@@ -386,3 +386,31 @@ def test_audit_since_reports_stale_references(tmp_path: Path) -> None:
     assert "stale-reference" not in plain.output
     both = runner.invoke(main, ["audit", "--all", "--since", str(old)])
     assert both.exit_code == 2
+
+
+def test_moved_text_in_json_follows_the_schema() -> None:
+    """A sentence moved from one rule to another is listed on both changes (issue 9)."""
+    rule = "100.3. The player with the tallest widget chooses who takes the first turn."
+    short = "Ties are broken by a coin toss."
+    spin = "the active player moves his or her widget up to three spaces."
+    doc = as_dict(
+        diff(
+            edition(BASE.replace(rule, f"{rule} {short}")),
+            edition(BASE.replace(spin, f"{spin} {short}")),
+        )
+    )
+    jsonschema.validate(doc, schema())
+    by_id = {tuple(c["old_ids"]): c for c in doc["changes"]}
+    expected = [{"old_id": "100.3", "new_id": "200.3", "text": short}]
+    assert by_id[("100.3",)]["moved_text"] == expected
+    assert by_id[("200.3",)]["moved_text"] == expected
+    assert by_id[("100.3",)]["significance"] == "substantive"
+
+
+def test_corpus_diff_with_moved_text_follows_the_schema() -> None:
+    """Across the 2009 renumbering some changes carry moved sentences; all validate."""
+    d = diff(corpus_edition("2009-05-01"), corpus_edition("2009-07-11"))
+    doc = as_dict(d)
+    jsonschema.validate(doc, schema())
+    assert sum(1 for c in doc["changes"] if c["moved_text"]) >= 10
+    assert any(c["method"] == "sentence" for c in doc["changes"])

@@ -100,6 +100,7 @@ def _event_view(
         summary=_summary(e, first_date),
         segments=segments,
         examples=examples,
+        moved_text=tuple(f"sentence {a} → {b}: \u201c{t}\u201d" for a, b, t in e.moved_text),
     )
 
 

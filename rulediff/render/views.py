@@ -227,6 +227,8 @@ class EventView:
     segments: tuple[Segment, ...]
     """Its text with the word diff against the previous edition (empty when unchanged)."""
     examples: tuple[str, ...]
+    moved_text: tuple[str, ...] = ()
+    """One line per sentence that went to (or came from) another rule."""
 
 
 @dataclass(frozen=True, slots=True)
