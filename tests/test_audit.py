@@ -13,10 +13,10 @@ import pytest
 from click.testing import CliRunner
 
 from rulediff.audit import CODES, audit, meets, title_key
-from rulediff.render.audit import audit_html
 from rulediff.cli import main
 from rulediff.model import Diagnostic, Edition
 from rulediff.parse import parse_text
+from rulediff.render.audit import audit_html
 
 from .conftest import corpus_dates, corpus_edition
 from .helpers import toy_edition

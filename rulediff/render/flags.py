@@ -1,4 +1,5 @@
-"""Human-readable timeline of the flags: plain text and a standalone HTML page.
+"""Human-readable reports of the flags (:mod:`rulediff.flags`): the timeline as plain
+text and as an HTML page, and the ``--check-engine`` report.
 
 Both show, for each flag, its first value and every edition where the value changed,
 with the rule ids and text (on the new side) that changed it. The HTML page is one
@@ -10,9 +11,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from .flagset import FlagSet
-from .registry import REGISTRY, Value
-from .timeline import Change, changes
+from ..flags.flagset import FlagSet
+from ..flags.registry import REGISTRY, Value
+from ..flags.timeline import Change, changes
+from .env import static_dir, template
 
 
 def show_value(value: Value | None) -> str:
@@ -102,8 +104,6 @@ def _css_class(value: Value | None) -> str:
 
 
 def timeline_page(sets: list[FlagSet]) -> TimelinePage:
-    from ..render.env import static_dir
-
     blocks: list[FlagBlock] = []
     for name, items in changes(sets).items():
         spec = REGISTRY[name]
@@ -141,8 +141,6 @@ def timeline_page(sets: list[FlagSet]) -> TimelinePage:
 
 def timeline_html(sets: list[FlagSet]) -> str:
     """The standalone HTML timeline (template ``reports/flags_timeline.html.j2``)."""
-    from ..render.env import template
-
     return template("flags_timeline.html.j2").render(page=timeline_page(sets))
 
 
