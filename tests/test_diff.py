@@ -23,10 +23,9 @@ from rulediff.diff import (
     enumerated_lists,
     list_changes,
     retargets,
-    to_markdown,
-    to_text,
     word_diff,
 )
+from rulediff.render.difftext import to_markdown, to_text
 
 from .conftest import corpus_edition
 from .helpers import insert_100_2a

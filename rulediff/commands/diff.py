@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from ..diff import as_dict, diff_cached, to_markdown, to_text
+from ..diff import as_dict, diff_cached
 from ..errors import RuleDiffError, RuleNotFound
 from ..history import (
     Lineage,
@@ -24,6 +24,7 @@ from ..history import (
     trace_to,
 )
 from ..model import Edition, RuleId
+from ..render.difftext import to_markdown, to_text
 from .common import (
     corpus_options,
     edition_option,

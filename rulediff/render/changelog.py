@@ -22,6 +22,7 @@ from markupsafe import Markup
 from .. import cache
 from ..diff import Change, EditionDiff, ExampleChange, WordOp
 from ..model import Edition
+from .difftext import list_notes
 from .edition import HistoryKey, glossary_items, linked_spans, set_label, text_items
 from .env import fingerprint, template
 from .links import Links, change_anchor, glossary_anchor, rule_anchor
@@ -136,7 +137,7 @@ def _notes(c: Change) -> tuple[str, ...]:
     if c.ambiguous:
         also = ", ".join(c.alternatives) or "another candidate"
         notes.append(f"ambiguous match: {also} scored almost as well")
-    notes.extend(note for lc in c.lists for note in lc.notes())
+    notes.extend(note for lc in c.lists for note in list_notes(lc))
     if c.retargets:
         parts = [
             f"{r.old} → {r.new}" + ("" if r.follows_renumbering else " (retargeted)")
