@@ -12,7 +12,9 @@ from dataclasses import dataclass
 
 from ..audit import MEANINGS, SEVERITIES, EditionSummary, counts, severity_counts, table_codes
 from ..model import Diagnostic, Edition
-from .env import static_dir, template
+from .env import template
+from .links import Links
+from .views import NavLink, Page, RuleLink
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +33,8 @@ class AuditFinding:
 
     line: int | str
     """The line in the edition's text (``""``: not tied to a line)."""
-    rule: str
+    rule: RuleLink
+    """The rule (or ``glossary:TERM``) it is about, linked to the full text in a site."""
     code: str
     severity: str
     message: str
@@ -59,10 +62,10 @@ class AuditEditionRow:
 class AuditReport:
     """What the audit page shows: either one edition's findings, or every edition's counts."""
 
+    page: Page
     version: str
     title: str
     subtitle: str
-    css: str
     codes: tuple[str, ...]
     editions: tuple[AuditEditionRow, ...]
     summary: tuple[AuditCode, ...]
@@ -103,8 +106,24 @@ def corpus_table(rows: Sequence[EditionSummary]) -> str:
 
 
 # --- HTML ---------------------------------------------------------------------------------
-def _css() -> str:
-    return (static_dir() / "audit.css").read_text(encoding="utf-8")
+def _page(title: str, links: Links) -> Page:
+    """The frame: the site's navigation, or a standalone page (stylesheet inlined)."""
+    return Page(
+        title=title,
+        search=links.search(),
+        stylesheet=links.static("rulediff.css") if links.site else None,
+        home=links.index(),
+        crumbs=(NavLink("Editions", links.index()), NavLink("Audit", None)) if links.site else (),
+        generator=f"rulediff {_version()}",
+    )
+
+
+def _rule_link(edition: Edition, finding: Diagnostic, links: Links) -> RuleLink:
+    label = finding.rule or ""
+    if not label or label.startswith("glossary:"):
+        return RuleLink(label, None)
+    exists = edition.rule(label) is not None
+    return RuleLink(label, links.rule(edition.date_text, label) if exists else None)
 
 
 def _version() -> str:
@@ -123,20 +142,25 @@ def _excerpt(edition: Edition, finding: Diagnostic) -> str:
     return rule.text if rule is not None else ""
 
 
-def build_audit_report(edition: Edition, findings: Sequence[Diagnostic]) -> AuditReport:
+def build_audit_report(
+    edition: Edition, findings: Sequence[Diagnostic], links: Links | None = None
+) -> AuditReport:
     """The view of one edition's audit: a summary by code, then every finding in
-    document order with its suggestion and the text of the rule it is about."""
+    document order with its suggestion and the text of the rule it is about (linked to
+    the full text when ``links`` is a site's)."""
+    links = links or Links(site=False)
     tally = counts(findings)
     by_severity: dict[tuple[str, str], int] = {}
     for f in findings:
         by_severity[(f.code, f.severity)] = by_severity.get((f.code, f.severity), 0) + 1
     order = {code: i for i, code in enumerate(tally)}
     summary_keys = sorted(by_severity, key=lambda k: (order[k[0]], SEVERITIES.index(k[1])))
+    title = f"Audit of the Comprehensive Rules of {edition.date_text}"
     return AuditReport(
+        page=_page(title, links),
         version=_version(),
-        title=f"Audit of the Comprehensive Rules of {edition.date_text}",
+        title=title,
         subtitle=f"{edition.title} · {len(findings)} findings · sha256 {edition.sha256[:12]}",
-        css=_css(),
         codes=(),
         editions=(),
         summary=tuple(
@@ -145,7 +169,7 @@ def build_audit_report(edition: Edition, findings: Sequence[Diagnostic]) -> Audi
         findings=tuple(
             AuditFinding(
                 line=f.line or "",
-                rule=f.rule or "",
+                rule=_rule_link(edition, f, links),
                 code=f.code,
                 severity=f.severity,
                 message=f.message,
@@ -161,11 +185,12 @@ def build_audit_report(edition: Edition, findings: Sequence[Diagnostic]) -> Audi
 def build_corpus_report(rows: Sequence[EditionSummary]) -> AuditReport:
     """The view of ``audit --all``: findings by code for every edition."""
     codes = table_codes(rows)
+    title = "Audit of every edition of the Comprehensive Rules"
     return AuditReport(
+        page=_page(title, Links(site=False)),
         version=_version(),
-        title="Audit of every edition of the Comprehensive Rules",
+        title=title,
         subtitle=f"{len(rows)} editions · findings by code",
-        css=_css(),
         codes=tuple(codes),
         editions=tuple(
             AuditEditionRow(r.edition, tuple(r.counts.get(c, 0) for c in codes), r.total)
@@ -178,7 +203,7 @@ def build_corpus_report(rows: Sequence[EditionSummary]) -> AuditReport:
 
 
 def render_audit(report: AuditReport) -> str:
-    return template("audit.html.j2").render(report=report)
+    return template("audit.html.j2").render(report=report, page=report.page)
 
 
 def audit_html(edition: Edition, findings: Sequence[Diagnostic]) -> str:

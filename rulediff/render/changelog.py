@@ -314,6 +314,7 @@ def build_changelog_view(
         )
     page = Page(
         title=f"Comprehensive Rules changes {a} → {b}",
+        search=links.search(),
         stylesheet=links.static("rulediff.css") if links.site else None,
         home=links.index(),
         crumbs=(NavLink("Editions", links.index()), NavLink(f"{a} → {b}", None))

@@ -149,6 +149,7 @@ def build_edition_view(
     )
     page = Page(
         title=f"Comprehensive Rules {date}" + (f" — {label}" if label else ""),
+        search=links.search(),
         stylesheet=links.static("rulediff.css") if links.site else None,
         home=links.index(),
         crumbs=(NavLink("Editions", links.index()), NavLink(date, None)),

@@ -25,7 +25,7 @@ from ..parse import grammar_path
 
 #: The static assets every site (and every page that links them) needs. Listed, not
 #: globbed: only these are copied, and their hashes are part of every page's inputs.
-STATIC_ASSETS: tuple[str, ...] = ("rulediff.css",)
+STATIC_ASSETS: tuple[str, ...] = ("rulediff.css", "search.js")
 
 #: The templates of the changelog, history and site pages (reports/ also holds other
 #: reports' templates, e.g. the audit's, which do not shape these pages).
@@ -38,7 +38,11 @@ TEMPLATES: tuple[str, ...] = (
     "feed.xml.j2",
     "history.html.j2",
     "index.html.j2",
+    "redirect.html.j2",
     "rules.html.j2",
+    "audit.html.j2",
+    "flags_timeline.html.j2",
+    "search.html.j2",
 )
 
 
@@ -95,7 +99,7 @@ def spans_html(spans: Iterable[Any]) -> Markup:
     return Markup("".join(out))
 
 
-def rulelinks_html(links: Iterable[Any]) -> Markup:
+def rulelinks_html(links: Iterable[Any], sep: str = " + ") -> Markup:
     """``RuleLink`` records (rule numbers linked to a full text), joined by `` + ``."""
     out: list[str] = []
     for r in links:
@@ -103,7 +107,7 @@ def rulelinks_html(links: Iterable[Any]) -> Markup:
             out.append(f'<a class="rn" href="{escape(r.href)}">{escape(r.label)}</a>')
         else:
             out.append(f'<span class="rn">{escape(r.label)}</span>')
-    return Markup(" + ".join(out))
+    return Markup(escape(sep).join(out))
 
 
 _SEGMENT_TAGS = {"": ("", ""), "ins": ("<ins>", "</ins>"), "del": ("<del>", "</del>")}

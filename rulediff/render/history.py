@@ -17,7 +17,17 @@ from ..history import EventDetail, HistoryEvent, RuleHistory
 from .changelog import _Side, word_segments
 from .env import template
 from .links import Links, change_anchor
-from .views import EventView, HistoryView, NavLink, Page, RuleLink, Segment, Span, kind_class
+from .views import (
+    EventView,
+    HistoryView,
+    NavLink,
+    Page,
+    RedirectView,
+    RuleLink,
+    Segment,
+    Span,
+    kind_class,
+)
 
 TextOf = Callable[[str, str], "str | None"]
 
@@ -56,6 +66,7 @@ def _event_view(
     text_of: TextOf | None,
     first_date: str,
     detail: EventDetail | None = None,
+    part: RuleLink | None = None,
 ) -> EventView:
     old_side = _Side(None, None, "", e.previous or "")
     new_side = _Side(None, None, "", e.date)
@@ -87,7 +98,7 @@ def _event_view(
     if e.old_ids == e.new_ids:
         old_links = ()  # same number before and after: show it once
     return EventView(
-        anchor=f"e{e.date}",
+        anchor=f"e{e.date}" if part is None else f"e{e.date}-{part.label}",
         date=e.date,
         date_href=links.edition(e.date),
         change_href=change_href,
@@ -98,6 +109,7 @@ def _event_view(
         summary=_summary(e, first_date),
         segments=segments,
         examples=examples,
+        part=part,
     )
 
 
@@ -110,6 +122,7 @@ def build_history_view(
     first_date: str = "",
     status: str | None = None,
     alive: bool | None = None,
+    parts: Sequence[tuple[str, str | None, RuleHistory]] = (),
 ) -> HistoryView:
     """The view of a rule's history page.
 
@@ -117,12 +130,24 @@ def build_history_view(
     that says whether the rule is in force (the site knows more than one history does).
     With ``alive`` (a rule of the newest edition) the text shown is dated by its last
     change, not by the newest edition, so the page does not change with every edition.
+    ``parts`` (number, page, history) are the subrules rolled into a numbered rule's page:
+    their events join its timeline (except their presence in the oldest edition).
     """
     links = links or Links(site=False)
     by_event = {id(d.event): d for d in details}
     events = tuple(
         _event_view(e, links, text_of, first_date, by_event.get(id(e))) for e in history.events
     )
+    if parts:
+        merged = list(events)
+        for number, href, sub in parts:
+            label = RuleLink(number, href)
+            merged += [
+                _event_view(e, links, text_of, first_date, None, label)
+                for e in sub.events
+                if not e.in_oldest
+            ]
+        events = tuple(sorted(merged, key=lambda ev: ev.date, reverse=True))
     newest = history.events[0] if history.events else None
     if status is None:
         if newest is not None and newest.kind == "removed":
@@ -141,6 +166,7 @@ def build_history_view(
         text = by_event[id(newest)].new_text or None
     page = Page(
         title=f"History of rule {history.rule}",
+        search=links.search(),
         stylesheet=links.static("rulediff.css") if links.site else None,
         home=links.index(),
         crumbs=(
@@ -161,11 +187,25 @@ def build_history_view(
         current_title=text_title,
         current_href=links.rule(text_date, history.rule),
         events=events,
+        parts=tuple(RuleLink(number, href) for number, href, _ in parts),
     )
 
 
 def _rules_index(links: Links) -> str | None:
     return f"{links.root}rules/index.html" if links.site else None
+
+
+def render_redirect(label: str, target: str) -> str:
+    """The page left at a history's old name: a link (and a refresh) to where it is now."""
+    page = Page(
+        title=f"History of rule {label}",
+        search="../search.html",
+        stylesheet="../static/rulediff.css",
+        home="../index.html",
+        crumbs=(NavLink("Editions", "../index.html"), NavLink("Rules", "index.html")),
+    )
+    view = RedirectView(page, label, target)
+    return template("redirect.html.j2").render(v=view, page=page)
 
 
 def render_history(view: HistoryView) -> str:

@@ -134,6 +134,7 @@ def build_index_view(rows: Sequence[EditionSummary], links: Links) -> IndexView:
     )
     page = Page(
         title="Magic: The Gathering Comprehensive Rules — every edition, every change",
+        search=links.search(),
         stylesheet=links.static("rulediff.css"),
         home=links.index(),
         crumbs=(NavLink("Editions", None),),

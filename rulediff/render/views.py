@@ -64,6 +64,8 @@ class Page:
     crumbs: tuple[NavLink, ...] = ()
     nav: tuple[NavLink, ...] = ()
     generator: str = "rulediff"
+    search: str | None = None
+    """The site's search page, for the box in the header (``None``: no box)."""
 
 
 # --- full text of an edition ----------------------------------------------------------
@@ -227,6 +229,8 @@ class EventView:
     segments: tuple[Segment, ...]
     """Its text with the word diff against the previous edition (empty when unchanged)."""
     examples: tuple[str, ...]
+    part: RuleLink | None = None
+    """On a numbered rule's page, the subrule the event belongs to (``None``: the rule)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,6 +247,17 @@ class HistoryView:
     current_title: str
     current_href: str | None
     events: tuple[EventView, ...]
+    parts: tuple[RuleLink, ...] = ()
+    """The subrules whose histories are rolled into this page (a numbered rule's page)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RedirectView:
+    """A page that moved: the old name of a rule's history page, now at ``target``."""
+
+    page: Page
+    label: str
+    target: str
 
 
 @dataclass(frozen=True, slots=True)

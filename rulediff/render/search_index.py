@@ -1,0 +1,112 @@
+"""The static site's search: a compact index of the newest edition, read by a small script.
+
+One document per rule (number, title, text) and per glossary entry (term, text) of the
+newest edition, each with the page of the rule's history and its place in the full text.
+The script (``reports/static/search.js``) ranks the way ``rulediff search`` does: an exact
+rule number or glossary term first, then every word of the query (case and accents
+folded, ``\\w+`` words) weighted by field (number 10, title 5, text 1) and by rarity
+(bm25), a quoted or multi-word phrase found whole before scattered words, then the
+rule's place in the edition, so the order is total and deterministic.
+
+The index is a script (``search/index.js`` assigning ``RULEDIFF_SEARCH``), not a ``.json``
+file, because a page opened from ``file://`` may load a script but not fetch a file.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..model import Edition
+from .env import template
+from .links import Links, glossary_anchor
+from .views import NavLink, Page
+
+#: Path of the index inside a site.
+INDEX_PATH = "search/index.js"
+#: Field weights (number, title, text), as :data:`rulediff.search.WEIGHTS`.
+WEIGHTS = (10.0, 5.0, 1.0)
+
+
+def search_documents(
+    edition: Edition, links: Links, history_page: Callable[[str], str | None]
+) -> list[list[str]]:
+    """``[kind, label, title, text, text href, history href]`` for every rule and glossary
+    entry of ``edition`` (``kind``: ``r`` rule, ``s`` section, ``g`` glossary), in order."""
+    docs: list[list[str]] = []
+    for section in edition.sections:
+        href = links.rule(edition.date_text, section.id) or ""
+        docs.append(["s", str(section.id), section.title, "", href, ""])
+    for rule in edition.rules:
+        number = str(rule.id)
+        if rule.id.is_section:
+            continue
+        text = rule.text
+        if rule.examples:
+            text += "\n" + "\n".join(ex.text for ex in rule.examples)
+        docs.append(
+            [
+                "r",
+                number,
+                rule.title or "",
+                text,
+                links.rule(edition.date_text, number) or "",
+                history_page(number) or "",
+            ]
+        )
+    page = links.edition(edition.date_text) or ""
+    for entry in edition.glossary:
+        docs.append(["g", entry.term, "", entry.text, f"{page}#{glossary_anchor(entry.term)}", ""])
+    return docs
+
+
+def search_index_js(edition: Edition, history_page: Callable[[str], str | None]) -> str:
+    """The index script of a site (links relative to the site's top)."""
+    doc = {
+        "edition": edition.date_text,
+        "weights": list(WEIGHTS),
+        "docs": search_documents(edition, Links(root=""), history_page),
+    }
+    data = json.dumps(doc, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    # "</" cannot close the script element it is read by (the data is also valid JSON).
+    return "window.RULEDIFF_SEARCH = " + data.replace("</", "<\\/") + ";\n"
+
+
+@dataclass(frozen=True, slots=True)
+class SearchView:
+    page: Page
+    edition: str
+    index_src: str
+    script_src: str
+    rules_href: str
+
+
+def build_search_view(edition_date: str, links: Links) -> SearchView:
+    page = Page(
+        title="Search the Comprehensive Rules",
+        stylesheet=links.static("rulediff.css"),
+        home=links.index(),
+        crumbs=(NavLink("Editions", links.index()), NavLink("Search", None)),
+        search=None,
+    )
+    return SearchView(
+        page=page,
+        edition=edition_date,
+        index_src=f"{links.root}{INDEX_PATH}",
+        script_src=links.static("search.js"),
+        rules_href=f"{links.root}rules/index.html",
+    )
+
+
+def render_search(view: SearchView) -> str:
+    return template("search.html.j2").render(v=view, page=view.page)
+
+
+__all__ = [
+    "INDEX_PATH",
+    "build_search_view",
+    "render_search",
+    "search_documents",
+    "search_index_js",
+]
