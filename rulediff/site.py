@@ -52,7 +52,7 @@ from .history import Lineage, RuleHistory, build_lineage, rule_history, step_of
 from .model import Edition, RuleId
 from .render.audit import build_audit_report, render_audit
 from .render.changelog import build_changelog_view, render_changelog
-from .render.edition import build_edition_view, render_edition_html
+from .render.edition import build_edition_view, render_edition_html, rule_count
 from .render.env import STATIC_ASSETS, copy_static, fingerprint
 from .render.flags import render_timeline, timeline_page
 from .render.history import build_history_view, render_history, render_redirect
@@ -631,7 +631,7 @@ def _summaries(state: _State) -> tuple[EditionSummary, ...]:
                 sha256=info.sha256,
                 set_name=info.set_name,
                 set_code=info.set_code,
-                rule_count=sum(1 for r in state.editions[k].rules if r.kind != "rule"),
+                rule_count=rule_count(state.editions[k]),
                 previous=state.date(k - 1) if k else None,
                 counts=counts,
             )

@@ -17,6 +17,15 @@ from .views import EditionView, GlossaryItem, NavLink, Page, Span, TextItem, Toc
 
 HistoryKey = Callable[[str], "str | None"]
 
+#: What every page means by "rules": numbered rules and their subrules (100.1, 100.1a),
+#: not the section and rule headings (1., 100.) nor the examples.
+RULE_COUNT_LABEL = "numbered rules and subrules (100.1, 100.1a; headings and examples not counted)"
+
+
+def rule_count(edition: Edition) -> int:
+    """The one rule count of the site (see :data:`RULE_COUNT_LABEL`)."""
+    return sum(1 for r in edition.rules if r.kind != "rule" and not r.id.is_section)
+
 
 def linked_spans(
     text: str, edition: Edition | None, page_href: str | None = "", prefix: str = ""
@@ -160,7 +169,8 @@ def build_edition_view(
         date=date,
         heading=edition.title,
         set_label=label,
-        rule_count=sum(1 for r in edition.rules if r.kind != "rule"),
+        rule_count=rule_count(edition),
+        rule_count_label=RULE_COUNT_LABEL,
         toc=toc,
         items=items,
         glossary=glossary,

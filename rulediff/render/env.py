@@ -73,6 +73,8 @@ def environment() -> jinja2.Environment:
     env.globals["static_css"] = static_css
     env.filters["spans"] = spans_html
     env.filters["segments"] = segments_html
+    env.filters["oldside"] = lambda segments: segments_html(segments, keep="del")
+    env.filters["newside"] = lambda segments: segments_html(segments, keep="ins")
     env.filters["rulelinks"] = rulelinks_html
     return env
 
@@ -107,16 +109,21 @@ def rulelinks_html(links: Iterable[Any], sep: str = " + ") -> Markup:
             out.append(f'<a class="rn" href="{escape(r.href)}">{escape(r.label)}</a>')
         else:
             out.append(f'<span class="rn">{escape(r.label)}</span>')
-    return Markup(escape(sep).join(out))
+    return Markup(str(escape(sep)).join(out))
 
 
 _SEGMENT_TAGS = {"": ("", ""), "ins": ("<ins>", "</ins>"), "del": ("<del>", "</del>")}
 
 
-def segments_html(segments: Iterable[Any]) -> Markup:
-    """Word-diff ``Segment`` records as HTML: kept text, ``<ins>`` and ``<del>``."""
+def segments_html(segments: Iterable[Any], keep: str | None = None) -> Markup:
+    """Word-diff ``Segment`` records as HTML: kept text, ``<ins>`` and ``<del>``.
+
+    ``keep="del"`` prints one side only, the old text (``"ins"``: the new text), for the
+    side-by-side view."""
     out: list[str] = []
     for g in segments:
+        if keep is not None and g.op and g.op != keep:
+            continue
         start, end = _SEGMENT_TAGS[g.op]
         out.append(f"{start}{spans_html(g.spans)}{end}")
     return Markup("".join(out))

@@ -109,6 +109,7 @@ class EditionView:
     toc: tuple[TocEntry, ...]
     items: tuple[TextItem, ...]
     glossary: tuple[GlossaryItem, ...]
+    rule_count_label: str = ""
 
 
 # --- changelog ------------------------------------------------------------------------------
@@ -156,6 +157,24 @@ class ChangeView:
     show_text: bool
     examples: tuple[ExampleView, ...]
     history: str | None
+    label: str = ""
+    """The badge: the strongest change ("edited", "example edited", "renumbered, reworded")."""
+    minor: bool = False
+    """Renumbered only, references only or typography: a row of the compact table."""
+    sides: bool = False
+    """Show old | new side by side (an edit of a matched rule)."""
+    title: str = ""
+    """The rule's number(s) as one line of text, for headings and accessible names."""
+
+
+@dataclass(frozen=True, slots=True)
+class RuleGroup:
+    """The changes under one numbered rule (702.36 Morph), or one change on its own."""
+
+    anchor: str
+    title: str
+    """``""``: no heading of its own (a single change, which is its own heading)."""
+    changes: tuple[ChangeView, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +182,8 @@ class ChangeGroup:
     anchor: str
     title: str
     changes: tuple[ChangeView, ...]
+    rules: tuple[RuleGroup, ...] = ()
+    """The same changes grouped under their numbered rule (minor ones left out)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +228,12 @@ class ChangelogView:
     groups: tuple[ChangeGroup, ...]
     contents: tuple[ContentsRow, ...]
     texts: tuple[EmbeddedText, ...] = ()
+    minor: tuple[ChangeView, ...] = ()
+    """Renumbered-only, references-only and typography changes: one compact table."""
+    major: int = 0
+    """How many changes are shown as cards."""
+    old_date: str = ""
+    new_date: str = ""
 
 
 # --- rule history -------------------------------------------------------------------------
@@ -268,6 +295,11 @@ class RuleRow:
     href: str
     status: str
     preview: str
+
+    @property
+    def counted(self) -> bool:
+        """A numbered rule or subrule (what every page counts), not a heading."""
+        return "." in self.number
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,6 +364,10 @@ class IndexView:
     """(kind, CSS class) columns of the table."""
     feed_href: str
     rules_href: str | None
+    search_href: str = "search.html"
+    audit_href: str = "audit.html"
+    flags_href: str = "flags.html"
+    rule_count_label: str = ""
 
 
 @dataclass(frozen=True, slots=True)
