@@ -51,7 +51,7 @@ from .errors import OutputError
 from .history import Lineage, RuleHistory, build_lineage, rule_history, step_of
 from .model import Edition, RuleId
 from .render.audit import build_audit_report, render_audit
-from .render.changelog import build_changelog_view, render_changelog
+from .render.changelog import build_changelog_view, render_changelog, rule_title
 from .render.edition import build_edition_view, render_edition_html, rule_count
 from .render.env import STATIC_ASSETS, copy_static, fingerprint
 from .render.flags import render_timeline, timeline_page
@@ -294,6 +294,7 @@ def _render_history(state: _State, key: str) -> str:
         status=_history_status(state, chain),
         alive=chain.last[0] == len(state.editions) - 1,
         parts=parts,
+        name=rule_title(state.editions[chain.last[0]], chain.last[1]),
     )
     return render_history(view)
 

@@ -63,8 +63,17 @@ def _renderer(name: str) -> Callable[..., str]:
 )
 @output_option
 @click.option("--all", "include_all", is_flag=True, help="Also list unchanged rules.")
+@click.option(
+    "--embed-texts/--no-embed-texts",
+    default=False,
+    show_default=True,
+    help="html: carry both full texts in the file so every rule number links offline "
+    "(about 1.8 MB more); off, a small diff is a small file.",
+)
 @corpus_options
-def diff(old: str, new: str, fmt: str, output: Path | None, include_all: bool) -> None:
+def diff(
+    old: str, new: str, fmt: str, output: Path | None, include_all: bool, embed_texts: bool
+) -> None:
     """Show what changed from edition OLD to edition NEW: every rule matched by its text.
 
     OLD and NEW are paths, dates in the corpus (2024-11-08), set codes or names,
@@ -83,7 +92,12 @@ def diff(old: str, new: str, fmt: str, output: Path | None, include_all: bool) -
     elif fmt == "html":
         render = _renderer("render_changelog_html")
         text = render(
-            result, before, after, include_unchanged=include_all, use_cache=settings().use_cache
+            result,
+            before,
+            after,
+            include_unchanged=include_all,
+            use_cache=settings().use_cache,
+            embed_texts=embed_texts,
         )
     else:
         text = to_text(result, include_unchanged=include_all)

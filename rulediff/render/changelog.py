@@ -341,17 +341,19 @@ def build_changelog_view(
     history_new: HistoryKey | None = None,
     include_unchanged: bool = False,
     use_cache: bool = True,
+    embed_texts: bool = True,
 ) -> ChangelogView:
     """The view of a changelog page.
 
     ``old``/``new`` (the editions) let references inside the text be linked; in a
     standalone page they are also embedded. ``previous``/``following`` are the dates of
     the editions around the pair, for the site's navigation. ``use_cache=False``
-    renders the embedded full texts afresh instead of reading them from the cache.
+    renders the embedded full texts afresh instead of reading them from the cache;
+    ``embed_texts=False`` leaves them out of a standalone page (rule numbers unlinked).
     """
     links = links or Links(site=False)
     a, b = d.old.date, d.new.date
-    embed = not links.site and old is not None and new is not None
+    embed = not links.site and old is not None and new is not None and embed_texts
     if links.site:
         old_side = _Side(old, links.edition(a), "", a)
         new_side = _Side(new, links.edition(b), "", b)
@@ -359,8 +361,8 @@ def build_changelog_view(
         old_side = _Side(old, "", OLD_PREFIX, a)
         new_side = _Side(new, "", NEW_PREFIX, b)
     else:
-        old_side = _Side(None, None, "", a)
-        new_side = _Side(None, None, "", b)
+        old_side = _Side(old, None, "", a)
+        new_side = _Side(new, None, "", b)
 
     seen: dict[str, int] = {}
 
@@ -504,11 +506,12 @@ def render_changelog_html(
     *,
     include_unchanged: bool = False,
     use_cache: bool = True,
+    embed_texts: bool = True,
 ) -> str:
     """A standalone HTML changelog (one file, stylesheet inlined, works from ``file://``).
 
-    With the two editions, their full texts are embedded so every rule number links to
-    its text; without them the rule numbers are plain text.
+    With the two editions and ``embed_texts``, their full texts are embedded so every
+    rule number links to its text; otherwise the rule numbers are plain text.
     """
     view = build_changelog_view(
         edition_diff,
@@ -517,6 +520,7 @@ def render_changelog_html(
         new=new,
         include_unchanged=include_unchanged,
         use_cache=use_cache,
+        embed_texts=embed_texts,
     )
     return render_changelog(view)
 

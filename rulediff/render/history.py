@@ -123,6 +123,7 @@ def build_history_view(
     status: str | None = None,
     alive: bool | None = None,
     parts: Sequence[tuple[str, str | None, RuleHistory]] = (),
+    name: str = "",
 ) -> HistoryView:
     """The view of a rule's history page.
 
@@ -132,6 +133,7 @@ def build_history_view(
     change, not by the newest edition, so the page does not change with every edition.
     ``parts`` (number, page, history) are the subrules rolled into a numbered rule's page:
     their events join its timeline (except their presence in the oldest edition).
+    ``name`` is the rule's title or keyword ("Morph"), shown with its number.
     """
     links = links or Links(site=False)
     by_event = {id(d.event): d for d in details}
@@ -165,7 +167,7 @@ def build_history_view(
     if text is None and newest is not None and id(newest) in by_event:
         text = by_event[id(newest)].new_text or None
     page = Page(
-        title=f"History of rule {history.rule}",
+        title=f"History of rule {history.rule}" + (f" ({name})" if name else ""),
         search=links.search(),
         stylesheet=links.static("rulediff.css") if links.site else None,
         home=links.index(),
@@ -188,6 +190,7 @@ def build_history_view(
         current_href=links.rule(text_date, history.rule),
         events=events,
         parts=tuple(RuleLink(number, href) for number, href, _ in parts),
+        name=name,
     )
 
 

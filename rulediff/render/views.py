@@ -276,6 +276,8 @@ class HistoryView:
     events: tuple[EventView, ...]
     parts: tuple[RuleLink, ...] = ()
     """The subrules whose histories are rolled into this page (a numbered rule's page)."""
+    name: str = ""
+    """The rule's title or keyword ("Morph"), when it has one."""
 
 
 @dataclass(frozen=True, slots=True)
