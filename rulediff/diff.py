@@ -44,7 +44,6 @@ from .align import (
     Match,
     align,
     references,
-    tokenize,
     typography_key,
     word_opcodes,
 )
@@ -56,7 +55,7 @@ log = logging.getLogger(__name__)
 #: Version of the ``diff --format json`` document; bumped when its shape changes.
 DIFF_FORMAT_VERSION = 1
 #: Bumped whenever the diff of a given pair could change (cache key).
-DIFF_VERSION = "4"
+DIFF_VERSION = "5"
 
 Significance = Literal["none", "editorial", "references", "substantive"]
 SIGNIFICANCES: tuple[Significance, ...] = get_args(Significance)
@@ -207,8 +206,16 @@ class EditionDiff:
 # --- word diffs ---------------------------------------------------------------------------
 
 
-def word_diff(old: str, new: str) -> tuple[WordOp, ...]:
+#: Tokens of a readable diff: a rule number (702.36d) is one token, never split at its dot
+#: (``702.~~36d~~36e``); otherwise the words, spaces and marks of :func:`align.tokenize`.
+_DIFF_TOKEN = re.compile(r"\d+(?:\.\d+[a-z]*)+|\w+(?:['\u2019]\w+)*|\s+|[^\w\s]")
+
+
+def word_diff(old: str, new: str, *, island: int = 2) -> tuple[WordOp, ...]:
     """The readable word-level diff of two texts (runs merged, islands folded).
+
+    ``island``: unchanged runs of at most that many words between two changes are folded
+    into them (0 for an enumerated list, whose unchanged items must stay unchanged).
 
     >>> for w in word_diff("It doesn't have morph.", "It doesn't have a morph ability."):
     ...     print(w.op, repr(w.text))
@@ -223,7 +230,7 @@ def word_diff(old: str, new: str) -> tuple[WordOp, ...]:
         return (WordOp("insert", new),)
     if not new:
         return (WordOp("delete", old),)
-    a, b = tokenize(old), tokenize(new)
+    a, b = _DIFF_TOKEN.findall(old), _DIFF_TOKEN.findall(new)
     out: list[WordOp] = []
 
     def emit(op: Op, text: str) -> None:
@@ -234,7 +241,7 @@ def word_diff(old: str, new: str) -> tuple[WordOp, ...]:
         else:
             out.append(WordOp(op, text))
 
-    for tag, i1, i2, j1, j2 in word_opcodes(a, b):
+    for tag, i1, i2, j1, j2 in word_opcodes(a, b, island=island):
         if tag == "equal":
             emit("equal", "".join(a[i1:i2]))
             continue
@@ -465,10 +472,11 @@ def _text_change(
 ) -> Change:
     old_text = "\n".join(get_old(m.domain, i) for i in m.old_ids)
     new_text = "\n".join(get_new(m.domain, i) for i in m.new_ids)
-    words = word_diff(old_text, new_text)
     lists = (
         list_changes(old_text, new_text) if m.old_ids and m.new_ids and old_text != new_text else ()
     )
+    # A list's items are diffed one by one: no unchanged item folded into a change.
+    words = word_diff(old_text, new_text, island=0 if lists else 2)
     moved_refs = retargets(old_text, new_text, mapping) if m.old_ids and m.new_ids else ()
     significance = _significance(m.kind, m.flags)
     if significance == "editorial" and moved_refs:

@@ -172,10 +172,10 @@ def _notes(c: Change, old: _Side | None = None, new: _Side | None = None) -> tup
         notes.append("references: " + ", ".join(parts))
     for a, b in c.sweeps:
         notes.append(f"wording sweep: “{a}” → “{b}”")
-    if "typography" in c.flags and c.kind == "editorial":
-        notes.append("typography only (quotes, dashes, spacing)")
     if _whitespace_only(c):
         notes.append("only spacing changed (␣ a space, ↵ a line break)")
+    elif "typography" in c.flags and c.kind == "editorial":
+        notes.append("typography only (quotes, dashes, spacing)")
     return tuple(notes)
 
 
