@@ -63,7 +63,7 @@ from .render.index import (
     render_feed,
     render_index_html,
 )
-from .render.links import Links, changelog_page, edition_page, history_page
+from .render.links import Links, changelog_page, edition_page, glossary_anchor, history_page
 from .render.rules_index import build_rules_index_view, render_rules_index
 from .render.search_index import INDEX_PATH, build_search_view, render_search, search_index_js
 
@@ -597,6 +597,12 @@ def _extra_pages(state: _State, fp: str) -> dict[str, tuple[str, Callable[[], st
         links = Links(root="")
 
         def rule_href(day: str, rule: str) -> str | None:
+            if rule.startswith("glossary:"):
+                k = state.by_date.get(day)
+                term = rule.split(":", 1)[1]
+                if k is None or state.editions[k].glossary_entry(term) is None:
+                    return None
+                return f"{links.edition(day)}#{glossary_anchor(term)}"
             return links.rule(day, rule) if state.text_of(day, rule) is not None else None
 
         return render_timeline(timeline_page(sets, links, rule_href))

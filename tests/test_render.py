@@ -427,15 +427,14 @@ def test_search_index_lists_rules_and_glossary_of_an_edition() -> None:
     from rulediff.render.search_index import search_documents, search_index_js
 
     edition = synthetic(DATES[1])
-    docs = search_documents(edition, Links(root=""), lambda n: f"rules/{n}.html")
+    docs = search_documents(edition, lambda n: f"rules/{n}.html")
     rules = {d[1]: d for d in docs if d[0] == "r"}
     assert set(rules) == {str(r.id) for r in edition.rules if not r.id.is_section}
-    rule = edition.rule("100.1c")
-    assert rules["100.1c"][3] == "\n".join([rule.text, *(ex.text for ex in rule.examples)])
-    assert rules["100.1c"][4] == f"editions/{DATES[1]}.html#r100.1c"
-    assert rules["100.1c"][5] == "rules/100.1c.html"
-    terms = [d[1] for d in docs if d[0] == "g"]
-    assert terms == [g.term for g in edition.glossary]
+    assert rules["100.1c"][3] == edition.rule("100.1c").text
+    assert rules["100.1c"][4] == "rules/100.1c.html"
+    glossary = [d for d in docs if d[0] == "g"]
+    assert [d[1] for d in glossary] == [g.term for g in edition.glossary]
+    assert glossary[0][4] == "g-crowd-game"
     js = search_index_js(edition, lambda n: None)
     assert js.startswith("window.RULEDIFF_SEARCH = ") and js.endswith(";\n")
     data = json.loads(js[len("window.RULEDIFF_SEARCH = ") : -2])

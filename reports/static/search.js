@@ -11,6 +11,8 @@
   var status = document.getElementById("search-status");
   if (!data || !input || !list) { return; }
   var W = data.weights, docs = data.docs;
+  function textHref(d) { return data.text + "#" + (d[0] === "g" ? d[4] : "r" + d[1]); }
+  function historyHref(d) { return d[0] === "r" ? d[4] : ""; }
   var NUMBER = /^\s*(\d{1,3}(?:\.\d+[a-z]*)?)\.?\s*$/i;
 
   function fold(s) {
@@ -67,7 +69,9 @@
   function snippet(text, terms) {
     var flat = text.replace(/\s+/g, " "), low = fold(flat), at = -1;
     for (var k = 0; k < terms.length && at < 0; k++) { at = low.indexOf(terms[k]); }
-    var start = Math.max(0, at - 60), out = flat.slice(start, start + 220);
+    var start = Math.max(0, at - 60);
+    if (start > 0) { var space = flat.indexOf(" ", start); start = space >= 0 && space < at ? space + 1 : start; }
+    var out = flat.slice(start, start + 220);
     return (start > 0 ? "… " : "") + out + (start + 220 < flat.length ? " …" : "");
   }
 
@@ -80,7 +84,7 @@
       var num = m[1].toLowerCase();
       for (var k = 0; k < docs.length; k++) {
         if (docs[k][0] !== "g" && docs[k][1].toLowerCase() === num) {
-          location.replace(docs[k][5] || docs[k][4]);
+          location.replace(historyHref(docs[k]) || textHref(docs[k]));
           return;
         }
       }
@@ -102,11 +106,11 @@
     hits.slice(0, 50).forEach(function (h) {
       var d = docs[h[1]], li = el("li", "hit");
       var head = el("p", "hit-head");
-      head.appendChild(link(d[4], d[0] === "g" ? d[1] : d[1] + (d[2] ? " " + d[2] : ""), "hit-title"));
+      head.appendChild(link(textHref(d), d[0] === "g" ? d[1] : d[1] + (d[2] ? " " + d[2] : ""), "hit-title"));
       if (d[0] === "g") { head.appendChild(document.createTextNode(" (glossary)")); }
-      if (d[5]) {
+      if (historyHref(d)) {
         head.appendChild(document.createTextNode(" · "));
-        var hist = link(d[5], "history", "hist");
+        var hist = link(historyHref(d), "history", "hist");
         hist.setAttribute("aria-label", "History of rule " + d[1]);
         head.appendChild(hist);
       }

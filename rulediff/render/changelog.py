@@ -23,7 +23,7 @@ from .. import cache
 from ..diff import Change, EditionDiff, ExampleChange, WordOp
 from ..model import Edition, RuleId
 from .difftext import list_notes
-from .edition import HistoryKey, glossary_items, linked_spans, set_label, text_items
+from .edition import HistoryKey, glossary_items, linked_spans, rule_name, set_label, text_items
 from .env import fingerprint, template
 from .links import Links, change_anchor, glossary_anchor, rule_anchor
 from .refs import find_references
@@ -288,14 +288,7 @@ def rule_title(edition: Edition | None, number: str) -> str:
     if edition is None:
         return ""
     rule = edition.rule(number)
-    if rule is None:
-        return ""
-    if rule.title:
-        return rule.title
-    text = rule.text.strip()
-    if text and len(text.split()) <= 6 and not text.endswith((".", ":")) and "\n" not in text:
-        return text
-    return ""
+    return rule_name(rule) if rule is not None else ""
 
 
 def _rule_groups(

@@ -57,6 +57,17 @@ def linked_spans(
     return tuple(spans)
 
 
+def rule_name(rule: Rule) -> str:
+    """A rule's title or keyword: the heading of 702, the keyword of 702.36 ("Morph");
+    ``""`` for a rule whose text is a sentence."""
+    if rule.title:
+        return rule.title
+    text = rule.text.strip()
+    if text and len(text.split()) <= 6 and not text.endswith((".", ":")) and "\n" not in text:
+        return text
+    return ""
+
+
 def set_label(set_name: str | None, set_code: str | None) -> str | None:
     if set_name and set_code:
         return f"{set_name} ({set_code})"
@@ -81,7 +92,17 @@ def text_items(
         seen[anchor] = seen.get(anchor, 0) + 1
         return anchor if seen[anchor] == 1 else f"{anchor}-{seen[anchor]}"
 
+    toc_names: list[TocEntry] = []
+
+    def close_rule() -> None:
+        """Named numbered rules (702.36 Morph) become the contents under their rule."""
+        if toc_children and toc_names:
+            last = toc_children[-1]
+            toc_children[-1] = TocEntry(last.anchor, last.label, last.title, tuple(toc_names))
+        toc_names.clear()
+
     def close_section() -> None:
+        close_rule()
         if toc:
             last = toc[-1]
             toc[-1] = TocEntry(last.anchor, last.label, last.title, tuple(toc_children))
@@ -98,7 +119,10 @@ def text_items(
         key = history_key(str(rule.id)) if history_key else None
         level = rule.kind
         if level == "rule" and rule.title is not None:
+            close_rule()
             toc_children.append(TocEntry(anchor, rule.label, rule.title))
+        elif level == "numbered" and toc_children and (name := rule_name(rule)):
+            toc_names.append(TocEntry(anchor, str(rule.id), name))
         items.append(
             TextItem(
                 anchor=anchor,

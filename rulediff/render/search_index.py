@@ -30,34 +30,23 @@ WEIGHTS = (10.0, 5.0, 1.0)
 
 
 def search_documents(
-    edition: Edition, links: Links, history_page: Callable[[str], str | None]
+    edition: Edition, history_page: Callable[[str], str | None]
 ) -> list[list[str]]:
-    """``[kind, label, title, text, text href, history href]`` for every rule and glossary
-    entry of ``edition`` (``kind``: ``r`` rule, ``s`` section, ``g`` glossary), in order."""
+    """``[kind, label, title, text, target]`` for every section, rule and glossary entry of
+    ``edition``, in order. ``kind``: ``s`` section, ``r`` rule, ``g`` glossary entry;
+    ``target``: the rule's history page (``""``: none), the glossary entry's anchor. The
+    full-text links are made by the script (``editions/<date>.html#r<number>``), so the
+    index carries each text once and nothing it can derive."""
     docs: list[list[str]] = []
     for section in edition.sections:
-        href = links.rule(edition.date_text, section.id) or ""
-        docs.append(["s", str(section.id), section.title, "", href, ""])
+        docs.append(["s", str(section.id), section.title, "", ""])
     for rule in edition.rules:
-        number = str(rule.id)
         if rule.id.is_section:
             continue
-        text = rule.text
-        if rule.examples:
-            text += "\n" + "\n".join(ex.text for ex in rule.examples)
-        docs.append(
-            [
-                "r",
-                number,
-                rule.title or "",
-                text,
-                links.rule(edition.date_text, number) or "",
-                history_page(number) or "",
-            ]
-        )
-    page = links.edition(edition.date_text) or ""
+        number = str(rule.id)
+        docs.append(["r", number, rule.title or "", rule.text, history_page(number) or ""])
     for entry in edition.glossary:
-        docs.append(["g", entry.term, "", entry.text, f"{page}#{glossary_anchor(entry.term)}", ""])
+        docs.append(["g", entry.term, "", entry.text, glossary_anchor(entry.term)])
     return docs
 
 
@@ -65,8 +54,9 @@ def search_index_js(edition: Edition, history_page: Callable[[str], str | None])
     """The index script of a site (links relative to the site's top)."""
     doc = {
         "edition": edition.date_text,
+        "text": Links(root="").edition(edition.date_text),
         "weights": list(WEIGHTS),
-        "docs": search_documents(edition, Links(root=""), history_page),
+        "docs": search_documents(edition, history_page),
     }
     data = json.dumps(doc, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
     # "</" cannot close the script element it is read by (the data is also valid JSON).
