@@ -110,6 +110,7 @@ def _event_view(
         segments=segments,
         examples=examples,
         part=part,
+        label="first seen" if e.in_oldest else "",
     )
 
 

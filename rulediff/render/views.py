@@ -258,6 +258,8 @@ class EventView:
     examples: tuple[str, ...]
     part: RuleLink | None = None
     """On a numbered rule's page, the subrule the event belongs to (``None``: the rule)."""
+    label: str = ""
+    """The badge, when it says more than the kind ("first seen": in the oldest edition)."""
 
 
 @dataclass(frozen=True, slots=True)
