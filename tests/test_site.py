@@ -312,6 +312,10 @@ def test_site_of_three_real_editions(corpus_dir: Path, tmp_path: Path) -> None:
     sample = [site / "index.html", site / "changes" / "2015-01-23_2015-03-27.html"]
     sample += sorted((site / "rules").glob("702.36*.html"))
     sample.append(site / "editions" / "2015-03-27.html")
+    sample += [site / "audit.html", site / "flags.html", site / "search.html"]
+    # the morph rule's page tells its subrules' changes too (702.36b was added in March)
+    morph = (site / "rules" / "702.36.html").read_text(encoding="utf-8")
+    assert 'id="e2015-03-27-702.36b"' in morph and "Morph" in morph
     assert check_links(site, sample) > 5000  # the full text links every rule and reference
     digest = hashlib.sha256((site / "editions" / "2015-03-27.html").read_bytes()).hexdigest()
     again = build(corpus, tmp_path / "again", jobs=1)
