@@ -34,6 +34,7 @@ MANIFEST = HERE / "editions.toml"
 
 #: effective date -> (set code, set name); None where the code is not certain.
 SETS: dict[str, tuple[str | None, str]] = {
+    "2002-02-20": ("TOR", "Torment"),  # Madness is new
     "2002-10-07": ("ONS", "Onslaught"),
     "2003-07-01": ("8ED", "Eighth Edition"),
     "2003-10-01": ("MRD", "Mirrodin"),
@@ -79,6 +80,9 @@ SETS: dict[str, tuple[str | None, str]] = {
     "2013-09-27": ("THS", "Theros"),
     "2013-11-01": ("C13", "Commander 2013"),
     "2014-02-01": ("BNG", "Born of the Gods"),
+    "2014-05-01": ("JOU", "Journey into Nyx"),  # Strive, Constellation are new
+    "2014-06-01": ("CNS", "Conspiracy"),  # Conspiracies, Conspiracy Draft, Dethrone, Vote
+    "2014-07-18": ("M15", "Magic 2015"),  # no new keyword; effective on M15's release day
     "2014-09-25": ("KTK", "Khans of Tarkir"),
     "2015-01-23": ("FRF", "Fate Reforged"),
     "2015-03-27": ("DTK", "Dragons of Tarkir"),

@@ -19,6 +19,8 @@ placeholder-reference warning   a rule cites a rule that is an empty placeholder
 numbering-gap         warning   a number is skipped among siblings (702.4 then 702.6)
 numbering-order       error     a number is not after the one before it
 skipped-letter        warning   a subrule uses l or o, which the CR skips
+glued-heading         warning   a section heading with no blank line before it (kept
+                                as a section: the contents list it, its rules follow)
 contents-mismatch     warning   the contents table and the headings disagree
 malformed-number      warning   a rule glued to its text (``901.4.All …``), besides the
                                 parser's own malformed-number findings
@@ -64,6 +66,7 @@ CODES = (
     "numbering-order",
     "skipped-letter",
     "missing-parent",
+    "glued-heading",
     "contents-mismatch",
     "empty-placeholder",
     "stray-text",
@@ -606,6 +609,7 @@ MEANINGS = {
     "numbering-order": "A rule's number does not follow the one before it.",
     "skipped-letter": "A subrule uses l or o, letters the rules skip.",
     "missing-parent": "A subrule whose numbered rule is absent.",
+    "glued-heading": "A section heading follows a rule's text without a blank line.",
     "contents-mismatch": "The contents table and the headings disagree.",
     "empty-placeholder": "A rule kept only as a placeholder (This section is now empty).",
     "stray-text": "Text without a number between rules.",

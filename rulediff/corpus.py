@@ -30,8 +30,6 @@ import hashlib
 import logging
 import os
 import re
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from importlib import resources
@@ -146,11 +144,6 @@ class Manifest:
 
     def by_sha256(self, sha256: str) -> ManifestEntry | None:
         return next((e for e in self.entries if e.sha256 == sha256), None)
-
-    def by_name(self, name: str) -> ManifestEntry | None:
-        """By set code or set name, case-insensitive."""
-        key = _fold(name)
-        return next((e for e in self.entries if key in _names(e)), None)
 
 
 def _manifest_entries(data: dict, source: str) -> tuple[ManifestEntry, ...]:
@@ -726,6 +719,9 @@ def fetch_targets(refs: Sequence[str], manifest: Manifest) -> list[ManifestEntry
 
 def download(url: str, *, timeout: float = 60.0) -> bytes:
     """The bytes at ``url`` (one-line :class:`CorpusError` on any failure)."""
+    import urllib.error  # only a fetch needs the network stack: keep start-up light
+    import urllib.request
+
     from . import __version__
 
     request = urllib.request.Request(url, headers={"User-Agent": f"rulediff/{__version__}"})

@@ -164,7 +164,6 @@ class _Builder:
     def __init__(self, text_lines_source: str) -> None:
         self.source = text_lines_source
         self.diagnostics: list[Diagnostic] = []
-        self.seen: dict[str, int] = {}
 
     def diag(
         self, code: str, severity: str, message: str, line: int | None, **kw: str | None
@@ -186,6 +185,8 @@ class _Builder:
     def rule(self, raw: _RawRule, previous: Rule | None) -> Rule:
         first = _line(raw.head.first)
         line_no = raw.head.first.line
+        indent = first[: len(first) - len(first.lstrip(" \t\u00a0"))]
+        first = first[len(indent) :]
         m = _LABEL.match(first)
         if m is None:  # a heading: "702. Keyword Abilities"
             head = _HEAD.match(first)
@@ -195,6 +196,16 @@ class _Builder:
         else:
             label, sep, body = m.group("label"), m.group("sep"), m.group("body")
             rule_id = self._rule_id(m, previous, line_no)
+        if indent:
+            self.diag(
+                "malformed-number",
+                "warning",
+                f"rule {rule_id}'s line starts with {len(indent)} space(s)",
+                line_no,
+                rule=str(rule_id),
+                suggestion=str(rule_id),
+            )
+            label = indent + label
         conts = list(raw.head.conts)
         spacing = raw.head.blanks
         trailing = ""
@@ -307,6 +318,29 @@ class _Builder:
         return None
 
 
+_INDENTED_LABEL = re.compile(r"^[ \t\u00a0]+\d{3}\.\d+[a-z]{0,2}\.?[ \t]")
+
+
+def _split_indented(rules: list[_RawRule]) -> list[_RawRule]:
+    """A numbered rule whose line starts with a space is a rule, not a stray paragraph.
+
+    Some 2009 editions indent a few rule lines (" 509.1c The …") after a blank line; the
+    line grammar reads them as indented text after the rule above. Each becomes a rule of
+    its own again (the builder keeps the indent in its label and says so).
+    """
+    out: list[_RawRule] = []
+    for raw in rules:
+        current = _RawRule(raw.head, [])
+        out.append(current)
+        for kind, para in raw.extras:
+            if kind == "stray" and _INDENTED_LABEL.match(_line(para.first)):
+                current = _RawRule(para, [])
+                out.append(current)
+            else:
+                current.extras.append((kind, para))
+    return out
+
+
 def _merge_wrapped(rules: list[_RawRule]) -> list[_RawRule]:
     """Undo hard wraps that left a rule number at the start of a line.
 
@@ -354,23 +388,53 @@ def _layout_error(exc: UnexpectedInput, work: str, source: str) -> ParseError:
     )
 
 
-def _merge_glued_sections(sections: list) -> list:
-    """A section heading glued under a rule's text is a hard-wrapped line, not a section.
+def _merge_glued_sections(
+    sections: list, contents: list[ContentsEntry], builder: _Builder
+) -> list:
+    """A section heading glued under a rule's text is a hard-wrapped line, not a section…
 
-    Real section headings always follow a blank line; "… a mana cost of\\n1. The …"
-    in a hard-wrapped edition does not.
+    …unless it is plainly the next section: real headings follow a blank line, and
+    "… a mana cost of\\n1. The …" in a hard-wrapped edition does not. A heading that is
+    missing its blank line (a copy made from another format) is still a section when the
+    contents table lists it, its number follows the previous section's, and the rules
+    under it carry its number; it is kept with a ``glued-heading`` diagnostic.
     """
+    listed = {(str(e.id), e.title) for e in contents if e.id is not None and e.id.depth == 0}
     merged: list = []
     for sec_tok, sec_blanks, raw_rules in sections:
         if merged and merged[-1][2]:
             prev = merged[-1][2][-1]
             if not prev.head.blanks and not prev.extras:
-                prev.head.conts.append(_line(sec_tok))
-                prev.head.blanks = sec_blanks
-                merged[-1][2].extend(raw_rules)
-                continue
+                if _is_next_section(merged[-1][0], sec_tok, raw_rules, listed):
+                    builder.diag(
+                        "glued-heading",
+                        "warning",
+                        f"section heading {_line(sec_tok).strip()!r} follows a rule's text "
+                        "without a blank line",
+                        sec_tok.line,
+                    )
+                else:
+                    prev.head.conts.append(_line(sec_tok))
+                    prev.head.blanks = sec_blanks
+                    merged[-1][2].extend(raw_rules)
+                    continue
         merged.append((sec_tok, sec_blanks, list(raw_rules)))
     return merged
+
+
+def _is_next_section(
+    previous: Token, heading: Token, raw_rules: list[_RawRule], listed: set[tuple[str, str]]
+) -> bool:
+    prev_head, head = _HEAD.match(_line(previous)), _HEAD.match(_line(heading))
+    if prev_head is None or head is None or not raw_rules:
+        return False
+    number, title = head.group("label").rstrip("."), head.group("body").strip()
+    if (number, title) not in listed or not prev_head.group("label").rstrip(".").isdigit():
+        return False
+    first_rule = _line(raw_rules[0].head.first)
+    return int(number) == int(prev_head.group("label").rstrip(".")) + 1 and first_rule.startswith(
+        number
+    )
 
 
 def parse_text(
@@ -405,9 +469,9 @@ def parse_text(
     builder = _Builder(source)
     body: list[Section | Rule] = []
     previous: Rule | None = None
-    for sec_tok, sec_blanks, raw_rules in _merge_glued_sections(body_tree):
+    for sec_tok, sec_blanks, raw_rules in _merge_glued_sections(body_tree, contents, builder):
         body.append(builder.section(sec_tok, sec_blanks))
-        for raw in _merge_wrapped(raw_rules):
+        for raw in _merge_wrapped(_split_indented(raw_rules)):
             rule = builder.rule(raw, previous)
             body.append(rule)
             previous = rule

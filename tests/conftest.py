@@ -47,3 +47,12 @@ def corpus_dir() -> Path:
     if folder is None or not folder.is_dir():
         pytest.fail("RULEDIFF_CORPUS must point at the CR corpus (../shared/corpus/mtg-cr)")
     return folder
+
+
+@pytest.fixture(scope="session")
+def oldest_date(corpus_dir: Path) -> str:
+    """The effective date of the oldest edition in the corpus, read from the texts: tests
+    pin when things changed, never which file happens to come first."""
+    from rulediff.corpus import Corpus
+
+    return min(e.date for e in Corpus.open(corpus_dir).editions()).isoformat()

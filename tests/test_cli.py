@@ -523,3 +523,32 @@ def test_progress_bar_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch, capsys
     err = run()
     assert "parsing e9" in err and "aligning" in err and "writing" in err
     assert "small" not in err  # fewer units than the minimum: no bar
+
+
+# --- start-up: commands are imported when they run -------------------------------------
+def test_command_table_short_help_is_each_commands_own() -> None:
+    import importlib
+
+    from rulediff.cli import COMMANDS
+
+    for name, (module, attr, short) in COMMANDS.items():
+        command = getattr(importlib.import_module(f"rulediff.commands.{module}"), attr)
+        assert command.name == name
+        assert command.get_short_help_str(limit=300) == short, name
+
+
+def test_start_up_imports_no_command_library() -> None:
+    """``--help`` lists every command without importing the parser, flags or networkx."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys\nfrom rulediff.cli import run\ntry:\n    run(['--help'])\n"
+        "except SystemExit:\n    pass\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('lark', 'networkx', "
+        "'jinja2', 'rapidfuzz') or m.startswith(('rulediff.flags', 'rulediff.parse', "
+        "'rulediff.commands.diff')))\nprint('HEAVY', heavy)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert "Commands:" in done.stdout and "cite-check" in done.stdout
+    assert "HEAVY []" in done.stdout, done.stdout.splitlines()[-1]

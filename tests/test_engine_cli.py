@@ -102,20 +102,20 @@ def test_unknown_scenario(tmp_path: Path) -> None:
     assert code == 2 and f"{bad}:4:" in err
 
 
-def test_compare_collapses_editions_into_runs(corpus_dir: Path) -> None:
+def test_compare_collapses_editions_into_runs(corpus_dir: Path, oldest_date: str) -> None:
     code, out, _ = invoke("engine", "compare", "damage-order", "--format", "json",
                           "--check", corpus=corpus_dir)
     assert code == 0
     runs = json.loads(out)["runs"]
     assert [r["result"] for r in runs] == ["legal", "illegal", "legal"]
-    assert runs[0]["first"] == "2001-09-24" and runs[1]["first"] == "2009-07-11"
+    assert runs[0]["first"] == oldest_date and runs[1]["first"] == "2009-07-11"
     assert runs[2]["first"] == "2024-11-08"
     assert sum(r["count"] for r in runs) == len(list(corpus_dir.glob("*.txt")))
     assert all(r["unexpected"] == [] for r in runs)
     code, out, _ = invoke("engine", "compare", "mana-burn", corpus=corpus_dir)
     assert code == 0
     lines = out.splitlines()
-    assert lines[1].startswith("  2001-09-24 .. 2009-05-01  'life=17'")
+    assert lines[1].startswith(f"  {oldest_date} .. 2009-05-01  'life=17'")
     assert lines[2].startswith("  2009-07-11 .. ")
 
 

@@ -155,6 +155,47 @@ def test_hard_wrap_that_looks_like_a_heading_is_text() -> None:
     assert ed.to_text() == _doc(body)
 
 
+def test_glued_section_heading_listed_in_the_contents_is_a_section() -> None:
+    """A copy that lost the blank line before a section heading (the 2014 DOCX copies)."""
+    text = (
+        "Widget Rules\n\nThese rules are effective as of May 1, 2030.\n\nContents\n\n"
+        "1. Basics\n100. General\n2. More\n200. Other\n\nGlossary\n\nCredits\n\n"
+        "1. Basics\n\n100. General\n\n100.1. One, with a period.\n2. More\n\n"
+        "200. Other\n\n200.1. Two.\n\nGlossary\n\nTerm\nA thing.\n\nCredits\n\nUs\n"
+    )
+    ed = parse_text(text)
+    assert [str(s.id) for s in ed.sections] == ["1", "2"]
+    assert ed.rule("100.1").text == "One, with a period."
+    assert ("glued-heading", None) in codes(ed)
+    assert not [c for c in codes(ed) if c[0] == "missing-parent"]
+    assert ed.to_text() == text
+
+
+def test_glued_line_not_in_the_contents_stays_text() -> None:
+    """The same shape with a heading the contents do not list is a hard-wrapped line."""
+    text = (
+        "Widget Rules\n\nThese rules are effective as of May 1, 2030.\n\nContents\n\n"
+        "1. Basics\n100. General\n\nGlossary\n\nCredits\n\n"
+        "1. Basics\n\n100. General\n\n100.1. One costs\n2. More\n\n"
+        "200. Other\n\n200.1. Two.\n\nGlossary\n\nTerm\nA thing.\n\nCredits\n\nUs\n"
+    )
+    ed = parse_text(text)
+    assert [str(s.id) for s in ed.sections] == ["1"]
+    assert ed.rule("100.1").text == "One costs 2. More"
+    assert ed.to_text() == text
+
+
+def test_indented_rule_line_is_a_rule() -> None:
+    """A rule line that starts with a space (some 2009 editions) is a rule, not stray text."""
+    body = "100. General\n\n100.1. One.\n\n100.1a First.\n\n 100.1b Second, indented.\n\n100.2. Two.\n"
+    ed = parse_text(_doc(body))
+    assert [str(r.id) for r in ed.rules] == ["100", "100.1", "100.1a", "100.1b", "100.2"]
+    assert ed.rule("100.1b").text == "Second, indented."
+    assert ("malformed-number", "100.1b") in codes(ed)
+    assert not [c for c in codes(ed) if c[0] == "stray-text"]
+    assert ed.to_text() == _doc(body)
+
+
 def test_orphan_subrule_is_diagnosed() -> None:
     ed = parse_text(_doc("100. General\n\n100.1. One.\n\n100.2b Orphan.\n"))
     assert ("missing-parent", "100.2b") in codes(ed)

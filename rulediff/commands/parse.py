@@ -11,7 +11,6 @@ from typing import Any
 import click
 from rapidfuzz import fuzz, process
 
-from ..clauses import edition_clauses_json
 from ..errors import RuleNotFound
 from ..model import Edition, GlossaryEntry, Rule, RuleId
 from .common import (
@@ -59,6 +58,8 @@ def edition_as_dict(edition: Edition) -> dict[str, Any]:
     Everything in it comes from the bytes of the edition, never from where they were
     read, so the same edition gives the same document from any path or the cache.
     """
+    from ..clauses import edition_clauses_json  # the clause parser: only for this output
+
     rule_clauses, glossary_clauses = edition_clauses_json(edition, use_cache=settings().use_cache)
     return {
         "format": "rulediff-parse",
