@@ -439,3 +439,17 @@ def test_search_index_lists_rules_and_glossary_of_an_edition() -> None:
     assert js.startswith("window.RULEDIFF_SEARCH = ") and js.endswith(";\n")
     data = json.loads(js[len("window.RULEDIFF_SEARCH = ") : -2])
     assert data["edition"] == DATES[1] and "</" not in js
+
+
+def test_ambiguous_alternatives_name_and_link_their_edition() -> None:
+    from rulediff.render.changelog import _Side, alternative_links
+
+    old, new = synthetic(DATES[0]), synthetic(DATES[1])
+    change = _change(ambiguous=True, alternatives=("100.1c", "101.1b"))
+    links = alternative_links(
+        change, _Side(old, "../editions/a.html", "", DATES[0]), _Side(new, "", "n-", DATES[1])
+    )
+    labels = [(r.label, r.href) for r in links]
+    assert (f"100.1c ({DATES[1]})", "#n-r100.1c") in labels  # only the new edition has it
+    assert (f"101.1b ({DATES[0]})", "../editions/a.html#r101.1b") in labels
+    assert f"100.1c ({DATES[0]})" not in [label for label, _ in labels]

@@ -143,26 +143,27 @@ def _anchor(c: Change, unique: Callable[[str], str]) -> str:
     return unique(change_anchor(c.old_ids, c.new_ids))
 
 
-def _where(rule_id: str, old: _Side, new: _Side) -> str:
-    """Which edition(s) have a rule of that number: "702.36d (2015-03-27)"."""
-    dates = [
-        side.date
-        for side in (old, new)
-        if side.edition is not None and side.edition.rule(rule_id) is not None
-    ]
-    return f"{rule_id} ({' and '.join(dates)})" if dates else rule_id
+def alternative_links(c: Change, old: _Side, new: _Side) -> tuple[RuleLink, ...]:
+    """The runner-ups of an ambiguous match, each named with the edition that has it
+    ("702.36d (2015-03-27)") and linked to its text there; unlinked when no edition is
+    known."""
+    out: list[RuleLink] = []
+    for rule_id in c.alternatives:
+        found = [
+            RuleLink(f"{rule_id} ({side.date})", side.rule(rule_id))
+            for side in (old, new)
+            if side.edition is not None and side.edition.rule(rule_id) is not None
+        ]
+        out.extend(found or [RuleLink(rule_id, None)])
+    return tuple(out)
 
 
-def _notes(c: Change, old: _Side | None = None, new: _Side | None = None) -> tuple[str, ...]:
+def _notes(c: Change) -> tuple[str, ...]:
     notes: list[str] = []
     if c.moved:
         notes.append("moved: a new parent, or a new place among its siblings")
-    if c.ambiguous:
-        if old is not None and new is not None:
-            also = ", ".join(_where(a, old, new) for a in c.alternatives)
-        else:
-            also = ", ".join(c.alternatives)
-        notes.append(f"ambiguous match: {also or 'another candidate'} scored almost as well")
+    if c.ambiguous and not c.alternatives:
+        notes.append("ambiguous match: another candidate scored almost as well")
     notes.extend(note for lc in c.lists for note in list_notes(lc))
     if c.retargets:
         parts = [
@@ -262,7 +263,8 @@ def _change_view(
         new=new_links,
         significance=c.significance,
         score=f"{c.score:.0f}" if matched else "",
-        notes=_notes(c, old, new),
+        notes=_notes(c),
+        alternatives=alternative_links(c, old, new) if c.ambiguous else (),
         segments=word_segments(c.words, old, new),
         show_text=bool(c.words) and not (c.kind == "renumbered" and not _edits(c)),
         examples=tuple(_example_view(e, old, new) for e in c.examples),

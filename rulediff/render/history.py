@@ -97,6 +97,9 @@ def _event_view(
     )
     if e.old_ids == e.new_ids:
         old_links = ()  # same number before and after: show it once
+    new_links = tuple(RuleLink(i, links.rule(e.date, i)) for i in e.new_ids)
+    if part is not None and not old_links and [r.label for r in new_links] == [part.label]:
+        new_links = ()  # the subrule's own number, already named by the event
     return EventView(
         anchor=f"e{e.date}" if part is None else f"e{e.date}-{part.label}",
         date=e.date,
@@ -105,7 +108,7 @@ def _event_view(
         kind=e.kind,
         css=kind_class(e.kind),
         old=old_links,
-        new=tuple(RuleLink(i, links.rule(e.date, i)) for i in e.new_ids),
+        new=new_links,
         summary=_summary(e, first_date),
         segments=segments,
         examples=examples,

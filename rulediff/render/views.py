@@ -165,6 +165,8 @@ class ChangeView:
     """Show old | new side by side (an edit of a matched rule)."""
     title: str = ""
     """The rule's number(s) as one line of text, for headings and accessible names."""
+    alternatives: tuple[RuleLink, ...] = ()
+    """An ambiguous match's runner-ups, each with its edition."""
 
 
 @dataclass(frozen=True, slots=True)
