@@ -453,3 +453,18 @@ def test_ambiguous_alternatives_name_and_link_their_edition() -> None:
     assert (f"100.1c ({DATES[1]})", "#n-r100.1c") in labels  # only the new edition has it
     assert (f"101.1b ({DATES[0]})", "../editions/a.html#r101.1b") in labels
     assert f"100.1c ({DATES[0]})" not in [label for label, _ in labels]
+
+
+def test_keyword_rules_are_in_the_contents(corpus_dir: Path) -> None:
+    from rulediff.render.edition import build_edition_view
+
+    edition = corpus_edition("2015-03-27")
+    view = build_edition_view(edition, Links(root="../"))
+    rules = {c.label: c for s in view.toc for c in s.children}
+    keywords = {k.label: k.title for k in rules["702."].children}
+    # the keyword of each numbered rule of 702, read from the edition itself
+    assert keywords["702.36"] == edition.rule("702.36").text
+    assert len(keywords) == len([r for r in edition.rules if r.parent == edition.rule("702").id
+                                 and r.kind == "numbered"]) - 1  # 702.1 is a sentence
+    html = render_edition_html(view)
+    assert f'<a href="#r702.36">702.36 {keywords["702.36"]}</a>' in html
