@@ -85,6 +85,16 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "audit_command",
         "Report dangling references, stale quoted titles, numbering and contents mistakes.",
     ),
+    "search": (
+        "search",
+        "search",
+        'Find rules and glossary entries by words, a "quoted phrase" or a rule number.',
+    ),
+    "serve": (
+        "serve",
+        "serve",
+        "Serve every edition, any pair's diff, histories, flags and search over HTTP.",
+    ),
     "cite-check": (
         "citecheck",
         "cite_check",

@@ -13,6 +13,7 @@ maintainer adding an edition would regenerate it with ``corpus/make_manifest.py`
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import re
 import shutil
 import subprocess
@@ -51,6 +52,26 @@ def next_edition_text(newest: Path) -> tuple[str, dt.date, str]:
     return "\n".join(lines), new_date, rule_id
 
 
+def _describe(source_tsv: Path, tsv: Path, added: Path, date: dt.date) -> None:
+    """The corpus's ``editions.tsv`` (what each file is: bytes, sha256, encoding, line ends)
+    with a row for the synthetic edition."""
+    data = added.read_bytes()
+    rows = source_tsv.read_text(encoding="utf-8").rstrip("\n").split("\n")
+    columns = rows[0].split("\t")
+    facts = {
+        "date": date.isoformat(),
+        "file": added.name,
+        "bytes": str(len(data)),
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "encoding": "utf-8",
+        "line_endings": "lf",
+        "rule_count": "",
+        "source": "synthetic (tests/grown_corpus.py)",
+    }
+    rows.append("\t".join(facts.get(column, "") for column in columns))
+    tsv.write_text("\n".join(rows) + "\n", encoding="utf-8")
+
+
 def grow(source: Path, dest: Path) -> tuple[Path, str, str]:
     """Copy ``source``'s editions to ``dest/corpus``, add the next edition, write
     ``dest/editions.toml``; returns (corpus folder, new date, edited rule id)."""
@@ -60,7 +81,9 @@ def grow(source: Path, dest: Path) -> tuple[Path, str, str]:
         shutil.copyfile(path, folder / path.name)
     newest = max(Corpus.open(source).editions(), key=lambda e: e.date)
     text, date, rule_id = next_edition_text(newest.path)
-    (folder / f"{date.isoformat()}.txt").write_text(text, encoding="utf-8")
+    added = folder / f"{date.isoformat()}.txt"
+    added.write_text(text, encoding="utf-8")
+    _describe(source / "editions.tsv", folder / "editions.tsv", added, date)
     subprocess.run(
         [sys.executable, str(REPO / "corpus" / "make_manifest.py"), str(folder),
          "-o", str(dest / "editions.toml")],

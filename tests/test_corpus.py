@@ -612,11 +612,14 @@ def real_corpus(monkeypatch: pytest.MonkeyPatch) -> Path:
     return folder
 
 
+#: The manifest the real corpus comes with: ``$RULEDIFF_MANIFEST`` as the suite starts (a
+#: corpus grown with editions of its own brings its manifest, written by
+#: corpus/make_manifest.py), else the repository's. Read once: tests here unset the variable.
+REAL_MANIFEST = os.environ.get("RULEDIFF_MANIFEST")
+
+
 def _manifest_path() -> Path:
-    """The manifest the tool reads: ``$RULEDIFF_MANIFEST`` (a corpus grown with editions of
-    its own brings its manifest, written by corpus/make_manifest.py), else the repository's."""
-    value = os.environ.get("RULEDIFF_MANIFEST")
-    return Path(value) if value else REPO / "corpus" / "editions.toml"
+    return Path(REAL_MANIFEST) if REAL_MANIFEST else REPO / "corpus" / "editions.toml"
 
 
 def _manifest_rows(path: Path | None = None) -> list[dict]:

@@ -33,6 +33,27 @@ def corpus() -> None:
     """List, import and fetch the CR editions rulediff reads."""
 
 
+def list_document(corp: corpus_lib.Corpus, rows: list[tuple[corpus_lib.EditionInfo, int]]) -> dict:
+    """The JSON document of ``corpus list --format json`` (also served by ``rulediff serve``)."""
+    return {
+        "corpus": str(corp.directory),
+        "editions": [
+            {
+                "date": info.date.isoformat(),
+                "set_code": info.set_code,
+                "set_name": info.set_name,
+                "rules": rules,
+                "sha256": info.sha256,
+                "bytes": info.size,
+                "file": str(info.path),
+                "official": info.known,
+                "url": info.url,
+            }
+            for info, rules in rows
+        ],
+    }
+
+
 @corpus.command("list")
 @format_option("text", "json")
 @corpus_options
@@ -48,23 +69,7 @@ def list_command(fmt: str) -> None:
             edition = corp.load(info)
             rows.append((info, len(edition.rules)))
     if fmt == "json":
-        doc = {
-            "corpus": str(corp.directory),
-            "editions": [
-                {
-                    "date": info.date.isoformat(),
-                    "set_code": info.set_code,
-                    "set_name": info.set_name,
-                    "rules": rules,
-                    "sha256": info.sha256,
-                    "bytes": info.size,
-                    "file": str(info.path),
-                    "official": info.known,
-                    "url": info.url,
-                }
-                for info, rules in rows
-            ],
-        }
+        doc = list_document(corp, rows)
         click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
         return
     table = Table(title=f"{len(rows)} editions in {corp.directory}", title_justify="left")

@@ -215,6 +215,37 @@ def history(rule: str, edition: str, fmt: str, output: Path | None) -> None:
         write_output(_renderer("render_history_html")(found, details), output)
 
 
+def follow_back(lineage: Lineage, newest: Edition, rule: str, day: dt.date) -> str:
+    """The number on ``day`` of the rule numbered ``rule`` in the newest edition (``at
+    --follow``), traced back through renumberings; also used by ``rulediff serve``."""
+    last = len(lineage.editions) - 1
+    wanted = _check_rule(newest, rule)
+    traced = trace_to(lineage, wanted, last, lineage.in_force(day))
+    if traced is None:
+        born = rule_history(lineage, wanted, last).origin
+        when = f" (it first appears in the edition of {born.date})" if born else ""
+        raise RuleNotFound(f"rule {wanted} did not exist on {day}{when}")
+    return traced
+
+
+def at_document(edition: Edition, wanted: str, asked: str, day: dt.date) -> dict[str, Any]:
+    """The JSON document of ``rulediff at --format json`` (and of ``serve``'s ``/api/at``)."""
+    item = edition.rule(wanted)
+    if item is None:
+        sec = edition.section(wanted)
+        text, examples = (sec.title if sec else ""), []
+    else:
+        text, examples = item.text, [e.text for e in item.examples]
+    return {
+        "rule": wanted,
+        "asked": asked,
+        "date": day.isoformat(),
+        "edition": edition.date_text,
+        "text": text,
+        "examples": examples,
+    }
+
+
 # --- rulediff at --------------------------------------------------------------------------------
 @click.command("at")
 @click.argument("rule")
@@ -240,33 +271,15 @@ def at(rule: str, date: str, follow: bool, fmt: str) -> None:
     if follow:
         lineage, load_date, editions = _lineage()
         newest = len(editions) - 1
-        wanted = _check_rule(load_date(str(editions[newest].date)), rule)
-        k = lineage.in_force(day)
-        traced = trace_to(lineage, wanted, newest, k)
-        if traced is None:
-            born = rule_history(lineage, wanted, newest).origin
-            when = f" (it first appears in the edition of {born.date})" if born else ""
-            raise RuleNotFound(f"rule {wanted} did not exist on {day}{when}")
-        wanted = traced
+        wanted = follow_back(lineage, load_date(str(editions[newest].date)), rule, day)
     edition = load(f"@{day.isoformat()}")
     wanted = _check_rule(edition, wanted)
     item = edition.rule(wanted)
-    if item is None:
-        sec = edition.section(wanted)
-        text, examples = (sec.title if sec else ""), []
-    else:
-        text, examples = item.text, [e.text for e in item.examples]
     if fmt == "json":
-        doc = {
-            "rule": wanted,
-            "asked": rule,
-            "date": day.isoformat(),
-            "edition": edition.date_text,
-            "text": text,
-            "examples": examples,
-        }
+        doc = at_document(edition, wanted, rule, day)
         write_output(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", None)
         return
+    text = at_document(edition, wanted, rule, day)["text"]
     head = f"{wanted} as of {day} (edition of {edition.date_text}"
     head += f"; numbered {rule} today)" if follow and wanted != rule else ")"
     body = format_rule(item) if item is not None else f"{wanted}. {text}"

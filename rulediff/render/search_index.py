@@ -19,14 +19,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..model import Edition
+from ..search import WEIGHTS
 from .env import template
 from .links import Links, glossary_anchor
 from .views import NavLink, Page
 
 #: Path of the index inside a site.
 INDEX_PATH = "search/index.js"
-#: Field weights (number, title, text), as :data:`rulediff.search.WEIGHTS`.
-WEIGHTS = (10.0, 5.0, 1.0)
 
 
 def search_documents(
