@@ -283,6 +283,7 @@ def _render_history(state: _State, key: str) -> str:
             state.chains[p].last[1],
             links.history(state.stems[p]),
             state.histories[p],
+            state.chains[p].last[0] == len(state.editions) - 1,
         )
         for p in state.parts.get(key, ())
     )
@@ -446,7 +447,7 @@ def build_site(
         {n: state.stems[key] if k == newest else key for n, key in keymap.items()}
         for k, keymap in enumerate(keymaps)
     ]
-    state.parts = _rollups(keymaps[newest]) if editions else {}
+    state.parts = _rollups(keymaps, found) if editions else {}
 
     # 3. Plan every page with the hash of its inputs.
     fp = fingerprint()
@@ -661,18 +662,21 @@ def _rules_rows(state: _State) -> tuple[tuple[str, str, str, str, bool], ...]:
     return tuple(r[:5] for r in rows)
 
 
-def _rollups(keymap: dict[str, str]) -> dict[str, tuple[str, ...]]:
-    """Numbered rules of the newest edition (702.36) -> the lineages of their subrules
-    (702.36a, 702.36b, …), in rule order: one page tells what changed for a keyword."""
-    out: dict[str, list[tuple[tuple, str]]] = {}
-    for number, key in keymap.items():
+def _rollups(keymaps: list[dict[str, str]], found: dict[str, Chain]) -> dict[str, tuple[str, ...]]:
+    """Numbered rules in force (702.36) -> the lineages of their subrules (702.36a, …),
+    those in force first, then those removed while under it (their parent as numbered in
+    their last edition), each in rule order: one page tells what changed for a keyword."""
+    newest = len(keymaps) - 1
+    out: dict[str, list[tuple[bool, tuple, str]]] = {}
+    for key, chain in found.items():
+        k, number = chain.last
         rid = RuleId.try_parse(number)
         if rid is None or rid.letters is None or rid.number is None:
             continue
-        parent = str(RuleId(rid.rule, rid.number))
-        if parent in keymap:
-            out.setdefault(keymap[parent], []).append((rid.sort_key(), key))
-    return {k: tuple(key for _, key in sorted(v)) for k, v in sorted(out.items())}
+        parent = keymaps[k].get(str(RuleId(rid.rule, rid.number)))
+        if parent is not None and found[parent].last[0] == newest:
+            out.setdefault(parent, []).append((k != newest, rid.sort_key(), key))
+    return {k: tuple(key for *_, key in sorted(v)) for k, v in sorted(out.items())}
 
 
 def _rule_sort(number: str) -> tuple:

@@ -337,7 +337,7 @@ def test_rule_page_is_todays_rule(browser, real_site: Path) -> None:
     page.close()
     # a numbered rule's page rolls up its subrules
     page, _ = _open(browser, real_site, "rules/702.37.html", 1400)
-    parts = [a.inner_text() for a in page.query_selector_all("main p.meta a.rn")]
+    parts = [a.inner_text() for a in page.query_selector_all("main p.meta > a.rn")]
     subrules = [str(r.id) for r in corpus_edition(date).rules if str(r.id).startswith("702.37")]
     assert parts == subrules[1:] and len(parts) >= 3
     page.close()

@@ -337,3 +337,22 @@ def test_single_edition_site(tmp_path: Path) -> None:
     assert not (site / "changes").exists()
     assert report.pages == len(json.loads((site / MANIFEST_NAME).read_text())["pages"])
     check_links(site)
+
+
+def test_a_numbered_rule_rolls_up_its_subrules_removed_ones_too(tmp_path: Path) -> None:
+    corpus = write_corpus(tmp_path / "corpus")
+    # a fourth edition drops the subrule 101.1b (and the crowd game's example stays)
+    fourth = edition_text(DATES[2]).replace("September 1, 2031", "December 1, 2031")
+    start = fourth.index("101.1b ")
+    fourth = fourth[:start] + fourth[fourth.index("101.1c", start) :]
+    (corpus / "2031-12-01.txt").write_text(fourth, encoding="utf-8")
+    site = tmp_path / "site"
+    build(corpus, site, jobs=1)
+    page = (site / "rules" / "100.1.html").read_text(encoding="utf-8")
+    # the duel subrule's birth and the crowd rule's renumbering, on the numbered rule's page
+    assert 'id="e2031-06-01-100.1b"' in page and 'id="e2031-06-01-100.1c"' in page
+    tokens = (site / "rules" / "101.1.html").read_text(encoding="utf-8")
+    assert 'class="removed-parts"' in tokens
+    assert 'id="e2031-12-01-101.1b"' in tokens  # removed, still told on 101.1's page
+    assert 'href="../rules/101.1b_2031-03-03.html">101.1b</a>' in tokens  # its page
+    check_links(site, [site / "rules" / "100.1.html", site / "rules" / "101.1.html"])

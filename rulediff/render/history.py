@@ -11,6 +11,7 @@ site passes the loaded editions; without it the page lists events without texts)
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from ..diff import word_diff
 from ..history import EventDetail, HistoryEvent, RuleHistory
@@ -126,7 +127,7 @@ def build_history_view(
     first_date: str = "",
     status: str | None = None,
     alive: bool | None = None,
-    parts: Sequence[tuple[str, str | None, RuleHistory]] = (),
+    parts: Sequence[tuple[str, str | None, RuleHistory, bool]] = (),
     name: str = "",
 ) -> HistoryView:
     """The view of a rule's history page.
@@ -135,8 +136,9 @@ def build_history_view(
     that says whether the rule is in force (the site knows more than one history does).
     With ``alive`` (a rule of the newest edition) the text shown is dated by its last
     change, not by the newest edition, so the page does not change with every edition.
-    ``parts`` (number, page, history) are the subrules rolled into a numbered rule's page:
-    their events join its timeline (except their presence in the oldest edition).
+    ``parts`` (number, page, history, in force) are the subrules rolled into a numbered
+    rule's page, including removed ones: their events join its timeline (except their
+    presence in the oldest edition).
     ``name`` is the rule's title or keyword ("Morph"), shown with its number.
     """
     links = links or Links(site=False)
@@ -146,14 +148,23 @@ def build_history_view(
     )
     if parts:
         merged = list(events)
-        for number, href, sub in parts:
+        for number, href, sub, _ in parts:
             label = RuleLink(number, href)
             merged += [
                 _event_view(e, links, text_of, first_date, None, label)
                 for e in sub.events
                 if not e.in_oldest
             ]
-        events = tuple(sorted(merged, key=lambda ev: ev.date, reverse=True))
+        seen: set[str] = set()
+        unique = []
+        for ev in sorted(merged, key=lambda ev: ev.date, reverse=True):
+            anchor, n = ev.anchor, 1
+            while anchor in seen:  # a removed subrule and its successor, same number
+                n += 1
+                anchor = f"{ev.anchor}-{n}"
+            seen.add(anchor)
+            unique.append(ev if anchor == ev.anchor else replace(ev, anchor=anchor))
+        events = tuple(unique)
     newest = history.events[0] if history.events else None
     if status is None:
         if newest is not None and newest.kind == "removed":
@@ -193,7 +204,10 @@ def build_history_view(
         current_title=text_title,
         current_href=links.rule(text_date, history.rule),
         events=events,
-        parts=tuple(RuleLink(number, href) for number, href, _ in parts),
+        parts=tuple(RuleLink(number, href) for number, href, _, alive in parts if alive),
+        removed_parts=tuple(
+            RuleLink(number, href) for number, href, _, alive in parts if not alive
+        ),
         name=name,
     )
 

@@ -282,6 +282,8 @@ class HistoryView:
     """The subrules whose histories are rolled into this page (a numbered rule's page)."""
     name: str = ""
     """The rule's title or keyword ("Morph"), when it has one."""
+    removed_parts: tuple[RuleLink, ...] = ()
+    """Subrules removed while under this rule (numbered as in their last edition)."""
 
 
 @dataclass(frozen=True, slots=True)
