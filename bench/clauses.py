@@ -51,7 +51,7 @@ def main() -> int:
         warm.append(time.perf_counter() - t0)
     cache.forget_memo()
     t0 = time.perf_counter()
-    again = edition_clauses(edition)  # from the pickle on disk
+    again = edition_clauses(edition)  # from the msgpack entry on disk
     t_disk = time.perf_counter() - t0
     t0 = time.perf_counter()
     edition_clauses(edition)  # from the in-process memo

@@ -3,7 +3,7 @@
     python bench/parse.py [--corpus DIR] [--repeat N]
 
 Prints, for the newest edition and for the whole corpus: the cold parse time, the warm
-load time (from the on-disk cache, in-process memo emptied: read + sha256 + unpickle),
+load time (from the on-disk cache, in-process memo emptied: read + sha256 + msgpack decode),
 each as a ratio to a plain ``bytes.decode().splitlines()`` of the same bytes, the
 warm/cold speedup (target ≥ 10×), and peak memory. Everything is measured in this
 process against a throw-away cache folder, so the figures compare like with like.

@@ -51,9 +51,6 @@ from .model import Edition
 
 log = logging.getLogger(__name__)
 
-#: Bumped whenever the alignment of a given pair of editions could change (cache key).
-ALIGN_VERSION = "4"
-
 Kind = Literal[
     "unchanged",
     "edited",
@@ -1264,7 +1261,6 @@ def align_cached(old: Edition, new: Edition, *, use_cache: bool = True) -> Align
     return cache.get_or_compute(
         "alignment",
         f"{old.sha256[:32]}-{new.sha256[:32]}",
-        ALIGN_VERSION,
         lambda: align(old, new),
         use_cache=use_cache,
     )

@@ -19,10 +19,12 @@ cascades are followed).
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import re
-from collections.abc import Iterable, Iterator
+import stat
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,10 +37,8 @@ log = logging.getLogger(__name__)
 
 #: Folders never searched (version control, virtual environments, caches, vendored code).
 SKIP_DIRS = frozenset({".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__"})
-#: Files larger than this are not source code.
-MAX_BYTES = 5_000_000
 
-_NUMBER = r"\d{3}(?:\.\d+[a-z]{0,2})?"
+_NUMBER = r"[0-9]{3}(?:\.[0-9]+[a-z]{0,2})?"  # ASCII digits only
 # "CR 704.5j", "CR704.5j", "C.R. 704.5j", "Comprehensive Rules 704.5j", "CR 601.2a-c"
 _CR = re.compile(
     rf"\b(?:C\.R\.|CR|Comprehensive\s+Rules?)\s*:?\s*(?:§\s*)?(?P<n>{_NUMBER})"
@@ -46,7 +46,9 @@ _CR = re.compile(
 )
 # A bare rule number in a comment: "// 613.4c", "# 702.36d". Section digit 1–9, and
 # not part of a longer dotted number (a version, an address, a float).
-_BARE = re.compile(r"(?<![\w.\-/])(?P<n>[1-9]\d{2}\.\d{1,3}[a-z]{0,2})(?![\w]|\.\d)")
+_BARE = re.compile(
+    r"(?<![\w.\-/])(?P<n>[1-9][0-9]{2}\.[0-9]{1,3}[a-z]{0,2})(?![\w]|\.\d)"
+)
 _COMMENT = re.compile(r"//|/\*|#|--|<!--|^\s*\*|^\s*;|^\s*%|\bREM\b")
 
 
@@ -137,42 +139,148 @@ def _members(first: str, end: str | None) -> list[str]:
     return expanded or [str(RuleId.parse(first))]
 
 
-def iter_files(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Path]:
-    """The files under ``paths`` (folders searched recursively, sorted, hidden skipped)."""
+def iter_files(
+    paths: Iterable[str | os.PathLike[str]],
+    problems: list[CiteFinding] | None = None,
+) -> Iterator[Path]:
+    """The files under ``paths`` (folders searched recursively, sorted, hidden skipped).
+
+    A folder that cannot be listed is added to ``problems`` (when given) and the walk goes
+    on; symbolic links to folders are not followed (no loops). A named path that does not
+    exist at all is an error; a dangling link is a problem of its own.
+    """
     for raw in paths:
         path = Path(raw)
-        if path.is_file():
-            yield path
-        elif path.is_dir():
-            for root, dirs, files in os.walk(path):
+        if path.is_dir():
+            for root, dirs, files in os.walk(path, onerror=_collect(problems, path)):
                 dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
                 for name in sorted(files):
                     yield Path(root) / name
+        elif os.path.lexists(path):
+            yield path  # a file, a dangling link, a FIFO …: read_source says what it is
         else:
             raise RuleDiffError("no such file or folder", file=str(path))
 
 
+def _collect(problems: list[CiteFinding] | None, top: Path) -> Callable[[OSError], None]:
+    """``os.walk``'s error handler: a folder it cannot list becomes a problem."""
+
+    def unlistable(exc: OSError) -> None:
+        if problems is not None:
+            where = Path(exc.filename) if exc.filename else top
+            problems.append(_problem(where, "unreadable", _why(exc)))
+
+    return unlistable
+
+
+def _problem(path: Path, code: str, message: str) -> CiteFinding:
+    """A finding about a file as a whole (line 0): it could not be read, or was skipped."""
+    return CiteFinding(code, SourceCitation(str(path), 0, 0, "", ""), message)
+
+
+def _why(exc: OSError) -> str:
+    if exc.errno == errno.ELOOP:
+        return "symbolic link loop"
+    if exc.errno == errno.ENOENT:
+        return "dangling symbolic link" if exc.filename and os.path.islink(exc.filename) else (
+            "vanished while being read"
+        )
+    return exc.strerror or str(exc)
+
+
+#: Source files are read in pieces of about this size (lines kept whole), so a large one is
+#: scanned without holding it all in memory.
+CHUNK_BYTES = 1 << 20
+#: Larger files are reported as skipped (a source file this big is not source code).
+MAX_SCAN_BYTES = 1 << 30
+
+
+def read_chunks(path: Path) -> Iterator[tuple[int, str]]:
+    """``(first line number, text)`` pieces of a source file, whole lines each.
+
+    Raises :class:`OSError` (unreadable, a dangling link or loop) or :class:`_Skip` (not a
+    regular file, binary, too big): the caller turns them into findings.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags)
+    with os.fdopen(fd, "rb") as handle:
+        st = os.fstat(handle.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            raise _Skip("not a regular file (a FIFO, device or socket)")
+        if st.st_size > MAX_SCAN_BYTES:
+            raise _Skip(f"{st.st_size / 2**20:.0f} MiB is more than source code (limit 1 GiB)")
+        line = 1
+        rest = b""
+        first = True
+        while True:
+            block = handle.read(CHUNK_BYTES)
+            if first and b"\0" in block[:8192]:
+                raise _Skip("binary")
+            first = False
+            if not block:
+                break
+            block = rest + block
+            cut = block.rfind(b"\n") + 1
+            if cut == 0 and len(block) < 16 * CHUNK_BYTES:
+                rest = block  # no line end yet: wait for more
+                continue
+            cut = cut or len(block)
+            piece, rest = block[:cut], block[cut:]
+            yield line, piece.decode("utf-8", errors="replace")
+            line += piece.count(b"\n")
+        if rest:
+            yield line, rest.decode("utf-8", errors="replace")
+
+
+class _Skip(Exception):
+    """A file that is not scanned, and why."""
+
+
 def read_source(path: Path) -> str | None:
-    """A file's text, or ``None`` for a binary or a huge file (not source code)."""
+    """A file's text, or ``None`` for a binary or unreadable one (see :func:`scan_all`)."""
     try:
-        if path.stat().st_size > MAX_BYTES:
-            return None
-        data = path.read_bytes()
-    except OSError as exc:
-        raise RuleDiffError(f"cannot read: {exc.strerror or exc}", file=str(path)) from None
-    if b"\0" in data[:8192]:
+        return "".join(piece for _line, piece in read_chunks(path))
+    except (OSError, _Skip):
         return None
-    return data.decode("utf-8", errors="replace")
+
+
+@dataclass(frozen=True, slots=True)
+class ScanResult:
+    citations: list[SourceCitation]
+    problems: list[CiteFinding]
+    """Files and folders not read (``unreadable``) or not scanned (``skipped``)."""
+
+
+def scan_all(paths: Iterable[str | os.PathLike[str]]) -> ScanResult:
+    """Every citation under ``paths``, and every entry that could not be scanned.
+
+    An unreadable file, a dangling link, a link loop or a FIFO is a problem and the scan
+    goes on; binaries found in folders are passed over (images, archives), but a binary
+    named on the command line is reported.
+    """
+    paths = list(paths)
+    named = {str(Path(p)) for p in paths}
+    citations: list[SourceCitation] = []
+    problems: list[CiteFinding] = []
+    for path in iter_files(paths, problems):
+        try:
+            for first, text in read_chunks(path):
+                found = find_citations(text, str(path))
+                citations.extend(
+                    SourceCitation(c.path, c.line + first - 1, c.column, c.text, c.target)
+                    for c in found
+                )
+        except OSError as exc:
+            problems.append(_problem(path, "unreadable", _why(exc)))
+        except _Skip as why:
+            if str(why) != "binary" or str(path) in named:
+                problems.append(_problem(path, "skipped", str(why)))
+    return ScanResult(citations, problems)
 
 
 def scan(paths: Iterable[str | os.PathLike[str]]) -> list[SourceCitation]:
     """Every citation in every source file under ``paths``."""
-    out: list[SourceCitation] = []
-    for path in iter_files(paths):
-        text = read_source(path)
-        if text is not None:
-            out.extend(find_citations(text, str(path)))
-    return out
+    return scan_all(paths).citations
 
 
 # --- checking -----------------------------------------------------------------------------------
@@ -230,6 +338,9 @@ def findings_text(
     lines = []
     for f in findings:
         c = f.citation
+        if c.line == 0:  # a file not read or not scanned
+            lines.append(f"{c.path}: {f.code}: {f.message}")
+            continue
         hint = f" → cite {f.suggestion}" if f.suggestion else ""
         lines.append(f"{c.path}:{c.line}:{c.column}: {f.code}: {c.text!r}: {f.message}{hint}")
     against = edition.date_text + (f" (written against {old.date_text})" if old else "")
@@ -258,4 +369,5 @@ __all__ = [
     "findings_text",
     "iter_files",
     "scan",
+    "scan_all",
 ]

@@ -15,13 +15,11 @@ cached by the edition's sha256 (:func:`edition_clauses`).
 from __future__ import annotations
 
 import contextvars
-import hashlib
 import logging
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import cache, lru_cache
-from pathlib import Path
+from functools import cache
 from typing import Any
 
 from lark import Lark, Token, Transformer, UnexpectedInput
@@ -30,9 +28,6 @@ from .model import SUBRULE_LETTERS, Clause, Edition, Reference, Rule, RuleId, ne
 from .parse import grammar_path
 
 log = logging.getLogger(__name__)
-
-#: Bumped whenever the clause grammar or the shape of its results changes: cache key.
-CLAUSES_VERSION = "1"
 
 #: A range longer than this is kept as its two ends (a slip, not 500 references).
 MAX_RANGE = 100
@@ -570,23 +565,6 @@ def compute_edition_clauses(edition: Edition) -> EditionClauses:
     )
 
 
-@lru_cache(maxsize=1)
-def clauses_cache_version() -> str:
-    """The ``version`` part of the clause cache key: :data:`CLAUSES_VERSION`, the parsed
-    edition's version, and a digest of this module, the grammar and the model — so an
-    edit to any of them never serves stale clauses, even without a version bump."""
-    from . import model
-    from .corpus import edition_cache_version
-
-    digest = hashlib.sha256()
-    for path in (Path(__file__), grammar_path("clause.lark"), Path(model.__file__ or "")):
-        try:
-            digest.update(path.read_bytes())
-        except OSError:
-            digest.update(b"?")
-    return f"{CLAUSES_VERSION}.{edition_cache_version()}.{digest.hexdigest()[:10]}"
-
-
 def edition_clauses(edition: Edition, *, use_cache: bool = True) -> EditionClauses:
     """The clauses of a whole edition, cached by its sha256 (memo and disk).
 
@@ -596,9 +574,7 @@ def edition_clauses(edition: Edition, *, use_cache: bool = True) -> EditionClaus
         return compute_edition_clauses(edition)
     from . import cache
 
-    return cache.get_or_compute(
-        "clauses", edition.sha256, clauses_cache_version(), lambda: compute_edition_clauses(edition)
-    )
+    return cache.get_or_compute("clauses", edition.sha256, lambda: compute_edition_clauses(edition))
 
 
 def rule_clauses_json(rule: Rule, parsed: RuleClauses | None = None) -> dict[str, object]:

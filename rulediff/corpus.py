@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
-import functools
 import hashlib
 import logging
 import os
 import re
+import stat
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from importlib import resources
@@ -42,7 +42,7 @@ from . import cache
 from .errors import CorpusError, EditionNotFound, RuleDiffError
 from .ingest import find_effective_date, ingest_bytes, read_bytes
 from .model import Edition
-from .parse import PARSER_VERSION, parse_bytes
+from .parse import parse_bytes
 
 try:  # Python 3.11+
     import tomllib
@@ -54,9 +54,6 @@ log = logging.getLogger(__name__)
 #: Environment variables.
 CORPUS_ENV = "RULEDIFF_CORPUS"
 MANIFEST_ENV = "RULEDIFF_MANIFEST"
-
-#: Bumped when the scan index (file → sha256, date) changes shape.
-SCAN_VERSION = "1"
 
 HOW_TO_GET_EDITIONS = (
     "run `rulediff corpus import DIR` (a folder of CR .txt files) or `rulediff corpus fetch`"
@@ -271,7 +268,7 @@ class Corpus:
         index_key = hashlib.sha256(str(self.directory.resolve()).encode()).hexdigest()
         old: dict[str, _Scanned] = {}
         if self.use_cache:
-            found = cache.read("scan", index_key, SCAN_VERSION)
+            found = cache.read("scan", index_key)
             old = found if isinstance(found, dict) else {}
         new: dict[str, _Scanned] = {}
         infos: list[EditionInfo] = []
@@ -295,7 +292,7 @@ class Corpus:
             if info is not None:
                 infos.append(info)
         if self.use_cache and new != old:
-            cache.write("scan", index_key, SCAN_VERSION, new)
+            cache.write("scan", index_key, new)
         infos.sort(key=lambda i: (i.date, i.path.name))
         _warn_duplicates(infos)
         return infos
@@ -436,7 +433,10 @@ def reference_path(ref: Ref) -> Path | None:
     if _fold(text) == "latest" or text.startswith("@") or _DATE.match(text):
         return None
     candidate = Path(text)
-    return candidate if candidate.is_file() else None
+    try:
+        return candidate if candidate.is_file() else None
+    except OSError:  # a name the file system cannot even look up (too long …)
+        return None
 
 
 _X = TypeVar("_X", EditionInfo, ManifestEntry)
@@ -513,38 +513,12 @@ def _nearest_names(value: str, items: Sequence[EditionInfo | ManifestEntry]) -> 
 # --- loading ---------------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=1)
-def _parser_digest() -> str:
-    """A digest of the code and grammar that turn bytes into an Edition.
-
-    Part of the cache key next to ``PARSER_VERSION``, so an edit to the grammar, the
-    parser, ingest or the model never serves a stale cached edition, even when nobody
-    remembered to bump the version.
-    """
-    from . import ingest, model, parse
-
-    digest = hashlib.sha256()
-    try:
-        for module in (ingest, model, parse):
-            digest.update(Path(module.__file__ or "").read_bytes())
-        digest.update(parse.grammar_path().read_bytes())
-    except OSError:
-        return "0"
-    return digest.hexdigest()[:10]
-
-
-def edition_cache_version() -> str:
-    """The ``version`` part of a parsed edition's cache key."""
-    return f"{PARSER_VERSION}.{_parser_digest()}"
-
-
 def load_bytes(data: bytes, source: str, *, use_cache: bool = True) -> Edition:
     """Parse an edition's bytes through the cache keyed by sha256 and the parser version."""
     sha = hashlib.sha256(data).hexdigest()
     edition = cache.get_or_compute(
         "edition",
         sha,
-        edition_cache_version(),
         lambda: parse_bytes(data, source),
         use_cache=use_cache,
     )
@@ -617,6 +591,7 @@ def import_editions(
     corpus_dir: str | os.PathLike[str] | None = None,
     *,
     force: bool = False,
+    allow_truncated: bool = False,
     use_cache: bool = True,
     on_file: Callable[[Path, int, int], None] | None = None,
 ) -> list[ImportResult]:
@@ -624,7 +599,10 @@ def import_editions(
 
     Each file is stored as ``YYYY-MM-DD.txt`` with its original bytes, atomically. A
     different file for a date already in the corpus is refused unless ``force``; an
-    identical one is a no-op. If any file is invalid, nothing is written.
+    identical one is a no-op. A truncated edition (no glossary or no credits) is refused
+    unless ``allow_truncated``. Every target is checked before the first write (a folder
+    in the way, a corpus that cannot be written), and a write that still fails undoes
+    the ones before it: if anything is wrong, nothing is stored.
     """
     corpus = Corpus.open(corpus_dir, use_cache=use_cache, require=False)
     planned: dict[dt.date, tuple[Path, bytes, str]] = {}
@@ -641,6 +619,7 @@ def import_editions(
                 "no effective date in the text ('effective as of …'): not a CR edition",
                 file=str(path),
             )
+        _refuse_incomplete(edition, str(path), allow_truncated)
         name_date = _date_in_name(path.name)
         if name_date is not None and name_date != date:
             log.warning(
@@ -668,6 +647,7 @@ def import_editions(
                 file=str(path),
             )
 
+    writes: list[tuple[Path, dt.date, Path, bytes, str]] = []
     results: list[ImportResult] = []
     for date, (path, data, sha) in sorted(planned.items()):
         target = corpus.directory / f"{date.isoformat()}.txt"
@@ -676,15 +656,86 @@ def import_editions(
             same = next(o for o in others if o.sha256 == sha)
             results.append(ImportResult(path, date, same.path, sha, "unchanged"))
             continue
-        corpus.directory.mkdir(parents=True, exist_ok=True)
-        status: ImportStatus = "replaced" if target.exists() else "added"
-        cache.atomic_write_bytes(target, data)
-        for other in others:
+        _check_target(target)
+        writes.append((path, date, target, data, sha))
+    if writes:
+        _check_corpus_writable(corpus.directory)
+    stored = _store_all(writes)
+    for (path, date, target, _data, sha), status in zip(writes, stored, strict=True):
+        for other in existing.get(date, []):
             if other.path != target:
                 log.warning("%s is also dated %s; it was left in place", other.path, date)
         results.append(ImportResult(path, date, target, sha, status))
+    results.sort(key=lambda r: r.date)
     corpus.refresh()
     return results
+
+
+def _refuse_incomplete(edition: Edition, source: str, allow_truncated: bool) -> None:
+    """A truncated or doubled file is not stored as an edition without a word."""
+    for diag in edition.diagnostics:
+        if diag.code == "appended-document":
+            raise CorpusError(diag.message, file=source, line=diag.line)
+        if diag.code in ("missing-glossary", "missing-credits") and not allow_truncated:
+            raise CorpusError(
+                f"{diag.message}; use --allow-truncated to store it anyway",
+                file=source,
+                line=diag.line,
+            )
+
+
+def _check_target(target: Path) -> None:
+    try:
+        st = os.lstat(target)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise CorpusError(f"cannot store here: {exc.strerror or exc}", file=str(target)) from None
+    if not stat.S_ISREG(st.st_mode):
+        kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+        raise CorpusError(f"the name is taken by {kind}; nothing was stored", file=str(target))
+
+
+def _check_corpus_writable(directory: Path) -> None:
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CorpusError(
+            f"cannot create the corpus folder: {exc.strerror or exc}", file=str(directory)
+        ) from None
+    if not directory.is_dir():
+        raise CorpusError("the corpus is not a folder", file=str(directory))
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise CorpusError("the corpus folder is read-only; nothing was stored", file=str(directory))
+
+
+def _store_all(writes: list[tuple[Path, dt.date, Path, bytes, str]]) -> list[ImportStatus]:
+    """Write every file; if one fails, put back what the earlier ones replaced."""
+    done: list[tuple[Path, bytes | None]] = []
+    statuses: list[ImportStatus] = []
+    for _path, _date, target, data, _sha in writes:
+        try:
+            previous = target.read_bytes() if target.exists() else None
+            cache.atomic_write_bytes(target, data)
+        except OSError as exc:
+            _undo(done)
+            raise CorpusError(
+                f"cannot store: {exc.strerror or exc}; nothing was stored", file=str(target)
+            ) from None
+        done.append((target, previous))
+        statuses.append("replaced" if previous is not None else "added")
+    return statuses
+
+
+def _undo(done: list[tuple[Path, bytes | None]]) -> None:
+    for target, previous in reversed(done):
+        try:
+            if previous is None:
+                target.unlink()
+            else:
+                cache.atomic_write_bytes(target, previous)
+        except OSError as exc:
+            log.warning("%s: could not undo the import (%s)", target, exc.strerror or exc)
 
 
 # --- fetch -----------------------------------------------------------------------------

@@ -54,9 +54,6 @@ log = logging.getLogger(__name__)
 
 #: Version of the ``diff --format json`` document; bumped when its shape changes.
 DIFF_FORMAT_VERSION = 1
-#: Bumped whenever the diff of a given pair could change (cache key).
-DIFF_VERSION = "5"
-
 Significance = Literal["none", "editorial", "references", "substantive"]
 SIGNIFICANCES: tuple[Significance, ...] = get_args(Significance)
 _RANK = {s: k for k, s in enumerate(SIGNIFICANCES)}
@@ -686,7 +683,7 @@ def as_dict(d: EditionDiff, *, include_unchanged: bool = False) -> dict[str, Any
 def diff_cached(old: Edition, new: Edition, *, use_cache: bool = True) -> EditionDiff:
     """:func:`diff` through the on-disk cache (the alignment is cached on its own too)."""
     from . import cache
-    from .align import ALIGN_VERSION, align_cached
+    from .align import align_cached
 
     def compute() -> EditionDiff:
         return diff(old, new, align_cached(old, new, use_cache=use_cache))
@@ -696,7 +693,6 @@ def diff_cached(old: Edition, new: Edition, *, use_cache: bool = True) -> Editio
     return cache.get_or_compute(
         "diff",
         f"{old.sha256[:32]}-{new.sha256[:32]}",
-        f"{DIFF_VERSION}.{ALIGN_VERSION}",
         compute,
         use_cache=use_cache,
     )

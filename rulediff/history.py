@@ -23,14 +23,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import cache
-from .align import ALIGN_VERSION, EditionRef, Kind, align_cached
+from .align import EditionRef, Kind, align_cached
 from .errors import RuleNotFound
 from .model import Edition
 
 log = logging.getLogger(__name__)
-
-#: Bumped when a Step's content for a given pair could change (cache key).
-LINEAGE_VERSION = f"1.{ALIGN_VERSION}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +115,7 @@ def step_of(old: Edition, new: Edition, *, use_cache: bool = True) -> Step:
     if not (old.sha256 and new.sha256):
         return compute()
     key = f"{old.sha256[:32]}-{new.sha256[:32]}"
-    return cache.get_or_compute("step", key, LINEAGE_VERSION, compute, use_cache=use_cache)
+    return cache.get_or_compute("step", key, compute, use_cache=use_cache)
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +171,7 @@ def build_lineage(
     if all(shas):
         whole_key = hashlib.sha256("\n".join(shas).encode()).hexdigest()  # type: ignore[arg-type]
         if use_cache:
-            found = cache.read("lineage", whole_key, LINEAGE_VERSION)
+            found = cache.read("lineage", whole_key)
             if found is not cache.MISSING:
                 return found  # type: ignore[no-any-return]
     if workers > 1 and use_cache and all(shas) and all(hasattr(e, "path") for e in editions):
@@ -193,7 +190,7 @@ def build_lineage(
         step = None
         if use_cache and shas[k - 1] and shas[k]:
             # A cached step needs neither edition parsed.
-            found = cache.read("step", f"{shas[k - 1][:32]}-{shas[k][:32]}", LINEAGE_VERSION)  # type: ignore[index]
+            found = cache.read("step", f"{shas[k - 1][:32]}-{shas[k][:32]}")  # type: ignore[index]
             if found is not cache.MISSING:
                 step = found
         if step is None:
@@ -209,7 +206,7 @@ def build_lineage(
         refs = []
     lineage = Lineage(tuple(refs), tuple(steps))
     if whole_key is not None and use_cache:
-        cache.write("lineage", whole_key, LINEAGE_VERSION, lineage)
+        cache.write("lineage", whole_key, lineage)
     return lineage
 
 
@@ -217,7 +214,7 @@ def _missing_steps(shas: Sequence[str]) -> list[int]:
     return [
         k
         for k in range(1, len(shas))
-        if cache.read("step", f"{shas[k - 1][:32]}-{shas[k][:32]}", LINEAGE_VERSION)
+        if cache.read("step", f"{shas[k - 1][:32]}-{shas[k][:32]}")
         is cache.MISSING
     ]
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,6 +48,15 @@ _DATE_LINE = re.compile(
 # Control characters that never occur in a text file (TAB, LF, CR, FF excluded).
 _BINARY = re.compile(r"[\x00-\x08\x0b\x0e-\x1f]")
 _BINARY_BYTES = re.compile(rb"[\x00-\x08\x0b\x0e-\x1f]")
+# One well-formed multi-byte UTF-8 character (RFC 3629: no overlongs, no surrogates).
+_UTF8_MULTIBYTE = re.compile(
+    rb"[\xc2-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]|[\xe1-\xec\xee\xef][\x80-\xbf]{2}"
+    rb"|\xed[\x80-\x9f][\x80-\xbf]|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}"
+    rb"|\xf4[\x80-\x8f][\x80-\xbf]{2}"
+)
+#: Largest input file read, in MiB (editions are under 1 MiB); ``RULEDIFF_MAX_INPUT_MB``.
+MAX_INPUT_MB = 32
+MAX_INPUT_ENV = "RULEDIFF_MAX_INPUT_MB"
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +109,8 @@ def decode(data: bytes, source: str = "<bytes>") -> tuple[str, str]:
             try:
                 text = data.decode("utf-8")
                 encoding = "utf-8"
-            except UnicodeDecodeError:
+            except UnicodeDecodeError as exc:
+                _refuse_mixed(data, exc.start, source)
                 text = _decode_cp1252(data, source)
                 encoding = "cp1252"
     bad = _BINARY.search(text)
@@ -122,6 +134,27 @@ def _refuse_binary(data: bytes, source: str) -> None:
             file=source,
             line=line,
         )
+
+
+def _refuse_mixed(data: bytes, bad: int, source: str) -> None:
+    """Not UTF-8, yet some of it is (a UTF-8 file cut mid-character, two files pasted
+    together): the one reading cp1252 would give is wrong somewhere, so refuse it.
+
+    The rule: bytes that are not valid UTF-8 are read as cp1252 only when no sequence in
+    them is valid multi-byte UTF-8 (every real cp1252 edition passes; a UTF-8 text with one
+    bad byte does not).
+    """
+    found = _UTF8_MULTIBYTE.search(data)
+    if found is None:
+        return
+    line = data.count(b"\n", 0, bad) + 1
+    raise IngestError(
+        f"mixed encodings: invalid UTF-8 byte 0x{data[bad]:02x} at offset {bad}, but the "
+        f"file has UTF-8 characters (first at offset {found.start()}); fix or re-save it "
+        "as UTF-8",
+        file=source,
+        line=line,
+    )
 
 
 def _decode_cp1252(data: bytes, source: str) -> str:
@@ -162,19 +195,69 @@ def ingest_bytes(data: bytes, source: str = "<bytes>") -> IngestedText:
     )
 
 
-def read_bytes(path: str | Path) -> bytes:
-    """Read a file, turning OS errors into one-line :class:`IngestError`s."""
-    p = Path(path)
+def max_input_bytes() -> int:
+    """The size limit of an input file: ``$RULEDIFF_MAX_INPUT_MB`` MiB, else 32 MiB."""
+    value = os.environ.get(MAX_INPUT_ENV, "").strip()
+    if not value:
+        return MAX_INPUT_MB * 2**20
     try:
-        if p.is_dir():
-            raise IngestError("is a directory, not a CR text file", file=str(p))
-        return p.read_bytes()
+        megabytes = float(value)
+    except ValueError:
+        megabytes = -1.0
+    if not (0 < megabytes < 2**20):  # also refuses nan and inf
+        raise IngestError(f"{MAX_INPUT_ENV} must be a number of MiB above 0, not {value[:40]!r}")
+    return int(megabytes * 2**20)
+
+
+def read_bytes(path: str | Path, *, limit: int | None = None) -> bytes:
+    """Read a regular file of at most ``limit`` bytes (default :func:`max_input_bytes`).
+
+    A FIFO, a device or a socket is refused before anything is read (``/dev/zero`` never
+    ends, a FIFO may never open), and so is a file over the limit; OS errors become
+    one-line :class:`IngestError`s.
+    """
+    p = Path(path)
+    limit = max_input_bytes() if limit is None else limit
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(p, flags)
     except FileNotFoundError:
         raise IngestError("no such file", file=str(p)) from None
     except PermissionError:
         raise IngestError("permission denied", file=str(p)) from None
+    except IsADirectoryError:
+        raise IngestError("is a directory, not a CR text file", file=str(p)) from None
     except OSError as exc:
         raise IngestError(exc.strerror or str(exc), file=str(p)) from None
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise IngestError("is a directory, not a CR text file", file=str(p))
+        if not stat.S_ISREG(st.st_mode):
+            raise IngestError(
+                "not a regular file (a FIFO, device or socket); only regular files are read",
+                file=str(p),
+            )
+        if st.st_size > limit:
+            raise IngestError(_too_big(st.st_size, limit), file=str(p))
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            data = handle.read(st.st_size + 1)  # read(limit) would allocate the whole limit
+            if len(data) > st.st_size:  # it grew while being read
+                data += handle.read(limit + 1 - len(data))
+        if len(data) > limit:
+            raise IngestError(_too_big(len(data), limit), file=str(p))
+        return data
+    except OSError as exc:
+        raise IngestError(exc.strerror or str(exc), file=str(p)) from None
+    finally:
+        os.close(fd)
+
+
+def _too_big(size: int, limit: int) -> str:
+    return (
+        f"{size / 2**20:.1f} MiB is over the {limit / 2**20:g} MiB input limit "
+        f"(editions are about 1 MiB; raise it with {MAX_INPUT_ENV})"
+    )
 
 
 def ingest_file(path: str | Path) -> IngestedText:

@@ -17,7 +17,8 @@ from typing import Literal
 
 # Subrule letters skip l and o (they look like 1 and 0).
 SUBRULE_LETTERS = "abcdefghijkmnpqrstuvwxyz"
-_RULE_ID = re.compile(r"^(\d)$|^(\d{3})(?:\.(\d+)([a-z]{1,2})?)?$")
+# ASCII digits only: Arabic-Indic or fullwidth digits are not rule numbers.
+_RULE_ID = re.compile(r"^(\d)$|^(\d{3})(?:\.(\d+)([a-z]{1,2})?)?$", re.ASCII)
 
 
 def letter_index(letters: str) -> int:

@@ -34,9 +34,6 @@ from .model import (
 
 log = logging.getLogger(__name__)
 
-#: Bumped whenever the grammar or the model changes shape: part of the cache key.
-PARSER_VERSION = "1"
-
 _LABEL = re.compile(
     r"^(?P<label>(?P<rule>\d{3})\.(?:(?P<space>[ \t]?)(?P<number>\d+)(?P<letters>[a-z]{0,2})"
     r"|(?P<bare>[a-z]))(?P<dot>\.?))(?P<sep>[ \t]*)(?P<body>.*)$",
@@ -565,12 +562,34 @@ def _check_structure(
             "the edition has no credits section (truncated?)",
             last_line,
         )
+    if credits:
+        _check_appended(builder, credits, work)
     if not any(isinstance(item, Rule) for item in body):
         raise ParseError(
             "no numbered rules found: not a Comprehensive Rules edition",
             file=builder.source,
             line=1,
         )
+
+
+_RULE_LINE = re.compile(r"^\d{3}\.\d+[a-z]{0,2}\.? ", re.MULTILINE)
+
+
+def _check_appended(builder: _Builder, credits: str, work: str) -> None:
+    """Numbered rules after the credits: another document was appended (a concatenated
+    or duplicated file). The text is kept (round trip), but it is said, not dropped."""
+    found = list(_RULE_LINE.finditer(credits))
+    if len(found) < 3:
+        return
+    start = work.rfind(credits)
+    line = work.count("\n", 0, start) + credits.count("\n", 0, found[0].start()) + 1
+    builder.diag(
+        "appended-document",
+        "error",
+        f"{len(found)} numbered rule lines after the credits: another document is appended "
+        "(concatenated or duplicated file); only the first one is read",
+        line,
+    )
 
 
 def parse_ingested(ingested: IngestedText) -> Edition:

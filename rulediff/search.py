@@ -203,16 +203,12 @@ CREATE VIRTUAL TABLE fts USING fts5(number, title, body, content='docs', content
 """
 
 
-def _code_digest() -> str:
-    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
-
-
 def index_key(shas: Sequence[str]) -> str:
-    """The cache key of the index of editions with these sha256s (and this code)."""
-    from .corpus import edition_cache_version
-
+    """The cache key of the index of editions with these sha256s, keyed like every cached
+    artefact (:func:`rulediff.cache.version`): this module's code and what it imports, and
+    the version of the parsed editions it reads."""
     digest = hashlib.sha256()
-    for part in (SEARCH_VERSION, _code_digest(), edition_cache_version(), *shas):
+    for part in (SEARCH_VERSION, cache.code_digest(__name__), cache.version("edition"), *shas):
         digest.update(part.encode())
         digest.update(b"\0")
     return digest.hexdigest()[:32]

@@ -330,11 +330,10 @@ def _align_pair(args: tuple[EditionInfo, EditionInfo]) -> None:
     """Align one consecutive pair into the cache (a worker of the ``align`` phase)."""
     from . import cache
     from .corpus import load_file
-    from .history import LINEAGE_VERSION
 
     old_info, new_info = args
     key = f"{old_info.sha256[:32]}-{new_info.sha256[:32]}"
-    if cache.read("step", key, LINEAGE_VERSION) is not cache.MISSING:
+    if cache.read("step", key) is not cache.MISSING:
         return  # already aligned: no need to load either edition
     step_of(load_file(old_info.path), load_file(new_info.path))
 
@@ -460,16 +459,14 @@ def build_site(
             fp, "edition", info.sha256, _set(info), neighbours, _keymap_hash(state.linkmaps[k])
         )
         jobs_.append(_Job(edition_page(date), key, "edition", k))
-    from .align import ALIGN_VERSION
-    from .diff import DIFF_VERSION
+    from . import cache
 
     for k in range(1, n):
         around = (state.date(k - 2) if k >= 2 else None, state.date(k + 1) if k + 1 < n else None)
         key = _hash(
             fp,
             "changelog",
-            ALIGN_VERSION,
-            DIFF_VERSION,
+            cache.version("diff"),
             infos[k - 1].sha256,
             infos[k].sha256,
             _set(infos[k - 1]),
@@ -564,13 +561,6 @@ def build_site(
     )
 
 
-def _code_digest(*modules: str) -> str:
-    """The source of the analysis modules a page shows the results of (the rendering
-    code is in the fingerprint already)."""
-    here = Path(__file__).resolve().parent
-    return _hash(*((m, (here / m).read_bytes()) for m in modules))
-
-
 def _extra_pages(state: _State, fp: str) -> dict[str, tuple[str, Callable[[], str]]]:
     """The search page and its index, the newest edition's audit, the flags' timeline."""
     if not state.editions:
@@ -608,17 +598,19 @@ def _extra_pages(state: _State, fp: str) -> dict[str, tuple[str, Callable[[], st
 
         return render_timeline(timeline_page(sets, links, rule_href))
 
-    analysis = ("audit.py", "graph.py", "clauses.py", "model.py", "parse.py")
-    flag_dir = Path(__file__).resolve().parent / "flags"
-    flag_code = tuple(f"flags/{p.name}" for p in sorted(flag_dir.glob("*.py")))
+    from . import cache
+
+    # What the pages show is computed by these modules (and all they import): their code
+    # digest (rulediff.cache, the one versioning scheme) is part of the pages' keys.
+    audit_code = cache.code_digest("rulediff.audit")
     return {
         "search.html": (
             _hash(fp, "search", date),
             lambda: render_search(build_search_view(date, Links(root=""))),
         ),
         INDEX_PATH: (_hash(fp, "search-index", shas[-1], _keymap_hash(pages_of)), index_js),
-        "audit.html": (_hash(fp, "audit", shas[-1], _code_digest(*analysis)), audit_page),
-        "flags.html": (_hash(fp, "flags", shas, _code_digest(*analysis, *flag_code)), flags_page),
+        "audit.html": (_hash(fp, "audit", shas[-1], audit_code), audit_page),
+        "flags.html": (_hash(fp, "flags", shas, cache.version("flags")), flags_page),
     }
 
 

@@ -20,11 +20,19 @@ def _corpus_dir() -> Path | None:
 
 
 def corpus_dates() -> list[str]:
-    """Every edition date in the corpus (file stems), oldest first; [] without a corpus."""
+    """Every edition date in the corpus (file stems), oldest first.
+
+    Called while tests are collected: without a corpus this raises, so the corpus tests
+    fail loudly instead of being parametrized over nothing.
+    """
     folder = _corpus_dir()
-    if folder is None or not folder.is_dir():
-        return []
-    return sorted(p.stem for p in folder.glob("*.txt"))
+    dates = sorted(p.stem for p in folder.glob("*.txt")) if folder and folder.is_dir() else []
+    if not dates:
+        raise RuntimeError(
+            "RULEDIFF_CORPUS must point at the CR corpus (../shared/corpus/mtg-cr); "
+            f"got {folder}"
+        )
+    return dates
 
 
 @functools.cache
@@ -34,11 +42,6 @@ def corpus_edition(date: str) -> Edition:
     if folder is None:
         pytest.fail("RULEDIFF_CORPUS must point at the CR corpus (../shared/corpus/mtg-cr)")
     return parse_file(folder / f"{date}.txt")
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    # Corpus tests must not silently vanish: without a corpus they fail loudly.
-    return None
 
 
 @pytest.fixture(scope="session")

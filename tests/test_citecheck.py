@@ -6,12 +6,14 @@ Source snippets and editions are written for these tests (not CR text).
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from rulediff.citecheck import check, find_citations, scan
+from rulediff import citecheck
+from rulediff.citecheck import check, find_citations, scan, scan_all
 from rulediff.cli import main
 from rulediff.parse import parse_text
 
@@ -166,3 +168,110 @@ def test_real_renumbering_2016_to_2024() -> None:
     assert ("702.36", "renumbered", "702.37") in got
     assert ("704.5k", "renumbered", "704.5j") in got
     assert ("704.5j", "removed", None) in got  # 2016's planeswalker uniqueness rule
+
+
+# --- a tree with unreadable entries, special files and large files ------------------------------
+def _tree(tmp_path: Path) -> Path:
+    root = tmp_path / "src"
+    (root / "a").mkdir(parents=True)
+    (root / "a" / "first.py").write_text("x = 1  # CR 100.1\n")
+    (root / "b_dangling.py").symlink_to(root / "nowhere.py")
+    (root / "c_loop1.py").symlink_to(root / "c_loop2.py")
+    (root / "c_loop2.py").symlink_to(root / "c_loop1.py")
+    os.mkfifo(root / "d_fifo.py")
+    (root / "e_locked.py").write_text("y = 2  # CR 100.2\n")
+    (root / "z_last.py").write_text("z = 3  # CR 999.9\n")
+    return root
+
+
+def _run(*args: str, tmp_path: Path) -> tuple[int, str, str]:
+    edition = tmp_path / "ed.txt"
+    edition.write_text(OLD, encoding="utf-8")
+    result = CliRunner().invoke(main, ["cite-check", *args, "-e", str(edition)])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_unreadable_entries_are_findings_and_the_scan_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _tree(tmp_path)
+    locked = root / "e_locked.py"
+    real = os.open
+
+    def denied(path: object, *args: object, **kwargs: object) -> int:  # root ignores chmod
+        if Path(path) == locked:  # type: ignore[arg-type]
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(citecheck.os, "open", denied)
+    code, out, err = _run(str(root), tmp_path=tmp_path)
+    assert code == 1, err
+    lines = out.splitlines()
+    assert f"{root / 'b_dangling.py'}: unreadable: dangling symbolic link" in lines
+    assert f"{root / 'c_loop1.py'}: unreadable: symbolic link loop" in lines
+    assert f"{root / 'c_loop2.py'}: unreadable: symbolic link loop" in lines
+    assert any(ln.startswith(f"{root / 'd_fifo.py'}: skipped: not a regular file") for ln in lines)
+    assert f"{locked}: unreadable: Permission denied" in lines
+    # files after the bad ones were still read: 999.9 is reported, 100.1 was checked
+    assert any(ln.startswith(f"{root / 'z_last.py'}:1:") and "999.9" in ln for ln in lines)
+    assert lines[-1].startswith("2 citations checked")
+
+
+def test_unlistable_folder_is_a_finding(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = _tree(tmp_path)
+    real = os.scandir
+
+    def refuse(path: object = ".") -> object:
+        if Path(path) == root / "a":  # type: ignore[arg-type]
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "scandir", refuse)
+    code, out, _err = _run(str(root), tmp_path=tmp_path)
+    assert code == 1
+    assert f"{root / 'a'}: unreadable: Permission denied" in out.splitlines()
+
+
+def test_a_large_file_is_streamed_not_skipped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(citecheck, "CHUNK_BYTES", 4096)  # many pieces without a 5 MB file
+    big = tmp_path / "big.py"
+    filler = "".join(f"v{i} = {i}  # nothing cited here\n" for i in range(3000))
+    big.write_text(filler + "w = 1  # CR 999.9\n" + filler + "q = 2  # CR 100.1\n")
+    result = scan_all([big])
+    assert result.problems == []
+    assert [(c.line, c.target) for c in result.citations] == [(3001, "999.9"), (6002, "100.1")]
+
+
+def test_a_file_over_the_scan_limit_is_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(citecheck, "MAX_SCAN_BYTES", 100)
+    big = tmp_path / "big.py"
+    big.write_text("# CR 100.1\n" * 20)
+    code, out, _err = _run(str(big), tmp_path=tmp_path)
+    assert code == 1
+    assert out.splitlines()[0].startswith(f"{big}: skipped: ")
+
+
+def test_a_binary_named_directly_is_reported_but_not_in_a_folder(tmp_path: Path) -> None:
+    folder = tmp_path / "f"
+    folder.mkdir()
+    (folder / "image.png").write_bytes(b"\x89PNG\0\0\0 CR 100.1")
+    assert scan_all([folder]).problems == []
+    named = scan_all([folder / "image.png"]).problems
+    assert [(p.code, p.message) for p in named] == [("skipped", "binary")]
+
+
+def test_findings_json_lists_file_problems(tmp_path: Path) -> None:
+    root = _tree(tmp_path)
+    code, out, _err = _run(str(root / "b_dangling.py"), "--format", "json", tmp_path=tmp_path)
+    assert code == 1
+    doc = json.loads(out)
+    assert doc["findings"][0]["code"] == "unreadable" and doc["findings"][0]["line"] == 0
+
+
+@pytest.mark.parametrize("line", ["# CR ٧٠٤.٥j", "// rule ７０４.５j", "# ٧٠٤.٥", "-- CR 7٠4.5"])
+def test_non_ascii_digits_are_not_citations(line: str) -> None:
+    assert cited(line) == []

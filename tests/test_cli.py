@@ -134,9 +134,26 @@ def test_python_dash_m_runs_the_cli(synthetic: Path) -> None:
     assert done.stdout == SYNTHETIC.encode("utf-8")
 
 
-def test_unknown_option_is_a_usage_error() -> None:
-    result = run_cli("parse", "--no-such-option")
-    assert result.exit_code == 2
+@pytest.mark.parametrize(
+    "args,phrase",
+    [
+        (["parse", "--no-such-option"], "no such option"),
+        (["--no-such-option"], "no such option"),
+        (["no-such-command"], "no such command"),
+        (["parse"], "missing argument"),
+        (["parse", "latest", "--format", "nope"], "invalid value for '--format'"),
+        (["show", "100.1", "-e"], "requires an argument"),
+    ],
+)
+def test_usage_errors_are_one_line_exit_2(args: list[str], phrase: str) -> None:
+    result = run_cli(*args)
+    line = one_error_line(result, where="rulediff")
+    assert phrase in line.lower()
+
+
+def test_bare_command_still_shows_its_help() -> None:
+    result = CliRunner().invoke(main, [])
+    assert "Usage:" in result.output and "parse" in result.output
 
 
 # --- parse --------------------------------------------------------------------------------
@@ -276,15 +293,17 @@ def test_bad_input_error_names_the_line(tmp_path: Path) -> None:
 def test_unreadable_file(synthetic: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     if os.geteuid() != 0:
         synthetic.chmod(0)
-    else:  # root reads everything: make the read itself fail the way the OS would
-        real = Path.read_bytes
+    else:  # root reads everything: make the open itself fail the way the OS would
+        from rulediff import ingest
 
-        def denied(self: Path) -> bytes:
-            if self == synthetic:
-                raise PermissionError(13, "Permission denied", str(self))
-            return real(self)
+        real = os.open
 
-        monkeypatch.setattr(Path, "read_bytes", denied)
+        def denied(path: object, *args: object, **kwargs: object) -> int:
+            if Path(path) == synthetic:  # type: ignore[arg-type]
+                raise PermissionError(13, "Permission denied", str(path))
+            return real(path, *args, **kwargs)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(ingest.os, "open", denied)
     line = one_error_line(run_cli("parse", str(synthetic)), where=str(synthetic))
     assert "permission denied" in line.lower()
 
@@ -525,6 +544,152 @@ def test_progress_bar_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch, capsys
     assert "small" not in err  # fewer units than the minimum: no bar
 
 
+# --- outputs: regular files or new names only ------------------------------------------------
+def _special_outputs(tmp_path: Path) -> dict[str, Path]:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    real = tmp_path / "real.json"
+    real.write_bytes(b"kept")
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    dangling = tmp_path / "dangling.json"
+    dangling.symlink_to(tmp_path / "nowhere.json")
+    return {
+        "fifo": fifo,
+        "device": Path("/dev/null"),
+        "stdout": Path("/dev/stdout"),
+        "symlink": link,
+        "dangling-symlink": dangling,
+    }
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "stdout", "symlink", "dangling-symlink"])
+def test_output_onto_a_special_file_is_refused(
+    kind: str, synthetic: Path, tmp_path: Path
+) -> None:
+    target = _special_outputs(tmp_path)[kind]
+    before = os.lstat(target) if os.path.lexists(target) else None
+    line = one_error_line(run_cli("parse", str(synthetic), "-o", str(target)), where=str(target))
+    assert "regular file" in line or "symbolic link" in line
+    after = os.lstat(target)
+    assert (after.st_mode, after.st_ino) == (before.st_mode, before.st_ino)
+    assert (tmp_path / "real.json").read_bytes() == b"kept"
+    assert not (tmp_path / "nowhere.json").exists()
+
+
+@pytest.mark.parametrize("length", [200, 242, 250, 255])
+def test_long_output_names_up_to_the_limit_work(
+    length: int, synthetic: Path, tmp_path: Path
+) -> None:
+    target = tmp_path / ("n" * (length - 5) + ".json")
+    assert len(target.name) == length
+    result = run_cli("parse", str(synthetic), "-o", str(target))
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(target.read_text(encoding="utf-8"))["rules"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["toy.txt", target.name])
+
+
+@pytest.mark.parametrize("length", [256, 400, 5000])
+def test_over_long_output_name_is_exit_2_and_cut_short(
+    length: int, synthetic: Path, tmp_path: Path
+) -> None:
+    target = tmp_path / ("n" * length)
+    result = run_cli("parse", str(synthetic), "-o", str(target))
+    assert result.exit_code == 2, result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("rulediff: error: ")
+    assert "longer than 255" in lines[0] and len(lines[0]) < 400
+
+
+@pytest.mark.parametrize("length", [256, 300, 4097, 20000])
+@pytest.mark.parametrize("prefix", ["", "./", "@"])
+def test_over_long_edition_reference_is_exit_2_one_short_line(
+    length: int, prefix: str, tmp_path: Path
+) -> None:
+    result = run_cli("show", "100.1", "-e", prefix + "x" * length, "--corpus", str(tmp_path))
+    assert result.exit_code == 2, result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("rulediff: error: "), result.stderr
+    assert len(lines[0]) < 500
+
+
+def test_edition_that_is_a_fifo_is_refused_without_hanging(tmp_path: Path) -> None:
+    fifo = tmp_path / "edition.txt"
+    os.mkfifo(fifo)
+    line = one_error_line(run_cli("parse", str(fifo)), where=str(fifo))
+    assert "not a regular file" in line
+
+
+def test_edition_over_the_size_limit(synthetic: Path) -> None:
+    result = run_cli("parse", str(synthetic), env={"RULEDIFF_MAX_INPUT_MB": "0.0001"})
+    line = one_error_line(result, where=str(synthetic))
+    assert "input limit" in line
+
+
+def test_concatenated_edition_is_said_on_stderr(tmp_path: Path) -> None:
+    doubled = tmp_path / "twice.txt"
+    doubled.write_bytes(SYNTHETIC.encode("utf-8") * 2)
+    result = run_cli("show", "100.1", "-e", str(doubled))
+    assert result.exit_code == 0
+    assert result.stderr.startswith(f"rulediff: warning: {doubled}:")
+    assert "another document is appended" in result.stderr
+
+
+# --- rule numbers are ASCII; a site that cannot be written is the place, not a bug -------------
+@pytest.mark.parametrize("number", ["١٠٠.١", "１００.１", "۱۰۰.۱", "100.١"])
+def test_non_ascii_digits_are_not_rule_numbers(synthetic: Path, number: str) -> None:
+    result = run_cli("show", number, "-e", str(synthetic))
+    line = one_error_line(result, where=str(synthetic))
+    assert "not a rule number" in line
+
+
+@pytest.mark.parametrize("how", ["not-writable", "write-fails"])
+def test_site_into_an_unwritable_folder_is_exit_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    from rulediff import site as site_module
+
+    from .render_corpus import write_corpus
+
+    corpus = write_corpus(tmp_path / "corpus")
+    out = tmp_path / "site"
+    out.mkdir()
+    if how == "not-writable":
+        real = os.access
+
+        def no_write(p: object, mode: int, **kw: object) -> bool:
+            if Path(p) == out and mode & os.W_OK:  # type: ignore[arg-type]
+                return False  # what a read-only folder answers (root ignores chmod)
+            return real(p, mode, **kw)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(os, "access", no_write)
+    else:
+
+        def denied(path: Path, data: bytes) -> None:
+            raise PermissionError(13, "Permission denied", str(path))
+
+        monkeypatch.setattr(site_module, "_write", denied)
+    result = run_cli("site", "-o", str(out), "--corpus", str(corpus), "-j", "1")
+    assert result.exit_code == 2, result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("rulediff: error: "), result.stderr
+    assert str(out) in lines[0]
+
+
+@pytest.mark.parametrize("fmt", ["json"])
+def test_json_output_escapes_every_control_character(tmp_path: Path, fmt: str) -> None:
+    path = tmp_path / "del.txt"
+    path.write_bytes(
+        SYNTHETIC.replace("two or more players", "two or more\x7f players\x85").encode("utf-8")
+    )
+    result = run_cli("parse", str(path), "--format", fmt)
+    assert result.exit_code == 0, result.stderr
+    assert "\x7f" not in result.stdout and "\x85" not in result.stdout
+    assert "\\u007f" in result.stdout and "\\u0085" in result.stdout
+    doc = json.loads(result.stdout)
+    assert any("\x7f" in rule["text"] for rule in doc["rules"])
+
+
 # --- start-up: commands are imported when they run -------------------------------------
 def test_command_table_short_help_is_each_commands_own() -> None:
     import importlib
@@ -552,3 +717,12 @@ def test_start_up_imports_no_command_library() -> None:
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert "Commands:" in done.stdout and "cite-check" in done.stdout
     assert "HEAVY []" in done.stdout, done.stdout.splitlines()[-1]
+
+
+def test_a_long_echoed_input_with_spaces_is_cut_too(synthetic: Path, tmp_path: Path) -> None:
+    flags = tmp_path / "f.toml"
+    flags.write_text('"' + "no such flag " * 2000 + '" = true\n', encoding="utf-8")
+    result = run_cli("flags", "-e", str(synthetic), "--check-engine", str(flags))
+    line = one_error_line(result, where=str(flags))
+    assert "unknown flag 'no such flag no such flag" in line
+    assert len(line) <= len("rulediff: error: ") + 600

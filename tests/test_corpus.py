@@ -424,6 +424,96 @@ def test_import_two_different_files_for_one_date_is_refused(tmp_path: Path) -> N
         import_editions([a, b], tmp_path / "store", force=True)
 
 
+def _truncated(date: str) -> bytes:
+    """A synthetic edition cut off before its glossary."""
+    raw = cr_bytes(date)
+    return raw[: raw.rindex(b"\nGlossary\n") + 1]
+
+
+def test_import_refuses_a_truncated_edition_unless_allowed(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    cut = tmp_path / "cut.txt"
+    cut.write_bytes(_truncated("2030-05-20"))
+    result = _invoke("corpus", "import", "--corpus", str(store), str(cut))
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith(f"rulediff: error: {cut}:")
+    assert "--allow-truncated" in result.stderr and result.stderr.count("\n") == 1
+    assert not store.exists() or not any(store.iterdir())
+    result = _invoke("corpus", "import", "--corpus", str(store), "--allow-truncated", str(cut))
+    assert result.exit_code == 0, result.stderr
+    assert (store / "2030-05-20.txt").read_bytes() == cut.read_bytes()
+
+
+def test_import_refuses_a_doubled_file(tmp_path: Path) -> None:
+    doubled = tmp_path / "twice.txt"
+    doubled.write_bytes(cr_bytes("2030-05-20") * 2)
+    with pytest.raises(CorpusError, match="another document is appended"):
+        import_editions([doubled], tmp_path / "store")
+
+
+def test_import_onto_a_name_taken_by_a_folder_stores_nothing(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    (store / "2030-09-30.txt").mkdir(parents=True)
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "a.txt").write_bytes(cr_bytes("2030-01-10"))
+    (src / "b.txt").write_bytes(cr_bytes("2030-09-30"))
+    result = _invoke("corpus", "import", "--corpus", str(store), str(src))
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith(f"rulediff: error: {store / '2030-09-30.txt'}: ")
+    assert "folder" in result.stderr and result.stderr.count("\n") == 1
+    assert sorted(p.name for p in store.iterdir()) == ["2030-09-30.txt"]  # a.txt not stored
+
+
+def test_import_into_a_read_only_corpus_is_exit_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = tmp_path / "store"
+    store.mkdir()
+    source = tmp_path / "a.txt"
+    source.write_bytes(cr_bytes("2030-01-10"))
+    real = os.access
+
+    def read_only(p: object, mode: int, **kw: object) -> bool:
+        if Path(p) == store and mode & os.W_OK:  # type: ignore[arg-type]
+            return False  # root writes anywhere: answer as a read-only file system would
+        return real(p, mode, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "access", read_only)
+    result = _invoke("corpus", "import", "--corpus", str(store), str(source))
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith(f"rulediff: error: {store}: ")
+    assert "read-only" in result.stderr
+    assert list(store.iterdir()) == []
+
+
+def test_a_write_that_fails_midway_undoes_the_batch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = tmp_path / "store"
+    store.mkdir()
+    kept = cr_bytes("2030-01-10")
+    (store / "2030-01-10.txt").write_bytes(kept)
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "a.txt").write_bytes(cr_bytes("2030-01-10", note="A correction."))
+    (src / "b.txt").write_bytes(cr_bytes("2030-05-20"))
+    (src / "c.txt").write_bytes(cr_bytes("2030-09-30"))
+    real = cache.atomic_write_bytes
+
+    def fails_on_c(path: Path, data: bytes, **kw: object) -> None:
+        if path.name == "2030-09-30.txt":
+            raise OSError(28, "No space left on device")
+        real(path, data, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(cache, "atomic_write_bytes", fails_on_c)
+    result = _invoke("corpus", "import", "--corpus", str(store), "--force", str(src))
+    assert result.exit_code == 2, result.output
+    assert "No space left on device" in result.stderr and "nothing was stored" in result.stderr
+    assert sorted(p.name for p in store.iterdir()) == ["2030-01-10.txt"]
+    assert (store / "2030-01-10.txt").read_bytes() == kept  # the replaced file is back
+
+
 def test_import_of_an_empty_dir_is_an_error(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
     result = _invoke(

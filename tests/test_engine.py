@@ -20,11 +20,11 @@ from rulediff.engine import (
     run,
     scenario_names,
 )
-from rulediff.engine.cite import Citations
+from rulediff.engine.cite import Citations, citations
 from rulediff.engine.scenario import scenario_from_mapping
 from rulediff.engine.state import UndeterminedFlag
 from rulediff.errors import EngineError, ScenarioError
-from rulediff.flags import REGISTRY, FlagSet
+from rulediff.flags import REGISTRY, FlagSet, flags_for
 
 from .flags_helpers import synthetic_edition
 
@@ -278,19 +278,21 @@ def test_any_object_with_the_flag_attributes_will_do() -> None:
 
 # --- the log ----------------------------------------------------------------------------------
 def test_log_cites_rules_found_by_their_text_not_their_number() -> None:
-    # A made-up edition numbers the rules its own way; the citations follow the text.
+    # A made-up edition numbers the rules its own way; the citations follow the text: a
+    # flag's concept cites the rules the flag was read from (its provenance).
     edition = synthetic_edition({
-        "500.1": "When a phase ends (but not a step), any unused mana left in a player's mana "
-                 "pool is lost. That player loses 1 life for each one mana lost this way. This "
-                 "is called mana burn.",
+        "500.1": "At the end of a phase (but not a step), unused mana in a pool is lost; its "
+                 "player loses one life for each mana lost in this way.",
+        "799.9a": "Whenever the battlefield holds several legendary permanents with the same "
+                  "name, all are put into their owners' graveyards.",
         "799.9": "The state-based actions are as follows:",
-        "799.9a": "If two or more legendary permanents with the same name are on the "
-                  "battlefield, all are put into their owners' graveyards.",
     })
-    cite = Citations(edition)
-    assert cite("mana-burn") == ("500.1",)
-    assert cite("legend-rule") == ("799.9a",)
-    assert cite("planeswalker-uniqueness") == ()
+    cite = citations(edition)
+    fs = flags_for(edition)
+    assert cite("mana-burn") == fs.provenance("mana_burn")[0] == ("500.1",)
+    assert cite("legend-rule") == fs.provenance("legend_rule")[0] == ("799.9a",)
+    assert cite("planeswalker-uniqueness") == ()  # no planeswalkers: nothing to cite
+    assert Citations(edition)("mana-burn") == ()  # without flags, a flag's concept cites nothing
     r = run(open_scenario("mana-burn"), FlagSet.from_mapping(OLD_SCHOOL), edition=edition)
     assert any(e.rules == ("500.1",) and "mana burn" in e.text for e in r.log)
 
@@ -343,7 +345,7 @@ def test_a_step_that_makes_no_sense_is_an_engine_error_with_its_line(tmp_path: P
 
 
 def test_malformed_tables_and_values_are_scenario_errors(tmp_path: Path) -> None:
-    with pytest.raises(ScenarioError, match="needs an 'id'"):
+    with pytest.raises(ScenarioError, match=r"players\[0\]\.id: missing"):
         load_scenario(_write(tmp_path, 'result = "{battlefield}"\n[[players]]\nlife = 3\n'))
     with pytest.raises(ScenarioError, match="unknown flag 'mana_brun'") as info:
         load_scenario(_write(tmp_path, 'result = "x"\n[[players]]\nid = "a"\n[[expect]]\n'
@@ -353,9 +355,10 @@ def test_malformed_tables_and_values_are_scenario_errors(tmp_path: Path) -> None
                             '[[permanents]]\nid = "c"\ntypes = ["creature"]\npower = 1\n'
                             'toughness = 1\n\n[[actions]]\ndo = "pump"\ntarget = "c"\n'
                             'power = "lots"\n')
-    with pytest.raises(ScenarioError) as info:
-        run(load_scenario(path), flags())
-    assert info.value.line == 11 and "bad value" in info.value.message
+    with pytest.raises(ScenarioError) as info:  # refused when read, before anything runs
+        load_scenario(path)
+    assert info.value.line == 14
+    assert info.value.message == "actions[0].power: expected int, got str"
 
 
 def test_scenario_type() -> None:

@@ -291,7 +291,11 @@ def test_corpus_edition_parses_and_round_trips(corpus_dir, date: str) -> None:
     assert edition.effective_date.isoformat() == date
     assert edition.to_text() == ingest_file(path).text
     assert edition.glossary and edition.credits
-    assert not [d for d in edition.diagnostics if d.code in ("missing-glossary", "missing-credits")]
+    assert not [
+        d
+        for d in edition.diagnostics
+        if d.code in ("missing-glossary", "missing-credits", "appended-document")
+    ]
 
 
 @pytest.mark.parametrize("date", corpus_dates())
@@ -342,3 +346,14 @@ def test_corpus_edition_hard_wrapped_reads_the_same(date: str) -> None:
         if squash(a.text) != squash(b.text)
     ]
     assert differ == []
+
+
+def test_a_duplicated_document_is_a_diagnostic_not_a_silent_drop() -> None:
+    one = _doc("100. General\n\n100.1. One.\n\n100.2. Two.\n\n100.3. Three.\n")
+    twice = parse_text(one + one)
+    found = [d for d in twice.diagnostics if d.code == "appended-document"]
+    assert len(found) == 1 and found[0].severity == "error"
+    assert found[0].line == one.count("\n") + one[: one.index("100.1.")].count("\n") + 1
+    assert "3 numbered rule lines" in found[0].message
+    assert twice.to_text() == one + one  # nothing dropped from the model either
+    assert not [d for d in parse_text(one).diagnostics if d.code == "appended-document"]

@@ -155,9 +155,18 @@ def test_open_index_builds_once_and_rebuilds_when_the_corpus_changes(
 
 
 def test_the_index_key_follows_the_code(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rulediff import cache
+
     before = search.index_key(["a", "b"])
-    monkeypatch.setattr(search, "_code_digest", lambda: "changed")
+    real = cache._source
+    edited = Path(search.__file__).resolve()
+    monkeypatch.setattr(  # an edit to search.py (the one cache-versioning helper sees it)
+        cache, "_source", lambda p: real(p) + (b"#" if p.resolve() == edited else b"")
+    )
+    cache.forget_versions()
     assert search.index_key(["a", "b"]) != before
+    monkeypatch.setattr(cache, "_source", real)
+    cache.forget_versions()
     assert search.index_key(["a"]) != search.index_key(["a", "b"])
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
@@ -10,6 +9,7 @@ import click
 from ..audit import audit, audit_json, corpus_json, meets, summarize
 from ..corpus import Corpus
 from ..model import Diagnostic, Edition
+from ..safetext import json_text
 from .common import (
     EXIT_FINDINGS,
     corpus_options,
@@ -32,7 +32,7 @@ def _stale_since(since: str, edition: Edition) -> list[Diagnostic]:
 
 
 def _json(doc: object) -> str:
-    return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+    return json_text(doc, indent=2)
 
 
 @click.command("audit")

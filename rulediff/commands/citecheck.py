@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
 
-from ..citecheck import check, findings_json, findings_text, scan
+from ..citecheck import check, findings_json, findings_text, scan_all
+from ..safetext import json_text
 from .common import (
     EXIT_FINDINGS,
     corpus_options,
@@ -42,16 +42,19 @@ def cite_check(
     """Find CR citations (CR 704.5j, rule 702.36d, // 613.4c) in PATHS and report those
     not in the edition; with --from OLD, also those renumbered or removed since OLD.
 
-    PATHS are files or folders (searched recursively), in any language. Exit 1 when
-    something is reported.
+    PATHS are files or folders (searched recursively), in any language. A file that cannot
+    be read (permissions, a dangling link, a link loop) or is not scanned (a FIFO, a device,
+    a binary named here) is reported as a finding and the scan goes on; large files are
+    read in pieces. Exit 1 when something is reported.
     """
-    citations = scan(paths)
+    scanned = scan_all(paths)
+    citations = scanned.citations
     ed = load(edition)
     old = load(from_) if from_ else None
-    findings = check(citations, ed, old)
+    findings = scanned.problems + check(citations, ed, old)
     if fmt == "json":
         doc = findings_json(findings, len(citations), ed, old)
-        write_output(json.dumps(doc, ensure_ascii=False, indent=2) + "\n", output)
+        write_output(json_text(doc, indent=2), output)
     else:
         write_output(findings_text(findings, len(citations), ed, old), output)
     if findings:

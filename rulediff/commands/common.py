@@ -19,7 +19,10 @@ may also be given before the command (``rulediff --corpus DIR parse latest``).
 
 from __future__ import annotations
 
+import logging
 import os
+import re
+import stat
 import sys
 import tempfile
 import traceback
@@ -114,7 +117,12 @@ def load(ref: str) -> Edition:
     from ..corpus import load_edition
 
     s = settings()
-    return load_edition(ref, corpus_dir=s.corpus_dir, use_cache=s.use_cache)
+    edition = load_edition(ref, corpus_dir=s.corpus_dir, use_cache=s.use_cache)
+    for diag in edition.diagnostics:
+        if diag.code == "appended-document":  # never silently read only half a file
+            where = edition.source + (f":{diag.line}" if diag.line else "")
+            click.echo(f"rulediff: warning: {readable(where)}: {diag.message}", err=True)
+    return edition
 
 
 # --- output ----------------------------------------------------------------------------
@@ -142,31 +150,78 @@ def output_option(f: F) -> F:
         metavar="FILE",
         type=click.Path(dir_okay=False, path_type=Path),
         default=None,
+        callback=_check_output,
         help="Write to FILE (atomically: complete or untouched) instead of standard output.",
     )(f)
+
+
+def _check_output(_ctx: click.Context, _param: click.Parameter, value: Path | None) -> Path | None:
+    """Refuse a special file or an over-long name before any work is done."""
+    if value is not None and str(value) != "-":
+        check_output_path(value)
+    return value
+
+
+#: Longest file name most file systems take (bytes).
+NAME_MAX = 255
+
+
+def check_output_path(path: Path) -> Path:
+    """Refuse an output that is not a regular file or a new name (exit 2).
+
+    A FIFO, a device node (``/dev/null``, ``/dev/stdout``), a socket, a symbolic link or a
+    folder is never replaced by a regular file: leave out ``-o`` to write to standard
+    output, or name a regular file.
+    """
+    path = Path(path)
+    shown = shorten(str(path))
+    if len(os.fsencode(path.name)) > NAME_MAX:
+        raise OutputError(f"file name longer than {NAME_MAX} bytes", file=shown)
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return path
+    except OSError as exc:
+        raise OutputError(f"cannot write here: {exc.strerror or exc}", file=shown) from None
+    if stat.S_ISDIR(st.st_mode):
+        raise OutputError("is a directory, cannot write the output there", file=shown)
+    if stat.S_ISLNK(st.st_mode):
+        raise OutputError(
+            "is a symbolic link; name the file itself (an output never replaces a link)",
+            file=shown,
+        )
+    if not stat.S_ISREG(st.st_mode):
+        raise OutputError(
+            "not a regular file (FIFO, device or socket); leave out -o to write to "
+            "standard output",
+            file=shown,
+        )
+    return path
 
 
 def write_atomic(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file and a rename.
 
     Readers (and a crash) see either the old file or the complete new one, never half.
+    Only a regular file or a new name is written (:func:`check_output_path`); the
+    temporary name is short, so any name the file system takes works.
     """
-    path = Path(path)
+    path = check_output_path(Path(path))
+    shown = shorten(str(path))
     folder = path.parent if str(path.parent) else Path(".")
-    if path.is_dir():
-        raise OutputError("is a directory, cannot write the output there", file=str(path))
     try:
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+        fd, tmp_name = tempfile.mkstemp(prefix=".rulediff-", suffix=".tmp", dir=folder)
     except FileNotFoundError:
-        raise OutputError("the output folder does not exist", file=str(path)) from None
+        raise OutputError("the output folder does not exist", file=shown) from None
     except OSError as exc:
-        raise OutputError(f"cannot write here: {exc.strerror or exc}", file=str(path)) from None
+        raise OutputError(f"cannot write here: {exc.strerror or exc}", file=shown) from None
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp_name, _mode_for(path))
+        check_output_path(path)  # still not a special file (a FIFO made meanwhile)
         os.replace(tmp_name, path)
     except BaseException as exc:
         try:
@@ -174,7 +229,7 @@ def write_atomic(path: Path, data: bytes) -> None:
         except OSError:
             pass
         if isinstance(exc, OSError):
-            raise OutputError(f"cannot write: {exc.strerror or exc}", file=str(path)) from None
+            raise OutputError(f"cannot write: {exc.strerror or exc}", file=shown) from None
         raise
 
 
@@ -271,20 +326,64 @@ def _report_nothing(done: int, total: int | None = None, *, item: str = "", task
 
 
 # --- errors ----------------------------------------------------------------------------
+#: Longest piece of user input echoed back in a message (the rest is cut with "…").
+MAX_ECHO = 120
+
+
 def one_line(text: str) -> str:
     """Error messages stay on one line whatever they quote."""
     return " ".join(str(text).split())
+
+
+def shorten(text: str, limit: int = MAX_ECHO) -> str:
+    """``text`` cut to ``limit`` characters (an ellipsis marks the cut)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+_LONG_WORD = re.compile(rf"\S{{{MAX_ECHO + 1},}}")
+
+
+#: Longest message printed (the end of a longer one is cut).
+MAX_MESSAGE = 600
+
+
+def readable(message: str) -> str:
+    """One line, each over-long run of input it echoes (a path, a reference) cut short, and
+    the whole cut to :data:`MAX_MESSAGE` characters."""
+    return shorten(_LONG_WORD.sub(lambda m: shorten(m.group()), one_line(message)), MAX_MESSAGE)
 
 
 class UserError(click.ClickException):
     """A :class:`RuleDiffError` on its way out: ``rulediff: error: FILE:LINE: what``."""
 
     def __init__(self, error: RuleDiffError) -> None:
-        super().__init__(one_line(str(error)))
+        super().__init__(readable(str(error)))
         self.exit_code = error.exit_code
 
     def show(self, file: Any = None) -> None:
         click.echo(f"rulediff: error: {self.message}", err=True)
+
+
+class UsageLine(click.ClickException):
+    """A click usage error (unknown option, bad value…) as one ``rulediff: error:`` line."""
+
+    exit_code = EXIT_BAD_INPUT
+
+    def __init__(self, error: click.UsageError) -> None:
+        where = "rulediff: "
+        ctx = error.ctx
+        if ctx is not None and ctx.command_path:
+            where = " ".join(["rulediff", *ctx.command_path.split(" ")[1:]]) + ": "
+        super().__init__(readable(where + error.format_message()))
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"rulediff: error: {self.message}", err=True)
+
+
+def _one_line_usage(error: click.UsageError) -> click.ClickException:
+    if isinstance(error, click.exceptions.NoArgsIsHelpError):
+        return error  # bare `rulediff` / `rulediff flags`: the help text is the answer
+    return UsageLine(error)
 
 
 class InternalError(click.ClickException):
@@ -325,6 +424,28 @@ def debug_option(f: F) -> F:
     )(f)
 
 
+class WarningHandler(logging.Handler):
+    """Library warnings (``logging``) as ``rulediff: warning: …`` lines on stderr."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            message = readable(record.getMessage())
+        except Exception:  # noqa: BLE001 - a bad log call must not break the command
+            self.handleError(record)
+            return
+        click.echo(f"rulediff: warning: {message}", err=True)
+
+
+def install_warning_handler() -> None:
+    """Route the library's warnings through :class:`WarningHandler` (once per process)."""
+    logger = logging.getLogger("rulediff")
+    if not any(isinstance(h, WarningHandler) for h in logger.handlers):
+        logger.addHandler(WarningHandler())
+
+
 class RuleDiffGroup(click.Group):
     """The top-level group: turns errors from any subcommand into one line and an exit code.
 
@@ -332,9 +453,24 @@ class RuleDiffGroup(click.Group):
     exactly what a user sees.
     """
 
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as exc:
+            raise _one_line_usage(exc) from exc
+
     def invoke(self, ctx: click.Context) -> Any:
+        install_warning_handler()
         try:
             return super().invoke(ctx)
+        except click.UsageError as exc:
+            raise _one_line_usage(exc) from exc
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
             raise
         except RuleDiffError as exc:

@@ -94,12 +94,19 @@ def list_command(fmt: str) -> None:
 @corpus.command("import")
 @click.argument("sources", nargs=-1, required=True, metavar="FILE|DIR...")
 @click.option("--force", is_flag=True, help="Replace a different file already stored for a date.")
+@click.option(
+    "--allow-truncated",
+    is_flag=True,
+    help="Store an edition that ends before its glossary or credits (refused by default).",
+)
 @corpus_options
-def import_command(sources: tuple[str, ...], force: bool) -> None:
+def import_command(sources: tuple[str, ...], force: bool, allow_truncated: bool) -> None:
     """Validate CR text files and store them in the corpus as YYYY-MM-DD.txt.
 
-    The date comes from the text. A DIR imports every *.txt in it. If any file is not
-    a CR edition, nothing is stored.
+    The date comes from the text. A DIR imports every *.txt in it. Every file is checked
+    (and every place it goes) before anything is stored: if one is not a CR edition, is
+    truncated (no glossary or credits, unless --allow-truncated) or cannot be stored,
+    nothing is.
     """
     s = settings()
     directory = s.corpus_dir or corpus_lib.default_corpus_dir()
@@ -108,6 +115,7 @@ def import_command(sources: tuple[str, ...], force: bool) -> None:
             [Path(p) for p in sources],
             directory,
             force=force,
+            allow_truncated=allow_truncated,
             use_cache=s.use_cache,
             on_file=lambda path, index, total: report(index, total, item=path.name),
         )

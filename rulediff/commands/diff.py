@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import importlib
-import json
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -25,6 +24,7 @@ from ..history import (
 )
 from ..model import Edition, RuleId
 from ..render.difftext import to_markdown, to_text
+from ..safetext import json_text
 from .common import (
     corpus_options,
     edition_option,
@@ -83,10 +83,7 @@ def diff(
     before, after = load(old), load(new)
     result = diff_cached(before, after, use_cache=settings().use_cache)
     if fmt == "json":
-        data = json.dumps(
-            as_dict(result, include_unchanged=include_all), ensure_ascii=False, indent=1
-        )
-        text = data + "\n"
+        text = json_text(as_dict(result, include_unchanged=include_all), indent=1)
     elif fmt == "md":
         text = to_markdown(result, include_unchanged=include_all)
     elif fmt == "html":
@@ -209,7 +206,7 @@ def history(rule: str, edition: str, fmt: str, output: Path | None) -> None:
         return
     details = history_details(found, load_date)
     if fmt == "json":
-        data = json.dumps(history_as_dict(found, details), ensure_ascii=False, indent=1) + "\n"
+        data = json_text(history_as_dict(found, details), indent=1)
         write_output(data, output)
     else:
         write_output(_renderer("render_history_html")(found, details), output)
@@ -277,7 +274,7 @@ def at(rule: str, date: str, follow: bool, fmt: str) -> None:
     item = edition.rule(wanted)
     if fmt == "json":
         doc = at_document(edition, wanted, rule, day)
-        write_output(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", None)
+        write_output(json_text(doc, indent=1), None)
         return
     text = at_document(edition, wanted, rule, day)["text"]
     head = f"{wanted} as of {day} (edition of {edition.date_text}"

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
 
 from ..engine import Scenario, compare, open_scenario, run, scenario_names
 from ..engine.runner import Run, Span, corpus_rule_sets, flags_of
+from ..safetext import json_text
 from .common import corpus_options, load, output_option, settings, write_output
 
 
@@ -66,7 +66,7 @@ def run_command(scenario: str, edition: str | None, flags_file: Path | None, fmt
         flags = flags_of(ed, use_cache=settings().use_cache)
         r = run(sc, flags, edition=ed)
     if fmt == "json":
-        text = json.dumps(r.as_dict(), ensure_ascii=False, indent=2) + "\n"
+        text = json_text(r.as_dict(), indent=2)
     else:
         text = _run_text(r, sc, flags)
     write_output(text, output)
@@ -100,7 +100,7 @@ def compare_command(scenario: str, fmt: str, check: bool, output: Path | None) -
     spans = compare(sc, corpus_rule_sets(corpus, use_cache=s.use_cache))
     if fmt == "json":
         doc = {"scenario": sc.name, "runs": [span.as_dict() for span in spans]}
-        text = json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+        text = json_text(doc, indent=2)
     else:
         text = _compare_text(sc.name, sc.summary, spans)
     write_output(text, output)

@@ -7,12 +7,12 @@ rulediff flags --check-engine FILE --edition E [--format text|json]
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
 
 from ..errors import FlagError
+from ..safetext import json_text
 from .common import EXIT_FINDINGS, corpus_options, load, output_option, settings, write_output
 
 _FORMATS = ("json", "toml", "python", "text", "html")
@@ -122,7 +122,7 @@ def flags(
                     for d in bad
                 ],
             }
-            write_output(json.dumps(doc, ensure_ascii=False, indent=2) + "\n", output)
+            write_output(json_text(doc, indent=2), output)
         else:
             write_output(check_text(bad, good, date, str(engine_file)), output)
         if bad:

@@ -13,6 +13,7 @@ from rapidfuzz import fuzz, process
 
 from ..errors import RuleNotFound
 from ..model import Edition, GlossaryEntry, Rule, RuleId
+from ..safetext import json_text
 from .common import (
     corpus_options,
     edition_option,
@@ -89,7 +90,7 @@ def edition_as_dict(edition: Edition) -> dict[str, Any]:
 
 def edition_json(edition: Edition) -> str:
     """Deterministic JSON text: fixed key order, indent 2, UTF-8 characters kept, final LF."""
-    return json.dumps(edition_as_dict(edition), ensure_ascii=False, indent=2) + "\n"
+    return json_text(edition_as_dict(edition), indent=2)
 
 
 def parse_schema() -> dict[str, Any]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
@@ -10,6 +9,7 @@ import click
 from ..errors import RuleNotFound
 from ..graph import format_links, glossary_node, links
 from ..model import Edition, RuleId
+from ..safetext import json_text
 from .common import corpus_options, edition_option, format_option, load, output_option, write_output
 
 
@@ -56,6 +56,6 @@ def refs(rule: str, edition: str, fmt: str, output: Path | None) -> None:
             file=ed.source,
         )
     if fmt == "json":
-        write_output(json.dumps(found.as_dict(), ensure_ascii=False, indent=2) + "\n", output)
+        write_output(json_text(found.as_dict(), indent=2), output)
     else:
         write_output(format_links(found), output)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from ..errors import OutputError
 from .common import corpus_options, progress, settings
 
 _LABELS = {
@@ -58,17 +59,26 @@ def site(output: Path, jobs: int | None, force: bool, base_url: str) -> None:
     from ..site import build_site
 
     s = settings()
+    if output.is_dir() and not os.access(output, os.W_OK | os.X_OK):
+        raise OutputError("the site folder is not writable", file=str(output))
     corpus = Corpus.open(s.corpus_dir, use_cache=s.use_cache)
     workers = jobs if jobs is not None else max(1, min(2, os.cpu_count() or 1))
-    with progress("building the site") as report:
-        result = build_site(
-            output,
-            corpus,
-            jobs=workers,
-            progress=lambda phase, done, total: report(done, total, task=_LABELS.get(phase, phase)),
-            force=force,
-            base_url=base_url,
-        )
+    try:
+        with progress("building the site") as report:
+            result = build_site(
+                output,
+                corpus,
+                jobs=workers,
+                progress=lambda phase, done, total: report(
+                    done, total, task=_LABELS.get(phase, phase)
+                ),
+                force=force,
+                base_url=base_url,
+            )
+    except OSError as exc:  # a page or folder that cannot be written: the place, not a bug
+        where = exc.filename or output
+        message = f"cannot write the site: {exc.strerror or exc}"
+        raise OutputError(message, file=str(where)) from None
     removed = f", {len(result.removed)} removed" if result.removed else ""
     click.echo(
         f"rulediff: site {result.out}: {result.pages} pages, {len(result.written)} written, "

@@ -5,9 +5,14 @@ sublayers, mana pools, mulligans, combat damage, redirection, cleanup) reads onl
 behaviour flags (:class:`rulediff.flags.FlagSet` or any object with the same attribute
 names), never an edition's date. Scenarios (``corpus/scenarios/*.toml``) drive it.
 
->>> from rulediff.engine import open_scenario, run   # doctest: +SKIP
->>> run(open_scenario("mana-burn"), flags).result    # doctest: +SKIP
+>>> from rulediff.engine import open_scenario, run
+>>> from rulediff.flags import FlagSet
+>>> burn = FlagSet(starting_life=20, mana_burn=True, mana_empties="phase")
+>>> run(open_scenario("mana-burn"), burn).result
 'life=17'
+>>> no_burn = FlagSet(starting_life=20, mana_burn=False, mana_empties="step")
+>>> run(open_scenario("mana-burn"), no_burn).result
+'life=20'
 """
 
 from __future__ import annotations

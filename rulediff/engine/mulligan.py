@@ -1,8 +1,8 @@
 """Mulligans, per the ``mulligan`` flag.
 
 * ``paris`` — shuffle the hand away, draw one card fewer than before;
-* ``vancouver`` — as paris, then a player who kept fewer cards than the starting hand
-  size may look at the top card of their library and put it on the bottom (a scry 1);
+* ``vancouver`` — as paris, then a player whose kept hand is smaller than the starting
+  hand may scry 1 (look at the library's top card, maybe move it to the bottom);
 * ``london`` — shuffle the hand away, draw a full starting hand, then put one card on
   the bottom of the library for each mulligan taken.
 """

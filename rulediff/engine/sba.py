@@ -66,7 +66,7 @@ def _check_once(game: Game) -> bool:
             perm.counters[kind] -= n
             if not perm.counters[kind]:
                 del perm.counters[kind]
-        game.say("sba-counters", f"{n} +1/+1 and {n} -1/-1 counters are removed from {perm_id}")
+        game.say("sba-counters", f"{perm_id} loses {n} +1/+1 and {n} -1/-1 counters (pairs cancel)")
     for perm_id, concept in doomed.items():
         fate = "is destroyed" if concept in _DESTROYED else "is put into its owner's graveyard"
         game.say(concept, f"{perm_id} {fate} ({_WHY[concept]})")

@@ -38,7 +38,10 @@ import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+import msgspec
+from msgspec import Meta
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -94,20 +97,173 @@ class Scenario:
         return next((e for e in self.expect if e.matches(flags)), None)
 
 
+# --- the schema ---------------------------------------------------------------------------
+# Types, ranges and sizes of every scenario value, checked before anything runs: a wrong
+# type is an error naming the field (never coerced: ``life = true`` is not 1), and no
+# value can make the engine allocate without bound (``hand = 100000000``).
+_Count = Annotated[int, Meta(ge=0, le=10_000)]
+_Number = Annotated[int, Meta(ge=-1_000_000_000, le=1_000_000_000)]
+_Name = Annotated[str, Meta(max_length=200)]
+_Text = Annotated[str, Meta(max_length=10_000)]
+_Names = Annotated[list[_Name], Meta(max_length=1_000)]
+_FlagValue = bool | _Number | _Name | Annotated[list[bool | _Number | _Name], Meta(max_length=100)]
+
+
+class _Strict(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    pass
+
+
+class _PlayerSpec(_Strict):
+    id: _Name
+    life: _Number = 0
+    poison: _Count = 0
+    hand: _Count | _Names = 0
+    library: _Count | _Names = 0
+    mana: Annotated[str, Meta(max_length=1_000)] = ""
+
+
+class _PermanentSpec(_Strict):
+    id: _Name
+    name: _Name = ""
+    controller: _Name = ""
+    owner: _Name = ""
+    types: _Names = []
+    subtypes: _Names = []
+    supertypes: _Names = []
+    keywords: _Names = []
+    power: _Number = 0
+    toughness: _Number = 0
+    loyalty: _Number = 0
+    counters: Annotated[dict[_Name, _Number], Meta(max_length=100)] = {}
+
+
+class _ActionSpec(_Strict):
+    do: _Name
+    target: _Name = ""
+    source: _Name = ""
+    controller: _Name = ""
+    player: _Name = ""
+    id: _Name = ""
+    power: _Number = 0
+    toughness: _Number = 0
+    amount: _Number = 0
+    n: _Count = 0
+    static: bool = False
+    all: bool = False
+    until: _Name = ""
+    kind: _Name = ""
+    redirect_to: _Name = ""
+    permanent: _Name | _PermanentSpec = ""
+    permanents: Annotated[list[_PermanentSpec], Meta(max_length=1_000)] = []
+    keywords: _Names = []
+    text: _Text = ""
+    to: _Name = ""
+    mana: Annotated[str, Meta(max_length=1_000)] = ""
+    note: _Name = ""
+    key: _Name = ""
+    what: _Name = ""
+    attackers: _Names = []
+    defender: _Name = ""
+    blocks: Annotated[dict[_Name, _Name], Meta(max_length=1_000)] = {}
+    attacker: _Name = ""
+    order: _Names = []
+    damage: Annotated[dict[_Name, _Number], Meta(max_length=1_000)] = {}
+    bottom: _Names = []
+    scry: _Name = ""
+
+
+class _ExpectSpec(_Strict):
+    result: _Text
+    when: Annotated[dict[_Name, _FlagValue], Meta(max_length=100)] = {}
+    why: _Text = ""
+
+
+class _ScenarioSpec(_Strict):
+    result: _Text
+    players: Annotated[list[_PlayerSpec], Meta(min_length=1, max_length=100)]
+    name: _Name = ""
+    summary: _Text = ""
+    start: _Name = "precombat-main"
+    active: _Name = ""
+    permanents: Annotated[list[_PermanentSpec], Meta(max_length=1_000)] = []
+    actions: Annotated[list[_ActionSpec], Meta(max_length=10_000)] = []
+    choices: Annotated[dict[_Name, _FlagValue], Meta(max_length=100)] = {}
+    expect: Annotated[list[_ExpectSpec], Meta(max_length=1_000)] = []
+    seed: Annotated[int, Meta(ge=0, le=2**63 - 1)] = 0
+
+
+#: Largest scenario file read (they are a few hundred bytes).
+MAX_SCENARIO_BYTES = 1 << 20
+
+
+def _check_schema(data: Mapping[str, Any], fail: Callable[..., ScenarioError], text: str) -> None:
+    try:
+        msgspec.convert(data, _ScenarioSpec, strict=True)
+    except msgspec.ValidationError as exc:
+        message, field_path = _schema_message(str(exc))
+        raise fail(message, _line_of_path(text, field_path)) from None
+
+
+def _line_of_path(text: str, path: str) -> int | None:
+    """The line of a field such as ``actions[2].power``: the key after the third
+    ``[[actions]]`` header (or the header itself, or a top-level key)."""
+    m = re.match(r"(\w+)\[(\d+)\](?:\.(\w+))?", path)
+    if m is None:
+        return _line_of(text, path.split(".")[0]) if path else None
+    table, index, key = m.group(1), int(m.group(2)), m.group(3)
+    lines = text.splitlines()
+    headers = [i for i, ln in enumerate(lines) if ln.strip() == f"[[{table}]]"]
+    if index >= len(headers):
+        return _line_of(text, table)
+    start = headers[index]
+    if key:
+        for i in range(start + 1, len(lines)):
+            if lines[i].lstrip().startswith("["):
+                break
+            if re.match(rf"\s*{re.escape(key)}\s*=", lines[i]):
+                return i + 1
+    return start + 1
+
+
+def _schema_message(raw: str) -> tuple[str, str]:
+    """msgspec's "Expected `int`, got `str` - at `$.players[0].life`" as
+    "players[0].life: expected int, got str", and the field's path."""
+    what, _, where = raw.partition(" - at ")
+    path = where.strip("`").removeprefix("$").lstrip(".")
+    what = what.replace("`", "")
+    unknown = re.match(r"Object contains unknown field (\S+)", what)
+    if unknown:
+        path = f"{path}.{unknown.group(1)}" if path else unknown.group(1)
+        what = "unknown field"
+    elif what.startswith("Object missing required field"):
+        path = f"{path}.{what.split()[-1]}" if path else what.split()[-1]
+        what = "missing"
+    else:
+        what = what[:1].lower() + what[1:]
+    return (f"{path}: {what}" if path else what), path
+
+
 # --- loading ------------------------------------------------------------------------------
 def load_scenario(path: str | Path) -> Scenario:
     """Read and check a scenario file; errors name the file and, if known, the line."""
+    from ..errors import IngestError
+    from ..ingest import read_bytes
+
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ScenarioError(f"cannot read scenario: {exc}", file=str(path)) from None
+        text = read_bytes(path, limit=MAX_SCENARIO_BYTES).decode("utf-8")
+    except IngestError as exc:
+        raise ScenarioError(f"cannot read scenario: {exc.message}", file=str(path)) from None
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(f"not UTF-8 (byte {exc.start})", file=str(path)) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         m = re.search(r"line (\d+)", str(exc))
         raise ScenarioError(f"invalid TOML: {exc}", file=str(path),
                             line=int(m.group(1)) if m else None) from None
+    except RecursionError:
+        raise ScenarioError("invalid TOML: nested too deeply", file=str(path)) from None
     return scenario_from_mapping(data, name=path.stem, source=str(path), text=text)
 
 
@@ -124,6 +280,7 @@ def scenario_from_mapping(data: Mapping[str, Any], *, name: str, source: str = "
                        _line_of(text, key))
     if not isinstance(data.get("result"), str):
         raise fail("a scenario needs a 'result' template, e.g. result = \"{pt:bear}\"")
+    _check_schema(data, fail, text)
     players = tuple(data.get("players", ()))
     if not players:
         raise fail("a scenario needs at least one [[players]] table")

@@ -1,11 +1,17 @@
 """Behaviour flags derived from the text of each edition.
 
->>> from rulediff import flags_for, load_edition            # doctest: +SKIP
->>> fs = flags_for(load_edition("2009-07-11"))               # doctest: +SKIP
->>> fs.mana_burn, fs.combat_damage_uses_stack, fs.legend_rule  # doctest: +SKIP
-(False, False, 'all-die')
->>> fs.provenance("mana_burn")                               # doctest: +SKIP
-(('500.4',), 'When a step or phase ends, any unused mana left in a player's mana pool is lost.')
+>>> from rulediff.flags import FlagSet, REGISTRY
+>>> REGISTRY["mana_burn"].type, REGISTRY["legend_rule"].allowed
+('bool', ('oldest-stays', 'all-die', 'controller-chooses'))
+>>> fs = FlagSet.from_mapping({"mana_burn": False, "legend_rule": "all-die"})
+>>> fs.mana_burn, fs.legend_rule, fs.mulligan
+(False, 'all-die', None)
+>>> fs.provenance("mana_burn"), fs.undetermined["mulligan"]
+(((), 'declared in <mapping>'), 'not declared in <mapping>')
+
+With an edition (``rulediff.corpus`` loads one), ``flags_for(edition)`` gives the same
+type with every value read from the text, and ``provenance`` the rule ids and the
+sentence that decided it.
 
 :func:`flags_for` runs every registered detector over one edition and returns a
 :class:`FlagSet` (one attribute per flag, ``None`` when undetermined, with the rule

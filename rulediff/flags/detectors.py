@@ -9,15 +9,22 @@ a new edition is read the same way as an old one.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable
 
 from ..clauses import parse_clauses
 from .registry import Decision, Outcome, Undetermined, flag
-from .text import NUMBER, EditionText, Hit, normalize, number_value
+from .text import NUMBER, EditionText, Hit, Scope, normalize, number_value
 
 # --- helpers -----------------------------------------------------------------------------
+_NEGATION = re.compile(
+    r"\b(?:not|no|never|no longer|neither|nor|without)\b|n't\b|"
+    r"\b(?:remain|remains|stay|stays|coexist)\b",
+    re.I,
+)
+"""Words that turn a consequence around ("are not removed", "no player loses life")."""
 _HISTORY = re.compile(
     r"\b(?:previously|no longer|older versions|earlier versions|obsolete|used to)\b", re.I
 )
@@ -40,6 +47,58 @@ def decide(value: object, hits: Iterable[Hit], extra: Iterable[Hit] = ()) -> Dec
     return Decision(value, tuple(rules), " ".join(sentences[:3]))  # type: ignore[arg-type]
 
 
+_IF = re.compile(r"^(?:[^,]{0,80}?,\s*)?\b(?:if|when|whenever|should|once)\b\s+", re.I)
+
+
+def if_clause(sentence: str) -> tuple[str, str] | None:
+    """``(condition, consequence)`` of an "If [condition], [consequence]" sentence.
+
+    The condition ends at the first comma after "if" (the rules put none inside a
+    condition of the clauses we read); ``None`` when the sentence is not so built.
+    """
+    m = _IF.search(sentence)
+    if m is None:
+        return None
+    rest = sentence[m.end() :]
+    comma = rest.find(",")
+    if comma < 0:
+        return None
+    return rest[:comma], rest[comma + 1 :]
+
+
+# Phrases with a negative word that state a limit, not the opposite of the rule.
+_IDIOMS = re.compile(
+    r"\bno more than\b|\bnot more than\b|\(?but not (?:a |at the end of a )?steps?\)?|"
+    r"\bnot only\b",
+    re.I,
+)
+
+
+def clause_negated(norm: str, start: int, end: int) -> bool:
+    """Whether the clause holding ``norm[start:end]`` says the opposite ("does not", "no",
+    "need not", "can't"…): the clause runs from the previous , ; : to the next , ; ."""
+    left = max(norm.rfind(c, 0, start) for c in ",;:") + 1
+    ends = [i for i in (norm.find(c, end) for c in ",;.") if i >= 0]
+    clause = _IDIOMS.sub(" ", norm[left : min(ends) if ends else len(norm)])
+    return _NEGATION.search(clause) is not None
+
+
+def negated(hit: Hit, *terms: str) -> bool:
+    """Whether the clause a hit matched in (or the clause of any of ``terms``) is negated."""
+    if clause_negated(hit.norm, hit.match.start(), hit.match.end()):
+        return True
+    for term in terms:
+        m = re.search(term, hit.norm, re.I)
+        if m and clause_negated(hit.norm, m.start(), m.end()):
+            return True
+    return False
+
+
+def affirmed(hits: Iterable[Hit]) -> list[Hit]:
+    """Current hits whose clause is not negated."""
+    return [h for h in current(hits) if not negated(h)]
+
+
 def current(hits: Iterable[Hit]) -> list[Hit]:
     """Hits that state the rules in force (not "previously …" history notes)."""
     return [h for h in hits if not _HISTORY.search(h.norm)]
@@ -54,19 +113,29 @@ def core(t: EditionText, hits: Iterable[Hit]) -> list[Hit]:
     return [h for h in hits if not _VARIANT.search(h.norm) and not t.in_variant(h.where)]
 
 
-def classify(
-    name: str, hits: Iterable[Hit], kinds: list[tuple[object, re.Pattern[str]]]
-) -> Outcome | None:
-    """Put each hit in the first kind whose pattern it matches; one kind → Decision.
+def classify(name: str, hits: Iterable[Hit], kinds: list[tuple[object, Terms]]) -> Outcome | None:
+    """Put each hit in the first kind whose vocabulary it has; one kind → Decision.
 
     ``None`` when no hit matched any kind; :class:`Undetermined` when hits disagree.
     """
     votes: dict[object, list[Hit]] = {}
+    contrary: list[Hit] = []
     for hit in hits:
-        for value, pattern in kinds:
-            if pattern.search(hit.norm):
-                votes.setdefault(value, []).append(hit)
+        for value, terms in kinds:
+            found = _compiled(terms[0]).search(hit.norm)
+            if found and has_all(hit.norm, terms[1:]):
+                if clause_negated(hit.norm, found.start(), found.end()):
+                    contrary.append(hit)
+                else:
+                    votes.setdefault(value, []).append(hit)
                 break
+    if contrary:
+        return Undetermined(
+            f"{name}: a rule says the opposite of a known value, in words we do not read "
+            "as another value",
+            tuple(dict.fromkeys(h.where for h in contrary)),
+            contrary[0].sentence,
+        )
     if not votes:
         return None
     if len(votes) > 1:
@@ -83,6 +152,42 @@ def classify(
 
 def _re(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.I)
+
+
+Terms = tuple[str, ...]
+"""A small vocabulary: a sentence has it when every term (a short regex) occurs, in any
+order. Used instead of one ordered pattern with wildcards between the words, so that a
+reworded sentence that keeps the words is still read."""
+
+
+def has_all(text: str, terms: Terms) -> bool:
+    return all(_compiled(term).search(text) for term in terms)
+
+
+def having(t: EditionText, *alternatives: Terms, key: str | tuple[str, ...],
+           scopes: tuple[Scope, ...] = ()) -> list[Hit]:
+    """Sentences that have one of the vocabularies (first term = the hit's match)."""
+    out: list[Hit] = []
+    seen: set[tuple[str, str]] = set()
+    for scope in scopes or ("rules",):
+        found: list[Hit] = []
+        for terms in alternatives:
+            for hit in t.find(terms[0], scope, key=key):
+                if (hit.where, hit.norm) not in seen and has_all(hit.norm, terms[1:]):
+                    seen.add((hit.where, hit.norm))
+                    found.append(hit)
+        out.extend(sorted(found, key=lambda h: h.order))  # document order
+    return out
+
+
+@functools.cache
+def _compiled(term: str) -> re.Pattern[str]:
+    return re.compile(term, re.I)
+
+
+def _looked_at(t: EditionText, pattern: str, key: str | tuple[str, ...]) -> tuple[str, ...]:
+    """The rules (first few) a detector read before giving up: cited by ``Undetermined``."""
+    return tuple(dict.fromkeys(h.where for h in t.find(pattern, key=key)))[:6]
 
 
 def _planeswalkers_exist(t: EditionText) -> bool:
@@ -129,26 +234,22 @@ def _clean_item(item: str) -> str:
 
 
 # --- mana ----------------------------------------------------------------------------------
-_MANA_LOST = (
-    r"\b(?:unused|unspent) mana\b[^\n]*\b(?:is lost|lost|empties|emptied)\b|"
-    r"\bmana pools?\b[^\n]*\b(?:empties|empty|emptied|is cleared|are "
-    r"cleared)\b[^\n]*\b(?:phase|step)"
+_MANA_LOST: tuple[Terms, ...] = (
+    (r"\b(?:unused|unspent) mana\b", r"\b(?:is lost|lost|empties|emptied)\b"),
+    (r"\bmana pools?\b", r"\b(?:empties|empty|emptied|is cleared|are cleared)\b",
+     r"\b(?:phase|step)"),
 )
-_EMPTIES_KINDS = [
-    ("step", _re(r"\b(?:step or phase|step and phase|phase or step|phase and step)\b")),
-    (
-        "phase",
-        _re(
-            r"\bphase ends \(but not a step\)|\bwhen a phase ends\b|"
-            r"\bend of each phase\b|\bas a phase ends\b"
-        ),
-    ),
+_EMPTIES_KINDS: list[tuple[object, Terms]] = [
+    ("step", (r"\b(?:step or phase|step and phase|phase or step|phase and step)\b",)),
+    ("phase", (r"\bphase ends \(but not a step\)|\bwhen a phase ends\b|"
+               r"\bend of (?:each|a) phase\b|\bas a phase ends\b",)),
 ]
 
 
 def _emptying(t: EditionText) -> list[Hit]:
     hits = [
-        h for h in current(t.find(_MANA_LOST, key=("mana",))) if "drain power" not in h.norm.lower()
+        h for h in current(having(t, *_MANA_LOST, key=("mana",)))
+        if "drain power" not in h.norm.lower()
     ]
     return [h for h in hits if re.search(r"\b(?:phase|step)\b", h.norm, re.I)]
 
@@ -159,7 +260,7 @@ def _emptying(t: EditionText) -> list[Hit]:
     "Unused mana causes its player to lose life as the pool empties (mana burn).",
 )
 def mana_burn(t: EditionText) -> Outcome:
-    burn = current(
+    burn = affirmed(
         t.find(
             r"\blose[s]? (?:1|one) life for each (?:one )?mana\b|"
             r"\bthis is called [\"']?mana burn|\bmana burn is loss of life",
@@ -172,6 +273,23 @@ def mana_burn(t: EditionText) -> Outcome:
         same = [h for h in emptying if h.where in {b.where for b in burn}]
         return decide(True, [*same[:1], *burn])
     if emptying:
+        # The rule that empties the pool may speak of life: read it as "no life is lost"
+        # (a negated loss) or give up; never take an unread sentence about life as no burn.
+        life = [
+            (where, sentence)
+            for where in dict.fromkeys(h.where for h in emptying)
+            for sentence in t.sentences_of(where)
+            if re.search(r"\blife\b", sentence, re.I)
+        ]
+        if life:
+            if all(_NEGATION.search(normalize(sentence)) for _, sentence in life):
+                return Decision(False, (life[0][0],), f"{emptying[0].sentence} {life[0][1]}")
+            return Undetermined(
+                "the rule that empties the mana pool mentions life, but in no words read as "
+                "mana burn or its absence",
+                tuple(dict.fromkeys(where for where, _ in life)),
+                life[0][1],
+            )
         obsolete = t.find(r"mana burn", "glossary", key="mana burn")
         return decide(False, emptying[:1], [h for h in obsolete if _HISTORY.search(h.norm)][:1])
     return Undetermined("no rule says what happens to unused mana")
@@ -209,15 +327,15 @@ def combat_damage_uses_stack(t: EditionText) -> Outcome:
         )
     )
     dealt = []
-    for hit in t.find(
-        r"\bcombat damage\b[^\n]*\bis dealt (?:simultaneously|at once)\b", key="is dealt"
+    for hit in having(
+        t, (r"\bcombat damage\b", r"\bis dealt (?:simultaneously|at once)\b"), key="is dealt"
     ):
         rule = t.rule_text(hit.where)
         if re.search(r"(?:doesn't|does not) use the stack", rule, re.I):
             dealt.append(hit)
             dealt.extend(
                 t.find(
-                    r"between the time combat damage is assigned and the time",
+                    r"\bbetween the time combat damage is assigned\b[^.]*\bdealt\b",
                     key="between the time",
                 )
             )
@@ -255,18 +373,26 @@ def damage_assignment_order(t: EditionText) -> Outcome:
     decided: list[tuple[bool, Hit]] = []
     for hit in hits:
         rule = t.rule_text(hit.where)
-        if re.search(r"damage assignment order|\bin (?:that|its) order\b", rule, re.I):
+        named = [
+            (norm, m)
+            for norm in map(normalize, t.sentences_of(hit.where))
+            for m in re.finditer(r"damage assignment order|\bin (?:that|its) order\b", norm, re.I)
+        ]
+        if named and all(clause_negated(norm, m.start(), m.end()) for norm, m in named):
+            return Undetermined(
+                "the rule for blocked creatures names a damage assignment order only to deny it",
+                (hit.where,),
+                hit.sentence,
+            )
+        if named:
             order = [
                 s for s in t.sentences_of(hit.where) if re.search(r"order", normalize(s), re.I)
             ]
             decided.append((True, hit))
             evidence = order[0] if order else hit.sentence
             return Decision(True, (hit.where,), evidence)
-        if re.search(
-            r"\bdivided as (?:its|the) controller chooses\b|"
-            r"\bdivide[sd]? [^\n]*as (?:he or she|they|its controller) chooses",
-            rule,
-            re.I,
+        if re.search(r"\bdivided as (?:its|the) controller chooses\b", rule, re.I) or has_all(
+            rule, (r"\bdivide[sd]? ", r"\bas (?:he or she|they|its controller) chooses")
         ):
             split = [
                 s
@@ -282,16 +408,11 @@ def damage_assignment_order(t: EditionText) -> Outcome:
 
 
 # --- uniqueness rules --------------------------------------------------------------------
-_UNIQUE_KINDS = [
-    ("controller-chooses", _re(r"\bchooses one of them\b")),
-    ("oldest-stays", _re(r"\ball except the one\b[^\n]*\blongest\b")),
-    (
-        "all-die",
-        _re(
-            r"\ball (?:of (?:them|those \w+) )?(?:are put|go) into\b|"
-            r"\beach [^\n]*is put into its owner's graveyard"
-        ),
-    ),
+_UNIQUE_KINDS: list[tuple[object, Terms]] = [
+    ("controller-chooses", (r"\bchooses one of them\b",)),
+    ("oldest-stays", (r"\ball except the one\b", r"\blongest\b")),
+    ("all-die", (r"\ball (?:of (?:them|those \w+) )?(?:are put|go) into\b",)),
+    ("all-die", (r"\beach\b", r"\bis put into its owner's graveyard")),
 ]
 
 
@@ -305,14 +426,17 @@ def legend_rule(t: EditionText) -> Outcome:
     hits = [
         h
         for h in current(
-            t.find(
-                r"\blegend(?:s|ary)?\b[^\n]*\bsame name\b[^\n]*\bgraveyards?\b|"
-                r"\bsame name\b[^\n]*\blegend(?:s|ary)\b[^\n]*\bgraveyards?\b",
-                key="same name",
-            )
+            having(t, (r"\bsame name\b", r"\blegend(?:s|ary)?\b", r"\bgraveyards?\b"),
+                   key="same name")
         )
         if "planeswalker" not in h.norm.lower() and not h.norm.lower().startswith("in the event of")
     ]
+    # Where the document has a list of state-based actions, the legend rule is one of its
+    # items: sentences elsewhere (variants, glossary-like asides) do not decide it.
+    items = set(t.sba_items())
+    listed = [h for h in hits if h.where in items]
+    if items and listed:
+        hits = listed
     result = classify("legend_rule", hits, _UNIQUE_KINDS)
     return (
         result
@@ -336,10 +460,14 @@ def planeswalker_uniqueness(t: EditionText) -> Outcome:
         )
     )
     hits = [h for h in hits if re.search(r"graveyard", h.norm, re.I)]
+    items = set(t.sba_items())
+    listed = [h for h in hits if h.where in items]
+    if items and listed:  # the rule's place: an item of the state-based actions list
+        hits = listed
     result = classify("planeswalker_uniqueness", hits, _UNIQUE_KINDS)
     if result is not None:
         return result
-    removed = t.find(r"\bpreviously\b[^\n]*planeswalker uniqueness rule", key="uniqueness")
+    removed = having(t, (r"planeswalker uniqueness rule", r"\bpreviously\b"), key="uniqueness")
     if removed:
         return decide("absent", removed)
     if not _planeswalkers_exist(t):
@@ -347,10 +475,10 @@ def planeswalker_uniqueness(t: EditionText) -> Outcome:
         if types:
             return decide("absent", types)
         return Decision("absent", (), "no rule mentions planeswalkers")
-    return Decision(
-        "absent",
-        (),
-        "planeswalkers exist but no rule limits planeswalkers that share a planeswalker type",
+    return Undetermined(
+        "planeswalkers exist but no rule could be read as limiting (or not limiting) "
+        "planeswalkers that share a planeswalker type",
+        _looked_at(t, r"\bplaneswalker (?:type|uniqueness)", "planeswalker"),
     )
 
 
@@ -361,16 +489,31 @@ def planeswalker_uniqueness(t: EditionText) -> Outcome:
     "opponent may be dealt to a planeswalker that opponent controls instead.",
 )
 def planeswalker_damage_redirection(t: EditionText) -> Outcome:
-    hits = current(
-        t.find(
-            r"\bnoncombat damage would be dealt to (?:a|an opponent|the) "
-            r"(?:player|opponent)?[^\n]*planeswalker[^\n]*\binstead\b",
-            key="noncombat damage",
+    # "If noncombat damage would be dealt to a player …, [someone] may have it dealt to a
+    # planeswalker … instead": the condition names noncombat damage to a player, the
+    # consequence a planeswalker and a redirection.
+    votes: dict[bool, list[Hit]] = {}
+    for hit in current(t.find(r"\bnoncombat damage\b", key="noncombat damage")):
+        clause = if_clause(hit.norm)
+        if clause is None:
+            continue
+        condition, consequence = clause
+        if not (re.search(r"\bnoncombat damage\b", condition, re.I)
+                and re.search(r"\b(?:player|opponent)\b", condition, re.I)
+                and re.search(r"\bplaneswalkers?\b", consequence, re.I)
+                and re.search(r"\binstead\b|\bredirect", hit.norm, re.I)):
+            continue
+        votes.setdefault(not _NEGATION.search(consequence), []).append(hit)
+    if len(votes) == 1:
+        value, hits = next(iter(votes.items()))
+        return decide(value, hits)
+    if votes:
+        return Undetermined(
+            "planeswalker_damage_redirection: the rules both allow and forbid the redirection",
+            tuple(hs[0].where for hs in votes.values()),
+            " ".join(hs[0].sentence for hs in votes.values()),
         )
-    )
-    if hits:
-        return decide(True, hits)
-    removed = t.find(r"\bpreviously\b[^\n]*planeswalkers[^\n]*redirect", key="previously")
+    removed = having(t, (r"\bpreviously\b", r"planeswalkers", r"redirect"), key="previously")
     if removed:
         return decide(False, removed)
     if not _planeswalkers_exist(t):
@@ -378,20 +521,23 @@ def planeswalker_damage_redirection(t: EditionText) -> Outcome:
         if types:
             return decide(False, types)
         return Decision(False, (), "no rule mentions planeswalkers")
-    return Decision(
-        False, (), "no rule lets damage dealt to a player be dealt to a planeswalker instead"
+    return Undetermined(
+        "planeswalkers exist but no rule could be read as letting (or not letting) damage "
+        "dealt to a player be dealt to a planeswalker instead",
+        _looked_at(t, r"\bplaneswalkers?\b[^.]*\bdamage\b|\bdamage\b[^.]*\bplaneswalkers?\b",
+                   "planeswalker"),
     )
 
 
 # --- mulligan ------------------------------------------------------------------------------
-_LONDON = _re(
-    r"\bnew hand of (?:cards equal to [^\n]*starting hand size|seven cards)[^\n]*"
-    r"\bon the bottom of (?:their|his or her|the player's) library"
+_LONDON: tuple[Terms, ...] = (
+    (r"\bnew hand of (?:cards equal to\b|seven cards)",
+     r"\bon the bottom of (?:their|his or her|the player's) library"),
 )
 _FEWER = _re(r"\bnew hand of (?:one fewer|six)\b|\bone fewer card")
-_SCRY = _re(
-    r"\bfewer cards than [^\n]*starting hand size\b[^\n]*\b(?:look at the top card|scry)|"
-    r"\bafter all players have kept (?:an )?opening hands?\b[^\n]*\bscry\b"
+_SCRY: tuple[Terms, ...] = (
+    (r"\bfewer cards than\b", r"\bstarting hand size\b", r"\b(?:look at the top card|scry)"),
+    (r"\bafter all players have kept (?:an )?opening hands?\b", r"\bscry\b"),
 )
 
 
@@ -410,7 +556,13 @@ def mulligan(t: EditionText) -> Outcome:
     if not how:
         return Undetermined("no rule describes the mulligan")
     rules = list(dict.fromkeys(h.where for h in how))
-    london = [h for h in core(t, t.find(_LONDON, key="new hand")) if h.where in rules]
+    london = [h for h in core(t, having(t, *_LONDON, key="new hand")) if h.where in rules]
+    if any(negated(h, _LONDON[0][1]) for h in london):
+        return Undetermined(
+            "the mulligan rule speaks of the bottom of the library in a negated clause",
+            tuple(h.where for h in london),
+            london[0].sentence,
+        )
     if london:
         return decide("london", london)
     fewer = [h for h in core(t, t.find(_FEWER, key=("new hand", "fewer card"))) if h.where in rules]
@@ -421,10 +573,21 @@ def mulligan(t: EditionText) -> Outcome:
             how[0].sentence,
         )
     scry = [
-        h for h in core(t, t.find(_SCRY, key=("starting hand size", "scry"))) if h.where in rules
+        h
+        for h in core(t, having(t, *_SCRY, key=("starting hand size", "scry")))
+        if h.where in rules
     ]
     if scry:
         return decide("vancouver", fewer[:1], scry[:1])
+    later = re.compile(r"\bscry\b|\btop card\b|\bbottom\b", re.I)
+    unread = [r for r in rules if later.search(t.rule_text(r))]
+    if unread:  # something happens after the smaller hand that we could not read
+        return Undetermined(
+            "the mulligan rule draws a smaller hand, then does something with the library that "
+            "reads neither as Paris nor as Vancouver",
+            tuple(unread),
+            fewer[0].sentence,
+        )
     return decide("paris", fewer[:1])
 
 
@@ -458,7 +621,7 @@ def pt_switch_sublayer(t: EditionText) -> Outcome:
             )
         return decide(value, named[:1])
     normally = t.find(
-        r"\beffects that are applied after the switching effect apply normally\b",
+        r"\bafter the switching effect\b[^.]*\bnormally\b",
         key="switching effect",
     )
     if normally:
@@ -468,8 +631,7 @@ def pt_switch_sublayer(t: EditionText) -> Outcome:
         key="switch",
     ):
         order = t.find(
-            r"\bvalues? of (?:a|an)? ?(?:permanent's|object's)? ?characteristics? "
-            r"(?:is|are) determined by starting with\b",
+            r"\bcharacteristics?\b[^.]*\b(?:is|are) determined by starting with\b",
             key="determined by starting",
         )
         if order:
@@ -524,12 +686,22 @@ def lifelink(t: EditionText) -> Outcome:
 )
 def x_in_alternative_and_additional_costs(t: EditionText) -> Outcome:
     hits = t.find(
-        r"\bwhile a spell is on the stack, any (?:\{?X\}?) in its mana cost\b",
-        key="while a spell is on the stack",
+        r"\b(?:while|as long as) (?:a|the) spell is on the stack, (?:any|each|every) "
+        r"(?:\{?X\}?) in its mana cost\b",
+        key="spell is on the stack",
     )
     if not hits:
         return Undetermined("no rule says what X equals while a spell is on the stack")
-    alt = [h for h in hits if re.search(r"alternative cost|additional cost", h.norm, re.I)]
+    alt: list[Hit] = []
+    for hit in hits:
+        for m in re.finditer(r"alternative costs?|additional costs?", hit.norm, re.I):
+            if clause_negated(hit.norm, m.start(), m.end()):
+                return Undetermined(
+                    "a rule names alternative or additional costs in a negated clause",
+                    (hit.where,),
+                    hit.sentence,
+                )
+            alt.append(hit)
     if alt:
         return decide(True, alt)
     return decide(False, hits)
@@ -541,11 +713,19 @@ def x_in_alternative_and_additional_costs(t: EditionText) -> Outcome:
     "Ending the turn during the cleanup step starts a new cleanup step.",
 )
 def cleanup_repeats_after_end_turn(t: EditionText) -> Outcome:
-    hits = t.find(
-        r"\bends? the turn during (?:the|a) cleanup step\b[^\n]*\b(?:new|another) "
-        r"cleanup step\b",
+    hits = having(
+        t,
+        (r"\bends? the turn during (?:the|a) cleanup step\b", r"\b(?:new|another) cleanup step\b"),
         key="cleanup step",
     )
+    again = r"\b(?:new|another) cleanup step\b"
+    contrary = [h for h in hits if negated(h, again)]
+    if contrary:
+        return Undetermined(
+            "the rule on ending the turn during cleanup is negated",
+            tuple(h.where for h in contrary),
+            contrary[0].sentence,
+        )
     if hits:
         return decide(True, hits)
     procedure = t.find(r"\bwhen an effect ends the turn\b", key="ends the turn")
@@ -602,26 +782,46 @@ def mana_value_term(t: EditionText) -> Outcome:
     ("absent", "replacement", "state-based-action"),
 )
 def commander_zone_change(t: EditionText) -> Outcome:
-    sba = t.find(
-        r"\bif a (?:commander|general) is in a graveyard or in exile\b[^\n]*"
-        r"\bcommand zone\b",
-        key="is in a graveyard or in exile",
-    )
-    if sba:
-        return decide("state-based-action", sba)
-    replacement = t.find(
-        r"\bif a (?:commander|general) would be (?:put into|exiled)\b[^\n]*"
-        r"(?:graveyard|exile)[^\n]*\bcommand zone instead\b",
-        key="command zone instead",
-    )
+    # "If a commander is in exile (or a graveyard) …, its owner may put it into the command
+    # zone" (a state: checked as a state-based action) versus "If a commander would be put
+    # into a graveyard / exiled …, … command zone instead" (a replacement effect).
+    state: list[Hit] = []
+    replacement: list[Hit] = []
+    for hit in current(t.find(r"\bcommand zone\b", key="command zone")):
+        clause = if_clause(hit.norm)
+        if clause is None:
+            continue
+        condition, consequence = clause
+        if not re.search(r"\b(?:commander|general)\b", condition, re.I):
+            continue
+        if not re.search(r"\bgraveyard|\bexile", condition, re.I):
+            continue  # a commander going to a hand or a library: not this flag's question
+        if _NEGATION.search(_IDIOMS.sub(" ", consequence)):
+            continue  # "may not …": neither way back, which this flag cannot say
+        if re.search(r"\bwould\b", condition, re.I) and re.search(
+            r"\binstead\b", consequence, re.I
+        ):
+            replacement.append(hit)
+        elif re.search(r"\b(?:is|are) in (?:a |the |its owner's )?(?:graveyard|exile)", condition,
+                       re.I):
+            state.append(hit)
+    if state:
+        return decide("state-based-action", state)
     if replacement:
         return decide("replacement", replacement)
-    if not t.mentions(
-        r"\b(?:EDH|commander)\b[^\n]*\bvariant\b|\bcommander game\b", key=("edh", "commander")
-    ):
+    if not having(
+        t,
+        (r"\b(?:EDH|commander)\b", r"\bvariant\b"),
+        (r"\bcommander game\b",),
+        (r"\bcommand zone\b", r"\b(?:commander|general)\b"),
+        key=("edh", "commander", "general"),
+    ) and not any(re.fullmatch(r"commander|edh", normalize(x).strip(), re.I)
+                  for x in t.titles.values()):
         return Decision("absent", (), "no rule describes the Commander (or EDH) variant")
     return Undetermined(
-        "the Commander variant exists but no rule says how a commander returns to the command zone"
+        "the Commander variant exists but no rule says how a commander returns to the "
+        "command zone",
+        _looked_at(t, r"\bcommand zone\b", "command zone"),
     )
 
 
@@ -682,10 +882,17 @@ def battlefield_term(t: EditionText) -> Outcome:
     "A constructed sideboard may have up to fifteen cards (false: exactly fifteen if used).",
 )
 def sideboard_up_to_15(t: EditionText) -> Outcome:
-    up_to = t.find(
-        r"\bsideboard\b[^\n]*\b(?:no more than|up to|at most) (?:fifteen|15)\b", key="sideboard"
+    up_to = having(
+        t, (r"\b(?:no more than|up to|at most) (?:fifteen|15)\b", r"\bsideboard\b"),
+        key="sideboard",
     )
-    exactly = t.find(r"\bsideboards?\b[^\n]*\bexactly (?:fifteen|15)\b", key="sideboard")
+    exactly = having(t, (r"\bexactly (?:fifteen|15)\b", r"\bsideboards?\b"), key="sideboard")
+    contrary = [h for h in (*up_to, *exactly) if negated(h)]
+    if contrary:
+        return Undetermined(
+            "a rule about the sideboard's size is negated", (contrary[0].where,),
+            contrary[0].sentence,
+        )
     if up_to and exactly:
         return Undetermined(
             "the text states both 'up to' and 'exactly' fifteen sideboard cards",
@@ -740,8 +947,17 @@ def ability_words(t: EditionText) -> Outcome:
 
 
 # --- numbers -------------------------------------------------------------------------------
-def _number(t: EditionText, name: str, pattern: str, what: str, key: tuple[str, ...]) -> Outcome:
-    hits = core(t, current(t.find(pattern, key=key)))
+def _number(
+    t: EditionText, name: str, vocabularies: tuple[Terms, ...], what: str, key: tuple[str, ...]
+) -> Outcome:
+    """A number the rules state: the first term of a vocabulary holds it (group ``n``)."""
+    found = core(t, current(having(t, *vocabularies, key=key)))
+    contrary = [h for h in found if negated(h, *(term for v in vocabularies for term in v))]
+    if contrary:
+        return Undetermined(
+            f"{name}: a rule stating {what} is negated", (contrary[0].where,), contrary[0].sentence
+        )
+    hits = found
     values: dict[int, list[Hit]] = {}
     for hit in hits:
         values.setdefault(number_value(hit.group("n")), []).append(hit)
@@ -763,8 +979,8 @@ def starting_life(t: EditionText) -> Outcome:
     return _number(
         t,
         "starting_life",
-        rf"\b(?:sets? (?:his or her|their|its) life totals? to|begins? the game with "
-        rf"(?:a )?(?:starting )?life total of) (?P<n>{NUMBER})\b",
+        ((rf"\b(?:sets? (?:his or her|their|its) life totals? to|begins? the game with "
+          rf"(?:a )?(?:starting )?life total of) (?P<n>{NUMBER})\b",),),
         "the starting life total",
         ("life total",),
     )
@@ -775,7 +991,7 @@ def max_hand_size(t: EditionText) -> Outcome:
     return _number(
         t,
         "max_hand_size",
-        rf"\bmaximum hand size,? (?:which is )?\(?normally (?P<n>{NUMBER})\b",
+        ((rf"\bmaximum hand size,? (?:which is )?\(?normally (?P<n>{NUMBER})\b",),),
         "the maximum hand size",
         ("maximum hand size",),
     )
@@ -786,7 +1002,7 @@ def poison_threshold(t: EditionText) -> Outcome:
     return _number(
         t,
         "poison_threshold",
-        rf"\b(?P<n>{NUMBER}) or more poison counters\b[^\n]*\bloses? the game",
+        ((rf"\b(?P<n>{NUMBER}) or more poison counters\b", r"\bloses? the game"),),
         "how many poison counters lose the game",
         ("poison counters",),
     )
@@ -797,9 +1013,11 @@ def starting_hand_size(t: EditionText) -> Outcome:
     return _number(
         t,
         "starting_hand_size",
-        rf"\bdraws? (?:a hand of|a number of cards equal to [^\n]*starting hand size, "
-        rf"which is normally) (?P<n>{NUMBER})\b|\bstarting hand size is (?P<n2>{NUMBER})".replace(
-            "(?P<n2>", "(?:"
+        (
+            (rf"\bdraws? a hand of (?P<n>{NUMBER})\b",),
+            (rf"\bstarting hand size, which is normally (?P<n>{NUMBER})\b",
+             r"\bdraws? a number of cards equal to\b"),
+            (rf"\bstarting hand size is (?P<n>{NUMBER})\b",),
         ),
         "the starting hand size",
         ("hand of", "starting hand size"),
@@ -874,6 +1092,33 @@ def spell_verb(t: EditionText) -> Outcome:
     )
 
 
+_CARD_TYPE_HEADING = re.compile(
+    r"(?:artifact|creature|enchantment|instant|land|sorcer(?:y|ie)|planeswalker|"
+    r"tribal|kindred)s?",
+    re.I,
+)
+_BASIC_CARD_TYPES = {"artifact", "creature", "enchantment", "instant", "land", "sorcery"}
+
+
+def _card_type_headings(t: EditionText) -> tuple[str, list[tuple[str, str]]] | None:
+    """The headings that name the card types one each ("212.1. Artifacts" … "212.7. Sorceries").
+
+    Older layouts enumerate the card types as the headings under one parent instead of
+    a list sentence. Found by structure: the parent whose heading children include every
+    basic card type. Returns the parent and its card-type headings.
+    """
+    by_parent: dict[str, list[tuple[str, str]]] = {}
+    for rid, title in t.titles.items():
+        name = normalize(title).strip()
+        if _CARD_TYPE_HEADING.fullmatch(name):
+            by_parent.setdefault(t.parent_of(rid), []).append((rid, name))
+    for parent, headings in by_parent.items():
+        kinds = {re.sub(r"ies$", "y", re.sub(r"(?<!ie)s$", "", h.lower())) for _, h in headings}
+        if _BASIC_CARD_TYPES <= kinds:
+            return parent, headings
+    return None
+
+
 @flag(
     "kindred_type_name",
     "enum",
@@ -892,6 +1137,20 @@ def kindred_type_name(t: EditionText) -> Outcome:
         if items:
             return decide("absent", [hit])
     # Older layouts give each card type a heading ("212.8. Tribals") instead of a list.
+    headings = _card_type_headings(t)
+    if headings is not None:
+        parent, named = headings
+        for rid, title in named:
+            m = re.fullmatch(r"(tribal|kindred)s?", title, re.I)
+            if m:
+                return Decision(m.group(1).lower(), (rid,), title)
+        return Decision(
+            "absent",
+            (parent,),
+            "the card type headings ("
+            + ", ".join(f"{rid} {title}" for rid, title in named)
+            + ") name neither tribal nor kindred cards",
+        )
     for rid, title in t.titles.items():
         m = re.fullmatch(r"(tribal|kindred)s?", normalize(title).strip(), re.I)
         if m:
@@ -899,21 +1158,20 @@ def kindred_type_name(t: EditionText) -> Outcome:
     typal = current(t.find(r"\beach (tribal|kindred) card\b", key=("tribal", "kindred")))
     if typal:
         return decide(typal[0].group(1).lower(), typal[:1])
-    headings = [
-        (rid, title)
-        for rid, title in t.titles.items()
-        if re.fullmatch(r"sorcer(?:y|ies)", normalize(title).strip(), re.I)
-    ]
-    if headings:
-        return Decision(
-            "absent",
-            (headings[0][0],),
-            "no card type heading or rule names tribal or kindred cards",
-        )
-    return Undetermined("no rule lists the card types")
+    return Undetermined(
+        "no list or headings of the card types to look for tribal or kindred in",
+        _looked_at(
+            t, r"\bcard types?\b|\btribal\b|\bkindred\b", ("card type", "tribal", "kindred")
+        ),
+    )
 
 
 # --- counters (added for the engine) -------------------------------------------------------
+_REMOVAL = re.compile(
+    r"\b(?:removed?|removes|cancel(?:s|led|ed)?|annihilat\w*|taken off)\b", re.I
+)
+
+
 @flag(
     "counter_annihilation",
     "bool",
@@ -921,18 +1179,40 @@ def kindred_type_name(t: EditionText) -> Outcome:
     "has pairs of them removed as a state-based action.",
 )
 def counter_annihilation(t: EditionText) -> Outcome:
-    pairs = current(
-        t.find(
-            r"\+1/\+1 counters? and (?:a |one or more )?-1/-1 counters?\b"
-            r"[^\n]*\bremoved",
-            key=("-1/-1",),
+    # The topic: a sentence about one permanent with both kinds of counters.
+    both = [
+        h
+        for h in current(t.find(r"\+1/\+1 counters?", key=("-1/-1",)))
+        if re.search(r"-1/-1 counters?", h.norm)
+    ]
+    votes: dict[bool, list[Hit]] = {}
+    for hit in both:
+        if _REMOVAL.search(hit.norm):
+            votes.setdefault(not _NEGATION.search(hit.norm), []).append(hit)
+    if len(votes) == 1:
+        value, hits = next(iter(votes.items()))
+        return decide(value, hits[:1])
+    if votes:
+        return Undetermined(
+            "counter_annihilation: one rule removes the pairs of counters, another keeps them",
+            tuple(hs[0].where for hs in votes.values()),
+            " ".join(hs[0].sentence for hs in votes.values()),
         )
-    )
-    if pairs:
-        return decide(True, pairs[:1])
+    if both:
+        return Undetermined(
+            "a rule speaks of +1/+1 and -1/-1 counters on one permanent but says nothing "
+            "that reads as removing them or keeping them",
+            tuple(dict.fromkeys(h.where for h in both))[:6],
+            both[0].sentence,
+        )
     listing = t.find(
         r"\bstate-based (?:effects|actions) are(?: as follows)?:", key=("state-based",)
     )
-    if listing:  # the list of state-based actions has no such item
-        return decide(False, listing[:1])
+    if listing:  # the topic is absent: no rule puts both kinds of counters on one permanent
+        return Decision(
+            False,
+            (listing[0].where,),
+            "no rule speaks of +1/+1 and -1/-1 counters on the same permanent, and the list "
+            f"of state-based actions ({listing[0].where}) has no such item",
+        )
     return Undetermined("no list of state-based actions to look for the counter rule in")

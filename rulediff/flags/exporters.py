@@ -12,6 +12,7 @@ import json
 from importlib import resources
 from typing import Any
 
+from ..safetext import comment_safe, json_text, toml_string
 from .flagset import FlagSet
 from .registry import REGISTRY, Decision, Flag
 
@@ -44,7 +45,7 @@ def flags_as_dict(fs: FlagSet) -> dict[str, Any]:
 def to_json(fs: FlagSet) -> str:
     """One edition's flags as JSON text (indent 2, UTF-8 characters kept, final newline)."""
     doc = {"format": "rulediff-flags", "version": FLAGS_FORMAT_VERSION, **flags_as_dict(fs)}
-    return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+    return json_text(doc)
 
 
 def timeline_to_json(sets: list[FlagSet]) -> str:
@@ -54,7 +55,7 @@ def timeline_to_json(sets: list[FlagSet]) -> str:
         "version": FLAGS_FORMAT_VERSION,
         "editions": [flags_as_dict(fs) for fs in sets],
     }
-    return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+    return json_text(doc)
 
 
 # --- TOML ----------------------------------------------------------------------------------
@@ -64,7 +65,7 @@ def _toml_value(value: object) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)  # a valid TOML basic string
+        return toml_string(value)
     if isinstance(value, (tuple, list)):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
     raise TypeError(f"no TOML form for {value!r}")
@@ -88,7 +89,7 @@ def to_toml(fs: FlagSet) -> str:
         value = getattr(fs, name)
         if value is None:
             reason = " ".join(fs.undetermined.get(name, "").split())
-            lines.append(f"# {name}: undetermined ({reason})")
+            lines.append(f"# {name}: undetermined ({comment_safe(reason)})")
         else:
             lines.append(f"{name} = {_toml_value(value)}")
     for name in REGISTRY:

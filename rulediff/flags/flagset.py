@@ -1,6 +1,8 @@
 """`FlagSet`: the behaviour flags of one edition as a typed, frozen object.
 
-One attribute per flag (attribute name = flag name). A value of ``None`` means the
+One attribute per flag (attribute name = flag name), made from the flag declarations
+(:data:`rulediff.flags.REGISTRY`): a flag is declared once, with its detector, and
+the class, the exporters and the JSON Schema follow. A value of ``None`` means the
 flag is undetermined (for a derived set: the detector could not decide; for a
 hand-written set: the file does not declare it). :meth:`FlagSet.provenance` gives the
 rule ids, evidence text or reason behind each value.
@@ -13,64 +15,20 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import field, fields, make_dataclass
 from types import MappingProxyType
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from .registry import REGISTRY, Decision, Undetermined, Value
+from . import detectors as _detectors  # noqa: F401  (declares every flag)
+from .registry import REGISTRY, Decision, Flag, Undetermined, Value
 
 FlagOutcome = Decision | Undetermined
 
 
-@dataclass(frozen=True, slots=True)
-class FlagSet:
-    """The behaviour flags of one edition (``None`` = undetermined or not declared).
+class _FlagSetMethods:
+    """What every :class:`FlagSet` can do (the fields come from the registry)."""
 
-    What each flag means: ``rulediff.flags.REGISTRY[name].description`` (and
-    docs/flags.md). Build one from an edition with :func:`rulediff.flags.flags_for`,
-    from a hand-written mapping with :meth:`from_mapping` (validated), or directly
-    (``FlagSet(mana_burn=False, …)``, not validated).
-    """
-
-    effective_date: dt.date | None = None
-    """The edition's effective date, when known (informational; never used to decide)."""
-    mana_burn: bool | None = None
-    """Unused mana causes its owner to lose life as the pool empties."""
-    mana_empties: Literal["phase", "step"] | None = None
-    """Mana pools empty at the end of each phase only, or of each step and phase."""
-    combat_damage_uses_stack: bool | None = None
-    """Combat damage is put on the stack and can be responded to."""
-    damage_assignment_order: bool | None = None
-    """Attackers order blockers and must assign lethal damage in that order."""
-    legend_rule: Literal["oldest-stays", "all-die", "controller-chooses"] | None = None
-    planeswalker_uniqueness: Literal["absent", "all-die", "controller-chooses"] | None = None
-    planeswalker_damage_redirection: bool | None = None
-    """Noncombat damage to an opponent may be redirected to a planeswalker they control."""
-    mulligan: Literal["paris", "vancouver", "london"] | None = None
-    pt_switch_sublayer: Literal["timestamp", "6e", "7e", "7d"] | None = None
-    deathtouch: Literal["absent", "triggered", "static"] | None = None
-    lifelink: Literal["absent", "triggered", "static"] | None = None
-    x_in_alternative_and_additional_costs: bool | None = None
-    cleanup_repeats_after_end_turn: bool | None = None
-    mana_value_term: Literal["converted mana cost", "mana value"] | None = None
-    commander_zone_change: Literal["absent", "replacement", "state-based-action"] | None = None
-    exile_zone_name: Literal["removed-from-game", "exile"] | None = None
-    battlefield_term: Literal["in play", "battlefield"] | None = None
-    sideboard_up_to_15: bool | None = None
-    planeswalker_types: tuple[str, ...] | None = None
-    ability_words: tuple[str, ...] | None = None
-    starting_life: int | None = None
-    max_hand_size: int | None = None
-    poison_threshold: int | None = None
-    starting_hand_size: int | None = None
-    state_based_term: Literal["state-based effects", "state-based actions"] | None = None
-    spell_verb: Literal["play", "cast"] | None = None
-    kindred_type_name: Literal["absent", "tribal", "kindred"] | None = None
-    counter_annihilation: bool | None = None
-    """+1/+1 and -1/-1 counters on one permanent remove each other (a state-based action)."""
-    _outcomes: Mapping[str, FlagOutcome] = field(
-        default_factory=lambda: MappingProxyType({}), compare=False, hash=False, repr=False
-    )
+    __slots__ = ()
 
     # -- construction -------------------------------------------------------------
     @classmethod
@@ -137,6 +95,50 @@ class FlagSet:
             for name in REGISTRY
             if getattr(self, name) is None
         }
+
+
+
+
+def _annotation(spec: Flag) -> Any:
+    """The attribute type of one flag (``None`` always allowed: undetermined)."""
+    if spec.type == "enum":
+        return Literal[spec.allowed] | None  # type: ignore[valid-type]
+    return {"bool": bool, "int": int, "list": tuple[str, ...]}[spec.type] | None
+
+
+_DOC = """The behaviour flags of one edition (``None`` = undetermined or not declared).
+
+What each flag means: ``rulediff.flags.REGISTRY[name].description`` (and
+docs/flags.md). Build one from an edition with :func:`rulediff.flags.flags_for`,
+from a hand-written mapping with :meth:`from_mapping` (validated), or directly
+(``FlagSet(mana_burn=False, …)``, not validated).
+"""
+
+if TYPE_CHECKING:  # pragma: no cover
+    FlagSet = _FlagSetMethods  # type checkers see the methods; attributes are dynamic
+else:
+    FlagSet = make_dataclass(
+        "FlagSet",
+        [
+            ("effective_date", dt.date | None, field(default=None)),
+            *((name, _annotation(spec), field(default=None)) for name, spec in REGISTRY.items()),
+            (
+                "_outcomes",
+                Mapping[str, FlagOutcome],
+                field(
+                    default_factory=lambda: MappingProxyType({}),
+                    compare=False,
+                    hash=False,
+                    repr=False,
+                ),
+            ),
+        ],
+        bases=(_FlagSetMethods,),
+        frozen=True,
+        slots=True,
+        namespace={"__doc__": _DOC},
+    )
+    FlagSet.__module__ = __name__
 
 
 def flagset_field_names() -> tuple[str, ...]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import json
+import math
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -43,13 +44,15 @@ def load_flagset(path: str | Path) -> FlagSet:
     The file may be flat (``mana_burn = false``), hold a ``[flags]`` table, or be a
     ``rulediff flags --format json|toml`` export. Raises :class:`FlagError`.
     """
+    from ..errors import IngestError
+    from ..ingest import read_bytes
     from .flagset import FlagSet
 
     path = Path(path)
     try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise FlagError(f"cannot read flags file: {exc.strerror}", file=str(path)) from None
+        raw = read_bytes(path, limit=MAX_FLAGS_BYTES)
+    except IngestError as exc:
+        raise FlagError(f"cannot read flags file: {exc.message}", file=str(path)) from None
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -62,15 +65,62 @@ def load_flagset(path: str | Path) -> FlagSet:
             raise FlagError(
                 f"invalid JSON: {exc.msg}", file=str(path), line=exc.lineno, column=exc.colno
             ) from None
+        except RecursionError:
+            raise FlagError("invalid JSON: nested too deeply", file=str(path)) from None
     else:
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             line = _toml_error_line(str(exc))
             raise FlagError(f"invalid TOML: {exc}", file=str(path), line=line) from None
+        except RecursionError:
+            raise FlagError("invalid TOML: nested too deeply", file=str(path)) from None
     if not isinstance(data, dict):
         raise FlagError("a flags file must hold a table/object of flags", file=str(path))
+    _check_shape(data, str(path), text)
     return mapping_to_flagset(FlagSet, data, source=str(path), text=text)
+
+
+#: Largest flags file read (an export is a few kB).
+MAX_FLAGS_BYTES = 1 << 20
+#: How deep tables may nest (``[provenance.NAME]`` is 2), and how big a list or string may be.
+MAX_DEPTH = 4
+MAX_ITEMS = 1_000
+MAX_TEXT = 10_000
+MAX_INT = 10**9
+
+
+def _check_shape(data: Mapping[str, object], source: str, text: str) -> None:
+    """Nesting, sizes and numbers of a flags file, checked before any value is read.
+
+    The error names the field (``provenance.mana_burn.rules``) and its line.
+    """
+    todo: list[tuple[str, object, int]] = [(str(k), v, 1) for k, v in data.items()]
+    while todo:
+        where, value, depth = todo.pop()
+        problem = None
+        if isinstance(value, (dict, list)) and depth > MAX_DEPTH:
+            problem = f"nested deeper than {MAX_DEPTH} levels"
+        elif isinstance(value, (dict, list)) and len(value) > MAX_ITEMS:
+            problem = f"more than {MAX_ITEMS} items"
+        elif isinstance(value, str) and len(value) > MAX_TEXT:
+            problem = f"text longer than {MAX_TEXT} characters"
+        elif isinstance(value, float) and not math.isfinite(value):
+            problem = f"{value} is not a finite number"
+        elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INT:
+            problem = f"{value} is out of range (at most {MAX_INT:,} either way)"
+        if problem is not None:
+            top = where.split(".")[0].split("[")[0]
+            raise FlagError(f"{_cut(where)}: {problem}", file=source, line=_line(text, top))
+        if isinstance(value, dict):
+            todo.extend((f"{where}.{k}", v, depth + 1) for k, v in value.items())
+        elif isinstance(value, list):
+            todo.extend((f"{where}[{i}]", v, depth + 1) for i, v in enumerate(value))
+
+
+def _cut(text: str, limit: int = 200) -> str:
+    """Echoed input cut to a readable length."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def mapping_to_flagset(
@@ -135,7 +185,9 @@ def mapping_to_flagset(
             continue
         problem = spec.check(value)
         if problem is not None:
-            raise FlagError(f"flag {name!r}: {problem}", file=source, line=_line(text, name))
+            raise FlagError(
+                f"flag {name!r}: {_cut(problem)}", file=source, line=_line(text, name)
+            )
         outcomes[name] = Decision(spec.normalize(value), rules, evidence)  # type: ignore[arg-type]
     for name in REGISTRY:
         outcomes.setdefault(name, Undetermined(f"not declared in {source}"))

@@ -125,6 +125,8 @@ class Hit:
     """The normalized sentence the pattern matched."""
     match: re.Match[str]
     """The match inside ``norm``."""
+    order: int = 0
+    """The sentence's place in its scope (hits sort into document order by it)."""
 
     def group(self, index: int | str = 0) -> str:
         return self.match.group(index)
@@ -174,7 +176,7 @@ class _Blob:
         if local is None:
             return None
         item = bisect.bisect_right(self._item_starts, start) - 1
-        return Hit(self._item_where[item], self.raw[start:end].strip(), norm.strip(), local)
+        return Hit(self._item_where[item], self.raw[start:end].strip(), norm.strip(), local, index)
 
     def search(self, pattern: re.Pattern[str], key: tuple[str, ...] = ()) -> Iterator[Hit]:
         if key:
@@ -226,6 +228,7 @@ class EditionText:
         }
         self._blobs: dict[Scope, _Blob] = {}
         self._variant: dict[str, bool] = {}
+        self._sba: tuple[str, ...] | None = None
 
     def blob(self, scope: Scope) -> _Blob:
         found = self._blobs.get(scope)
@@ -268,6 +271,29 @@ class EditionText:
     def sentences_of(self, rule_id: str) -> list[str]:
         """The sentences of one rule, as written."""
         return split_sentences(self.rule_texts.get(rule_id, ""))
+
+    def sba_items(self) -> tuple[str, ...]:
+        """The items of the list of state-based actions (or effects), in document order.
+
+        Found by structure: the subrules of the rule that introduces the list ("… are as
+        follows:"), whatever its number (420.5 in older editions, 704.5 since 2009).
+        """
+        if self._sba is None:
+            items: list[str] = []
+            intro = re.compile(r"\bstate-based (?:effects|actions) are(?: as follows)?:", re.I)
+            for rule in self.edition.rules:
+                if intro.search(normalize(rule.text)):
+                    items.extend(str(c.id) for c in self.edition.children(rule.id))
+            self._sba = tuple(dict.fromkeys(items))
+        return self._sba
+
+    def parent_of(self, rule_id: str) -> str:
+        """The rule (or section, as ``"3"``) a rule sits under; ``""`` at the top."""
+        rid = RuleId.try_parse(rule_id)
+        parent = rid.parent if rid is not None else None
+        if parent is None:
+            return ""
+        return str(parent.rule) if parent.is_section else str(parent)
 
     def title_of(self, rule_id: str) -> str | None:
         return self.titles.get(rule_id)

@@ -8,11 +8,9 @@ engine declares (a hand-written file) with those an edition's text gives.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import cache
@@ -26,37 +24,13 @@ if TYPE_CHECKING:  # pragma: no cover
 log = logging.getLogger(__name__)
 
 
-def flags_version() -> str:
-    """Cache version of derived flags: a digest of the detector code itself.
-
-    Editing a detector changes the digest, so cached flags of an older detector are
-    never served.
-    """
-    digest = hashlib.sha256()
-    folder = Path(__file__).resolve().parent
-    for name in ("registry.py", "text.py", "detectors.py", "flagset.py", "__init__.py"):
-        digest.update((folder / name).read_bytes())
-    clauses = folder.parent / "clauses.py"
-    if clauses.is_file():
-        digest.update(clauses.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-_VERSION: str | None = None
-
-
 def cached_flags_for(edition: Edition, *, use_cache: bool = True) -> FlagSet:
     """:func:`rulediff.flags.flags_for` through the content-addressed cache (by sha256)."""
     from . import compute_outcomes
 
-    global _VERSION
-    if _VERSION is None:
-        _VERSION = flags_version()
     if not edition.sha256 or not use_cache:
         return FlagSet.from_outcomes(compute_outcomes(edition), edition.effective_date)
-    outcomes = cache.get_or_compute(
-        "flags", edition.sha256, _VERSION, lambda: compute_outcomes(edition)
-    )
+    outcomes = cache.get_or_compute("flags", edition.sha256, lambda: compute_outcomes(edition))
     return FlagSet.from_outcomes(outcomes, edition.effective_date)
 
 
@@ -66,12 +40,9 @@ def corpus_timeline(corpus: Corpus, *, use_cache: bool = True) -> list[FlagSet]:
     With a warm cache this reads only the cached flags (keyed by each file's sha256):
     no edition is loaded or parsed, so the whole timeline takes a fraction of a second.
     """
-    global _VERSION
-    if _VERSION is None:
-        _VERSION = flags_version()
     sets: list[FlagSet] = []
     for info in corpus.editions():
-        outcomes = cache.read("flags", info.sha256, _VERSION) if use_cache else None
+        outcomes = cache.read("flags", info.sha256) if use_cache else None
         if isinstance(outcomes, dict) and set(outcomes) == set(REGISTRY):
             sets.append(FlagSet.from_outcomes(outcomes, info.date))
         else:

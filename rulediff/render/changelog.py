@@ -484,8 +484,8 @@ def _embedded(
     if not edition.sha256 or not use_cache:
         html = render()
     else:
-        version = f"{fingerprint()[:16]}-{prefix}"
-        html = cache.get_or_compute("fulltext-html", edition.sha256, version, render)
+        key = f"{edition.sha256}-{fingerprint()[:16]}-{prefix}"
+        html = cache.get_or_compute("fulltext-html", key, render)
     return EmbeddedText(anchor, title, Markup(html))
 
 
