@@ -23,10 +23,9 @@ from rulediff.diff import (
     enumerated_lists,
     list_changes,
     retargets,
-    to_markdown,
-    to_text,
     word_diff,
 )
+from rulediff.render.difftext import to_markdown, to_text
 
 from .conftest import corpus_edition
 from .helpers import insert_100_2a
@@ -414,3 +413,24 @@ def test_corpus_diff_with_moved_text_follows_the_schema() -> None:
     jsonschema.validate(doc, schema())
     assert sum(1 for c in doc["changes"] if c["moved_text"]) >= 10
     assert any(c["method"] == "sentence" for c in doc["changes"])
+
+
+def test_rule_numbers_are_whole_tokens_in_word_diffs() -> None:
+    words = word_diff("See rule 702.36d.", "See rule 702.36e.")
+    assert [(w.op, w.text) for w in words if w.op != "equal"] == [
+        ("delete", "702.36d"),
+        ("insert", "702.36e"),
+    ]
+
+
+def test_list_items_are_diffed_one_by_one() -> None:
+    old = "The widget kinds are Alder, Birch, Cedar, and Elm."
+    new = "The widget kinds are Alder, Ash, Birch, Cedar, Dogwood, and Elm."
+    folded = word_diff(old, new)  # prose: short unchanged islands fold into the change
+    assert any(w.op == "delete" and "Birch" in w.text for w in folded)
+    line = "During the move step, the active player moves his or her widget up to three spaces."
+    d = diff(edition(BASE.replace(line, old)), edition(BASE.replace(line, new)))
+    changed = [c for c in d.changes if c.kind != "unchanged"]
+    assert changed and changed[0].lists
+    ops = [(w.op, w.text.strip(" ,")) for w in changed[0].words if w.op != "equal"]
+    assert ops == [("insert", "Ash"), ("insert", "Dogwood")]
