@@ -628,7 +628,7 @@ def severity_counts(findings: Iterable[Diagnostic]) -> dict[str, int]:
 
 
 @dataclass(frozen=True, slots=True)
-class EditionSummary:
+class AuditSummary:
     """One row of ``audit --all``."""
 
     edition: str
@@ -640,17 +640,17 @@ class EditionSummary:
         return sum(self.counts.values())
 
 
-def summarize(edition: Edition, findings: list[Diagnostic]) -> EditionSummary:
-    return EditionSummary(edition.date_text, counts(findings), severity_counts(findings))
+def summarize(edition: Edition, findings: list[Diagnostic]) -> AuditSummary:
+    return AuditSummary(edition.date_text, counts(findings), severity_counts(findings))
 
 
-def table_codes(rows: Iterable[EditionSummary]) -> list[str]:
+def table_codes(rows: Iterable[AuditSummary]) -> list[str]:
     """The codes found in any row, in the order of :data:`CODES`."""
     found = {code for row in rows for code in row.counts}
     return [c for c in CODES if c in found] + sorted(found - set(CODES))
 
 
-def corpus_json(rows: list[EditionSummary]) -> dict[str, object]:
+def corpus_json(rows: list[AuditSummary]) -> dict[str, object]:
     return {
         "editions": [
             {"edition": r.edition, "severities": r.severities, "counts": r.counts} for r in rows
@@ -661,7 +661,7 @@ def corpus_json(rows: list[EditionSummary]) -> dict[str, object]:
 __all__ = [
     "CODES",
     "MEANINGS",
-    "EditionSummary",
+    "AuditSummary",
     "severity_counts",
     "table_codes",
     "corpus_json",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..audit import MEANINGS, SEVERITIES, EditionSummary, counts, severity_counts, table_codes
+from ..audit import MEANINGS, SEVERITIES, AuditSummary, counts, severity_counts, table_codes
 from ..model import Diagnostic, Edition
 from .env import template
 from .links import Links
@@ -93,7 +93,7 @@ def audit_text(edition: Edition, findings: Sequence[Diagnostic]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def corpus_table(rows: Sequence[EditionSummary]) -> str:
+def corpus_table(rows: Sequence[AuditSummary]) -> str:
     """A Markdown table: edition, errors, warnings, info, then one column per code."""
     codes = table_codes(rows)
     head = ["edition", "errors", "warnings", "info", *codes]
@@ -182,7 +182,7 @@ def build_audit_report(
     )
 
 
-def build_corpus_report(rows: Sequence[EditionSummary]) -> AuditReport:
+def build_corpus_report(rows: Sequence[AuditSummary]) -> AuditReport:
     """The view of ``audit --all``: findings by code for every edition."""
     codes = table_codes(rows)
     title = "Audit of every edition of the Comprehensive Rules"
@@ -211,7 +211,7 @@ def audit_html(edition: Edition, findings: Sequence[Diagnostic]) -> str:
     return render_audit(build_audit_report(edition, findings))
 
 
-def corpus_html(rows: Sequence[EditionSummary]) -> str:
+def corpus_html(rows: Sequence[AuditSummary]) -> str:
     """A standalone page of every edition's findings by code."""
     return render_audit(build_corpus_report(rows))
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ..flags.flagset import FlagSet
 from ..flags.registry import REGISTRY, Value
-from ..flags.timeline import Change, changes
+from ..flags.timeline import FlagChange, changes
 from .env import template
 from .links import Links
 from .views import NavLink, Page, RuleLink
@@ -31,7 +31,7 @@ def show_value(value: Value | None) -> str:
     return str(value)
 
 
-def _list_delta(change: Change) -> str:
+def _list_delta(change: FlagChange) -> str:
     parts = [f"+{item}" for item in change.added] + [f"-{item}" for item in change.removed]
     return ", ".join(parts)
 
