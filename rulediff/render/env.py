@@ -21,8 +21,6 @@ from typing import Any
 import jinja2
 from markupsafe import Markup, escape
 
-from ..parse import grammar_path
-
 #: The static assets every site (and every page that links them) needs. Listed, not
 #: globbed: only these are copied, and their hashes are part of every page's inputs.
 STATIC_ASSETS: tuple[str, ...] = ("rulediff.css", "search.js")
@@ -144,18 +142,15 @@ def static_css() -> str:
 def fingerprint() -> str:
     """A hash of everything that shapes a page besides its data.
 
-    Templates, static assets, the rendering code itself and the clause grammar that finds
-    the references it links: a change to any of them makes every page of a site stale,
-    so an incremental build never keeps a page made by older code.
+    Templates, static assets, and the code that renders: :func:`rulediff.cache.code_digest`
+    over the site builder and every module and grammar it imports (the one versioning
+    scheme of the cache), so an incremental build never keeps a page made by older code.
     """
-    digest = hashlib.sha256()
+    from .. import cache  # the cache's own versioning, not its storage
+
+    digest = hashlib.sha256(cache.code_digest("rulediff.site").encode())
     files: list[Path] = [reports_dir() / name for name in TEMPLATES]
     files += [static_dir() / name for name in STATIC_ASSETS]
-    code = Path(__file__).resolve().parent
-    files += sorted(code.glob("*.py"))
-    files.append(code.parent / "site.py")
-    # References are linked with the clause grammar (rulediff.render.refs).
-    files += [code.parent / "clauses.py", grammar_path("clause.lark")]
     for path in files:
         digest.update(path.name.encode())
         digest.update(b"\0")
