@@ -403,8 +403,7 @@ def _locate(ed: Edition) -> dict[str, str]:
 def test_seed_paragraph_pairs_are_matched() -> None:
     """Seed 000: consecutive (old-only, new-only) paragraphs are one change; align pairs them."""
     seed = sorted(SEEDS.glob("000_*.txt"))
-    if not seed:
-        pytest.skip("no seed file ../shared/seeds/000_*.txt")
+    assert seed, f"no seed file {SEEDS}/000_*.txt (../shared must sit beside the checkout)"
     old, new = corpus_edition("2015-01-23"), corpus_edition("2015-03-27")
     a = aligned("2015-01-23", "2015-03-27")
     in_old, in_new = _locate(old), _locate(new)
