@@ -27,8 +27,8 @@ sys.path.insert(0, str(ROOT))
 
 from rulediff.corpus import Corpus  # noqa: E402
 from rulediff.flags import compute_outcomes  # noqa: E402
-from rulediff.flags.report import timeline_text  # noqa: E402
 from rulediff.flags.timeline import corpus_timeline  # noqa: E402
+from rulediff.render.flags import timeline_text  # noqa: E402
 
 
 def timed(fn, repeat: int) -> tuple[float, object]:

@@ -23,6 +23,20 @@ match by *text* and use numbers only as small structural hints:
    subsequence of the children's old positions tells a shift (renumbered because
    something was inserted above) from a real move (``moved``).
 
+6. **Headings** are matched bottom-up by where their texts went (GumTree's container
+   matching: Dice over matched descendants, the title as tie-breaker); a text under a
+   short heading (a keyword, step or zone) does not go to a text that names another
+   keyword instead of its own unless the two headings are matched.
+7. **Sentences** (:mod:`rulediff.provenance`): the rules not kept verbatim are cut into
+   sentences, linked exactly or near-exactly (the pair's sweeps applied), and free rules
+   are paired, split and merged by where their sentences went; every match lists the
+   sentences that crossed to another rule (``moved_text``). Rules rewritten in place
+   (same matched ancestor) are found by the content words and sentence parts they keep.
+
+Modules: :mod:`rulediff.textkeys` (comparison keys), :mod:`rulediff.worddiff` (word
+diffs), this module (matching), :mod:`rulediff.provenance` (sentence links),
+:mod:`rulediff.classify` (kinds, moves, sweeps) and :mod:`rulediff.matches` (result types).
+
 The result, :class:`Alignment`, holds only ids, kinds and scores — no rule text — so it
 is small, picklable and cached per pair of editions (see :func:`align_cached`).
 
@@ -34,40 +48,42 @@ is small, picklable and cached per pair of editions (see :func:`align_cached`).
 
 from __future__ import annotations
 
-import bisect
 import functools
 import heapq
 import logging
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Literal, get_args
 
 from rapidfuzz import fuzz
-from rapidfuzz.distance import Indel
 
+from . import provenance
+from .classify import (  # noqa: F401
+    _classify,
+    _detect_sweeps,
+    _groups,
+    _moved,
+    _moved_text,
+    _Pair,
+    _term_key,
+    changes_meaning,
+)
+from .matches import KINDS, Alignment, Domain, EditionRef, Kind, Match, Method  # noqa: F401
 from .model import Edition
+from .textkeys import (  # noqa: F401  (re-exported: the public text keys)
+    PLACEHOLDER,
+    comparison_key,
+    placeholder_references,
+    reference_spans,
+    references,
+    replace_references,
+    soft_typography,
+    typography_key,
+)
+from .worddiff import Opcode, _chunks, is_word, tokenize, word_opcodes  # noqa: F401
 
 log = logging.getLogger(__name__)
 
-Kind = Literal[
-    "unchanged",
-    "edited",
-    "renumbered",
-    "renumbered-edited",
-    "split",
-    "merged",
-    "added",
-    "removed",
-    "references-only",
-    "editorial",
-    "renamed",
-]
-#: Every match kind. ``renamed`` is the glossary's ``renumbered``: the term changed.
-KINDS: tuple[Kind, ...] = get_args(Kind)
-Domain = Literal["rule", "example", "glossary"]
-Method = Literal["anchor", "fuzzy", "structure", "term", "split", "merge", "none"]
 
 #: A runner-up within this many points of the chosen pair makes the match ambiguous.
 AMBIGUITY_MARGIN = 2.0
@@ -87,319 +103,6 @@ CONFIDENT_TOTAL = 80.0
 INDEX_CANDIDATES = 8
 #: A bigram shared by more texts than this says nothing about identity.
 MAX_POSTINGS = 60
-#: A recurring wording change ("his or her" → "their") is a sweep when it occurs in at
-#: least this many matched texts (one more for a single word replaced by another, which
-#: recurs by chance more easily) under at least SWEEP_MIN_PARENTS different parents.
-SWEEP_MIN_TEXTS = 3
-SWEEP_MIN_PARENTS = 2
-SWEEP_MAX_WORDS = 4
-
-
-# --- normalization -----------------------------------------------------------------------
-
-# Quotes (straight, curly, guillemets), "?" (the 2008-05-01 edition prints it for every
-# quote, apostrophe and dash), and every dash and hyphen: one class for comparison.
-_TYPO_CHARS = (
-    "\"'`\u00b4\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u201f\u2039\u203a\u00ab\u00bb?"
-    "\u2010\u2011\u2012\u2013\u2014\u2015\u2212-"
-)
-_TYPO_CLASS = re.compile("[" + re.escape(_TYPO_CHARS) + "]+")
-_TYPO_RUN = re.compile(r"\s*'(?:\s*')*\s*")
-_SPACE = re.compile(r"\s+")
-
-_NUM = r"\d{3}(?:\.\d+[a-z]{0,2})?"
-_REF_LIST = re.compile(
-    rf"\b(?:[Rr]ules?|[Ss]ections?)\s+((?:{_NUM}|\d)\b"
-    rf"(?:(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|through)\s+|\s*[-\u2013\u2014]\s*){_NUM}\b)*)"
-)
-_REF_DOTTED = re.compile(r"(?<![\w.])\d{3}\.\d+[a-z]{0,2}\b")
-_REF_ONE = re.compile(rf"{_NUM}|\d")
-_REF_HINT = re.compile(r"\d\d\d|[Ss]ection")
-PLACEHOLDER = "\u00a7"
-_RANGE_TAIL = re.compile(PLACEHOLDER + r"\s*[-\u2013\u2014]\s*[a-z]{1,2}\b")
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def typography_key(text: str) -> str:
-    """Text with quotes, dashes, ``?``-for-quote, ellipses and whitespace made uniform.
-
-    Only for comparing: two texts that differ only in typography get the same key.
-    """
-    text = _TYPO_CLASS.sub("'", text.replace("\u2026", "..."))
-    if "'" in text:
-        text = _TYPO_RUN.sub("'", text)
-    return " ".join(text.split())
-
-
-def soft_typography(text: str) -> str:
-    """Like :func:`typography_key` but keeping word boundaries (for word diffs)."""
-    return " ".join(_TYPO_CLASS.sub("'", text.replace("\u2026", "...")).split())
-
-
-def reference_spans(text: str) -> list[tuple[int, int]]:
-    """``(start, end)`` of every rule number written inside a reference, in order.
-
-    Covers ``rule 702.36d``, ``rules 613 and 614``, ``section 7``, ``rules 601.2a–h``
-    (the first number) and bare dotted numbers such as ``(see 702.36d)``.
-
-    >>> t = "See rules 613 and 614.2a, and 702.36d."
-    >>> [t[a:b] for a, b in reference_spans(t)]
-    ['613', '614.2a', '702.36d']
-    """
-    if _REF_HINT.search(text) is None:
-        return []
-    spans: set[tuple[int, int]] = set()
-    for m in _REF_LIST.finditer(text):
-        start = m.start(1)
-        for one in _REF_ONE.finditer(m.group(1)):
-            spans.add((start + one.start(), start + one.end()))
-    for m in _REF_DOTTED.finditer(text):
-        spans.add((m.start(), m.end()))
-    out: list[tuple[int, int]] = []
-    for span in sorted(spans):
-        if out and span[0] < out[-1][1]:
-            continue
-        out.append(span)
-    return out
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def references(text: str) -> tuple[str, ...]:
-    """The rule numbers referenced in ``text``, in order."""
-    return tuple(text[a:b] for a, b in reference_spans(text))
-
-
-def replace_references(text: str, replace: Callable[[str], str]) -> str:
-    """``text`` with each referenced rule number passed through ``replace``."""
-    spans = reference_spans(text)
-    if not spans:
-        return text
-    parts: list[str] = []
-    last = 0
-    for a, b in spans:
-        parts.append(text[last:a])
-        parts.append(replace(text[a:b]))
-        last = b
-    parts.append(text[last:])
-    return "".join(parts)
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def placeholder_references(text: str) -> str:
-    """Rule numbers inside references replaced by ``§``: "rule 702.36d" → "rule §".
-
-    The letter that ends a range goes too: "rules 601.2a–h" → "rules §".
-    """
-    out = replace_references(text, lambda _n: PLACEHOLDER)
-    return _RANGE_TAIL.sub(PLACEHOLDER, out) if PLACEHOLDER in out else out
-
-
-def comparison_key(text: str) -> str:
-    """The key texts are matched on: typography made uniform, references as placeholders."""
-    return typography_key(placeholder_references(text))
-
-
-# --- word tokens and diffs (shared with rulediff.diff) -----------------------------------
-
-_TOKEN = re.compile(r"\w+(?:['\u2019]\w+)*|\s+|[^\w\s]")
-_WORD = re.compile(r"\w")
-
-
-def tokenize(text: str) -> list[str]:
-    """Words (with inner apostrophes), runs of whitespace, and single punctuation marks."""
-    return _TOKEN.findall(text)
-
-
-def is_word(token: str) -> bool:
-    return _WORD.match(token) is not None
-
-
-Opcode = tuple[str, int, int, int, int]
-
-
-def word_opcodes(a: Sequence[str], b: Sequence[str], *, island: int = 2) -> list[Opcode]:
-    """Opcodes (``equal``/``replace``/``delete``/``insert``) between two token lists.
-
-    The LCS alone leaves readable diffs full of confetti ("the", "of" kept between two
-    rewrites); an equal run of at most ``island`` words between two changes is folded
-    into one replacement, so every change reads as a phrase.
-    """
-    segments: list[list] = []
-    for op in Indel.opcodes(list(a), list(b)):
-        tag = "equal" if op.tag == "equal" else "change"
-        seg = [tag, op.src_start, op.src_end, op.dest_start, op.dest_end]
-        if segments and segments[-1][0] == tag == "change":
-            segments[-1][2], segments[-1][4] = seg[2], seg[4]
-        else:
-            segments.append(seg)
-    if island > 0 and len(segments) >= 3:
-        merged: list[list] = []
-        for k, seg in enumerate(segments):
-            if (
-                seg[0] == "equal"
-                and 0 < k < len(segments) - 1
-                and seg[2] - seg[1] <= 6 * island  # longer runs hold more words anyway
-                and sum(1 for t in a[seg[1] : seg[2]] if is_word(t)) <= island
-            ):
-                seg = ["change", *seg[1:]]
-            if merged and merged[-1][0] == seg[0] == "change":
-                merged[-1][2], merged[-1][4] = seg[2], seg[4]
-            else:
-                merged.append(seg)
-        segments = merged
-    out: list[Opcode] = []
-    for tag, i1, i2, j1, j2 in segments:
-        if tag == "change":
-            tag = "replace" if i1 < i2 and j1 < j2 else ("delete" if i1 < i2 else "insert")
-        if i1 == i2 and j1 == j2:
-            continue
-        out.append((tag, i1, i2, j1, j2))
-    return out
-
-
-_chunk_memo: dict[tuple[str, str], list[tuple[str, str]]] = {}
-
-
-def _chunks(old: str, new: str) -> list[tuple[str, str]]:
-    """The changed phrases between two comparison texts, lowercased, without spaces."""
-    found = _chunk_memo.get((old, new))
-    if found is None:
-        if len(_chunk_memo) > 20000:
-            _chunk_memo.clear()
-        found = _chunk_memo[(old, new)] = _compute_chunks(old, new)
-    return found
-
-
-def _compute_chunks(old: str, new: str) -> list[tuple[str, str]]:
-    a = [t.lower() for t in tokenize(old) if not t.isspace()]
-    b = [t.lower() for t in tokenize(new) if not t.isspace()]
-    return [
-        (" ".join(a[i1:i2]), " ".join(b[j1:j2]))
-        for tag, i1, i2, j1, j2 in word_opcodes(a, b)
-        if tag != "equal"
-    ]
-
-
-# --- result types -----------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class EditionRef:
-    """Which edition an alignment or diff is about (no path: output must not depend on it)."""
-
-    date: str
-    """Effective date ``YYYY-MM-DD`` (``unknown`` if the text has none)."""
-    sha256: str
-    title: str = ""
-
-    @classmethod
-    def of(cls, edition: Edition) -> EditionRef:
-        return cls(edition.date_text, edition.sha256, edition.title)
-
-
-@dataclass(frozen=True, slots=True)
-class Match:
-    """One correspondence between the old and the new edition.
-
-    ``old_ids`` is empty for ``added``, ``new_ids`` for ``removed``; ``split`` has one old
-    id and several new ones, ``merged`` the reverse. Ids are rule numbers (``702.36e``),
-    example ids (``702.36e#ex1``: first example of 702.36e) or glossary terms.
-    """
-
-    domain: Domain
-    kind: Kind
-    old_ids: tuple[str, ...]
-    new_ids: tuple[str, ...]
-    score: float
-    """Similarity of the normalized texts, 0–100 (100 for anchors; 0 for added/removed)."""
-    method: Method = "none"
-    """How it was found: ``anchor`` (unique exact text), ``fuzzy``, ``structure`` (a
-    heading by where its children went), ``term`` (glossary term), ``split``/``merge``."""
-    ambiguous: bool = False
-    """Another candidate scored within :data:`AMBIGUITY_MARGIN`: check it by hand."""
-    alternatives: tuple[str, ...] = ()
-    """The runner-up ids when ``ambiguous``."""
-    moved: bool = False
-    """Really moved (a new parent, or out of order among its siblings), not just shifted."""
-    flags: tuple[str, ...] = ()
-    """What kind of difference the text has: ``typography``, ``references``, ``sweep``."""
-    sweeps: tuple[tuple[str, str], ...] = ()
-    """Recurring wording changes found in this text, e.g. ``("his or her", "their")``."""
-
-    @property
-    def old_id(self) -> str | None:
-        return self.old_ids[0] if self.old_ids else None
-
-    @property
-    def new_id(self) -> str | None:
-        return self.new_ids[0] if self.new_ids else None
-
-
-@dataclass(frozen=True, slots=True)
-class Alignment:
-    """All matches between two editions, each list in the new edition's document order."""
-
-    old: EditionRef
-    new: EditionRef
-    rules: tuple[Match, ...]
-    """Sections, rule headings, rules and subrules."""
-    examples: tuple[Match, ...]
-    glossary: tuple[Match, ...]
-    sweeps: tuple[tuple[str, str, int], ...] = ()
-    """Recurring wording changes detected over the whole pair: (old, new, count)."""
-    _index: dict = field(default_factory=dict, repr=False, compare=False)
-
-    def __getstate__(self) -> tuple:
-        return tuple(getattr(self, name) for name in _ALIGNMENT_STATE)
-
-    def __setstate__(self, state: tuple) -> None:
-        for name, value in zip(_ALIGNMENT_STATE, state, strict=True):
-            object.__setattr__(self, name, value)
-        object.__setattr__(self, "_index", {})
-
-    def all(self) -> tuple[Match, ...]:
-        return self.rules + self.examples + self.glossary
-
-    def _lookup(self, name: str, domain: Domain) -> dict[str, Match]:
-        key = f"{name}:{domain}"
-        found = self._index.get(key)
-        if found is None:
-            found = {}
-            matches = {"rule": self.rules, "example": self.examples, "glossary": self.glossary}[
-                domain
-            ]
-            for m in matches:
-                for i in m.old_ids if name == "old" else m.new_ids:
-                    found.setdefault(i, m)
-            self._index[key] = found
-        return found
-
-    def match_for_old(self, old_id: str, domain: Domain = "rule") -> Match | None:
-        """The match that the old edition's ``old_id`` takes part in."""
-        return self._lookup("old", domain).get(old_id)
-
-    def match_for_new(self, new_id: str, domain: Domain = "rule") -> Match | None:
-        return self._lookup("new", domain).get(new_id)
-
-    def rule_map(self) -> dict[str, str]:
-        """Old rule number → new rule number (a split maps to its first part)."""
-        found = self._index.get("rule_map")
-        if found is None:
-            found = {}
-            for m in self.rules:
-                if m.old_ids and m.new_ids:
-                    for old_id in m.old_ids:
-                        found.setdefault(old_id, m.new_ids[0])
-            self._index["rule_map"] = found
-        return found
-
-    def counts(self) -> dict[str, int]:
-        """How many rule matches of each kind (every kind present, zeros included)."""
-        counter = Counter(m.kind for m in self.rules)
-        return {kind: counter.get(kind, 0) for kind in KINDS}
-
-
-_ALIGNMENT_STATE = ("old", "new", "rules", "examples", "glossary", "sweeps")
 
 
 # --- nodes -----------------------------------------------------------------------------
@@ -465,10 +168,6 @@ def _glossary_nodes(edition: Edition) -> list[_Node]:
     return [_Node(e.term, e.text, None, False, k) for k, e in enumerate(edition.glossary)]
 
 
-def _term_key(term: str) -> str:
-    return typography_key(term).casefold()
-
-
 def _bare_term(term: str) -> str:
     """A term without parenthetical notes: "Local Enchantment (obsolete)" → "local enchantment"."""
     return _term_key(re.sub(r"\([^()]*\)", " ", term))
@@ -509,6 +208,30 @@ class _Pairing:
         self.old_by_id: dict[str, int] = {}
         for i, node in enumerate(old):
             self.old_by_id.setdefault(node.id, i)
+        self.new_by_first: dict[str, int] = {}
+        for j, node in enumerate(new):
+            self.new_by_first.setdefault(node.id, j)
+        self.old_heads = _heading_ancestors(old, self.old_by_id)
+        self.new_heads = _heading_ancestors(new, self.new_by_first)
+        self.descendant_counts: tuple[Counter, Counter] | None = None
+        self.old_topic = [_topic(old, h) for h in self.old_heads]
+        self.new_topic = [_topic(new, h) for h in self.new_heads]
+
+    def same_topic(self, i: int, j: int) -> bool:
+        """False when the two texts name different keywords, steps or zones.
+
+        A text under the heading "Flanking" that says "flanking" where the other text,
+        under "Bushido", says "bushido" instead is a template sentence of another
+        keyword, however similar the rest of the words; unless the two headings are
+        themselves matched (a renamed keyword: found by where its other texts went).
+        """
+        ho, hn = self.old_topic[i], self.new_topic[j]
+        if ho < 0 or hn < 0 or self.o2n[ho] == hn:
+            return True
+        told, tnew = _words(self.old[i].lower), _words(self.new[j].lower)
+        lost = _title_words(self.old[ho].lower) & told - tnew
+        gained = _title_words(self.new[hn].lower) & tnew - told
+        return not (lost and gained)
 
     def pair(
         self,
@@ -554,6 +277,61 @@ class _Pairing:
         if old.id == new.id:
             total += SAME_ID_BONUS
         return total
+
+
+_FUNCTION_WORDS = frozenset(
+    "a an and the of or to in on for from with by as at its it is are be this that "
+    "general rules rule".split()
+)
+
+
+#: A heading names one thing (a keyword, a step, a zone) when it has at most this many words.
+TOPIC_TITLE_WORDS = 3
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _words(lower: str) -> frozenset[str]:
+    """Crude stems of a text's words (the first five letters: ability / abilities)."""
+    return frozenset(w[:5] for w in re.findall(r"[a-z]+", lower))
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _title_words(lower: str) -> frozenset[str]:
+    """The naming words of a short heading: "Tap and Untap" → {tap, untap}; none for a
+    long descriptive title, whose words say nothing about identity."""
+    words = [w for w in re.findall(r"[a-z]+", lower) if w not in _FUNCTION_WORDS and len(w) > 2]
+    if len(words) > TOPIC_TITLE_WORDS:
+        return frozenset()
+    return frozenset(w[:5] for w in words)
+
+
+def _is_section(node: _Node) -> bool:
+    return node.id.isdigit() and len(node.id) == 1
+
+
+def _heading_ancestors(nodes: Sequence[_Node], by_id: dict[str, int]) -> list[tuple[int, ...]]:
+    """For each node, the headings above it, nearest first."""
+    out: list[tuple[int, ...]] = []
+    for node in nodes:
+        heads: list[int] = []
+        parent = node.parent
+        while parent is not None:
+            k = by_id.get(parent)
+            if k is None:
+                break
+            if nodes[k].heading:
+                heads.append(k)
+            parent = nodes[k].parent
+        out.append(tuple(heads))
+    return out
+
+
+def _topic(nodes: Sequence[_Node], heads: tuple[int, ...]) -> int:
+    """The nearest heading above a node that is not a whole section (its keyword, step…)."""
+    for k in heads:
+        if not _is_section(nodes[k]):
+            return k
+    return -1
 
 
 def _anchor(p: _Pairing, old_idx: Iterable[int], new_idx: Iterable[int]) -> None:
@@ -627,7 +405,7 @@ def _candidates(
             base = p.ratio_cache.get((i, j))
             if base is None:
                 base = p.ratio_cache[(i, j)] = fuzz.ratio(node.lower, p.new[j].lower)
-            if base >= MIN_SIMILARITY:
+            if base >= MIN_SIMILARITY and p.same_topic(i, j):
                 pairs[(i, j)] = base
     return pairs
 
@@ -699,6 +477,149 @@ def _match_by_children(p: _Pairing) -> None:
             p.pair(i, j, round(score, 1), "structure")
 
 
+#: GumTree's container threshold: a heading goes where at least this share (Dice) of its
+#: texts went.
+CONTAINER_DICE = 0.5
+#: ... and at least this share when its title is unlike the other heading's.
+RENAMED_HEADING_DICE = 0.67
+#: A heading none of whose texts was matched may still be paired on a title this close.
+TITLE_ONLY_SIMILARITY = 90.0
+
+
+def _descendant_texts(p: _Pairing) -> tuple[Counter, Counter]:
+    """How many non-heading texts sit under each old and each new heading."""
+    if p.descendant_counts is not None:
+        return p.descendant_counts
+    old_n: Counter = Counter()
+    new_n: Counter = Counter()
+    for i, heads in enumerate(p.old_heads):
+        if not p.old[i].heading:
+            old_n.update(heads)
+    for j, heads in enumerate(p.new_heads):
+        if not p.new[j].heading:
+            new_n.update(heads)
+    p.descendant_counts = (old_n, new_n)
+    return old_n, new_n
+
+
+def _match_headings(p: _Pairing) -> None:
+    """Headings matched bottom-up by where their texts went (GumTree container matching).
+
+    Every heading pairing made so far is dropped and redone: a heading goes to the new
+    heading holding the largest share (Dice) of its matched texts, the title breaking
+    ties. A section goes only to a section. A heading whose texts went nowhere may keep a
+    title match, if the other heading's texts did not come from elsewhere either and
+    their parents correspond or the title is unique on both sides; so a "General" of
+    one chapter is not paired with the "General" of another.
+    """
+    for i, node in enumerate(p.old):
+        if node.heading and p.o2n[i] >= 0:
+            p.n2o[p.o2n[i]] = -1
+            p.o2n[i] = -1
+            p.score.pop(i, None)
+            p.method.pop(i, None)
+            p.alternatives.pop(i, None)
+    _match_headings_to_texts(p)
+    old_n, new_n = _descendant_texts(p)
+    shared: Counter = Counter()
+    old_matched: Counter = Counter()
+    new_matched: Counter = Counter()
+    for i, j in enumerate(p.o2n):
+        if j < 0 or p.old[i].heading:
+            continue
+        old_matched.update(p.old_heads[i])
+        new_matched.update(p.new_heads[j])
+        for h in p.old_heads[i]:
+            for g in p.new_heads[j]:
+                shared[(h, g)] += 1
+    scored: list[tuple[float, float, int, int]] = []
+    for (h, g), c in shared.items():
+        if _is_section(p.old[h]) != _is_section(p.new[g]):
+            continue
+        # Dice over the *matched* texts: what was added or removed says nothing.
+        dice = 2 * c / (old_matched[h] + new_matched[g])
+        share = c / old_matched[h]
+        if dice < CONTAINER_DICE and not (share >= 0.75 and c / new_matched[g] >= 0.25):
+            continue
+        title = fuzz.ratio(p.old[h].lower, p.new[g].lower)
+        if title < MIN_SIMILARITY and (c < 3 or dice < RENAMED_HEADING_DICE):
+            continue  # a heading renamed outright needs more evidence
+        scored.append((round(dice, 2), title, h, g))
+    scored.sort(key=lambda t: (-t[0], -t[1], t[2], t[3]))
+    for _dice, title, h, g in scored:
+        if p.o2n[h] < 0 and p.n2o[g] < 0:
+            p.pair(h, g, round(title, 1), "structure")
+    _match_renamed_topics(p, old_n)
+    # Title-only: neither heading's texts were matched anywhere.
+    olds = [i for i, n in enumerate(p.old) if n.heading and p.o2n[i] < 0 and not old_matched[i]]
+    news = [j for j, n in enumerate(p.new) if n.heading and p.n2o[j] < 0 and not new_matched[j]]
+    old_titles = Counter(p.old[i].lower for i, n in enumerate(p.old) if n.heading)
+    new_titles = Counter(p.new[j].lower for j, n in enumerate(p.new) if n.heading)
+    pairs: list[tuple[float, int, int]] = []
+    for i in olds:
+        for j in news:
+            if _is_section(p.old[i]) != _is_section(p.new[j]):
+                continue
+            title = fuzz.ratio(p.old[i].lower, p.new[j].lower)
+            if title < TITLE_ONLY_SIMILARITY:
+                continue
+            unique = old_titles[p.old[i].lower] == 1 and new_titles[p.new[j].lower] == 1
+            if unique or p.mapped_parent(i) == p.new[j].parent:
+                pairs.append((title, i, j))
+    pairs.sort(key=lambda t: (-t[0], t[1], t[2]))
+    for title, i, j in pairs:
+        if p.o2n[i] < 0 and p.n2o[j] < 0:
+            p.pair(i, j, round(title, 1), "fuzzy" if title < 100 else "anchor")
+
+
+def _match_headings_to_texts(p: _Pairing) -> None:
+    """A titled subrule whose subrules now sit under one rule with text (the old "Actions
+    That Don't Use the Stack" heading, whose items are now listed under a rule saying
+    that some things don't use the stack) is that rule: at least two of its children
+    and three quarters of its matched ones went there."""
+    for h, node in enumerate(p.old):
+        if not node.heading or p.o2n[h] >= 0 or _is_section(node):
+            continue
+        votes = Counter(
+            p.new[p.o2n[k]].parent for k in p.old_children.get(node.id, ()) if p.o2n[k] >= 0
+        )
+        if not votes:
+            continue
+        (target, count), total = votes.most_common(1)[0], sum(votes.values())
+        j = p.new_by_first.get(target) if target is not None else None
+        if j is None or p.new[j].heading or p.n2o[j] >= 0:
+            continue
+        if count >= 2 and count >= 0.75 * total:
+            p.pair(h, j, round(fuzz.ratio(node.lower, p.new[j].lower), 1), "structure")
+
+
+#: Renamed topic: at least this many texts under it resemble texts under the new one.
+RENAME_MIN_TEXTS = 2
+RENAME_SIMILARITY = 70.0
+
+
+def _match_renamed_topics(p: _Pairing, old_n: Counter) -> None:
+    """Pair two free short headings when several of their texts were held apart only
+    because one names the first heading's words where the other names the second's:
+    a keyword, zone or step renamed ("in play" → "battlefield")."""
+    votes: dict[tuple[int, int], set[int]] = defaultdict(set)
+    for (i, j), base in p.ratio_cache.items():
+        if base < RENAME_SIMILARITY or p.o2n[i] >= 0 or p.n2o[j] >= 0:
+            continue
+        h, g = p.old_topic[i], p.new_topic[j]
+        if h < 0 or g < 0 or p.o2n[h] >= 0 or p.n2o[g] >= 0:
+            continue
+        if _title_words(p.old[h].lower) and _title_words(p.new[g].lower):
+            votes[(h, g)].add(i)
+    ranked = sorted(
+        ((len(v), h, g) for (h, g), v in votes.items()),
+        key=lambda t: (-t[0], t[1], t[2]),
+    )
+    for n, h, g in ranked:
+        if n >= RENAME_MIN_TEXTS and 2 * n >= old_n[h] and p.o2n[h] < 0 and p.n2o[g] < 0:
+            p.pair(h, g, round(fuzz.ratio(p.old[h].lower, p.new[g].lower), 1), "structure")
+
+
 def _free(p: _Pairing) -> tuple[list[int], list[int]]:
     return [i for i, j in enumerate(p.o2n) if j < 0], [j for j, i in enumerate(p.n2o) if i < 0]
 
@@ -717,10 +638,7 @@ def _match_rules(p: _Pairing) -> None:
 
     def headings() -> None:
         _match_by_children(p)
-        olds, news = _free(p)
-        old_heads = [i for i in olds if p.old[i].heading]
-        new_heads = [j for j in news if p.new[j].heading]
-        _solve(p, _candidates(p, old_heads, new_heads, index), min_total=MIN_TOTAL + 5)
+        _match_headings(p)
 
     texts(CONFIDENT_TOTAL)
     headings()
@@ -729,6 +647,138 @@ def _match_rules(p: _Pairing) -> None:
     texts(MIN_TOTAL)
     _match_by_children(p)
     _match_same_place(p)
+
+
+#: A free rule in the gap between two matched siblings is the other free rule there at
+#: this similarity (the best of several at GAP_SIMILARITY_MANY).
+GAP_SIMILARITY_ONE = 55.0
+GAP_SIMILARITY_MANY = 60.0
+
+
+def _match_gaps(p: _Pairing) -> None:
+    """Pair rewritten rules by place: under corresponding parents, between siblings
+    matched to each other (or at the same end), the free old rule goes to the free new
+    rule of the gap (the closest one, if there are several), as a line diff does."""
+    for parent, kids in p.old_children.items():
+        if parent is None:
+            continue
+        k = p.old_by_id.get(parent)
+        if k is None or p.o2n[k] < 0:
+            continue
+        new_kids = p.new_children.get(p.new[p.o2n[k]].id, [])
+        pos = {j: n for n, j in enumerate(new_kids)}
+        for n, i in enumerate(kids):
+            if p.o2n[i] >= 0 or p.old[i].heading:
+                continue
+            lo = -1
+            if n > 0:
+                prev = p.o2n[kids[n - 1]]
+                if prev not in pos:
+                    continue
+                lo = pos[prev]
+            hi = len(new_kids)
+            if n + 1 < len(kids):
+                nxt = p.o2n[kids[n + 1]]
+                if nxt not in pos:
+                    continue
+                hi = pos[nxt]
+            gap = [j for j in new_kids[lo + 1 : hi] if p.n2o[j] < 0 and not p.new[j].heading]
+            if not gap:
+                continue
+            scored = sorted(
+                ((fuzz.ratio(p.old[i].lower, p.new[j].lower), j) for j in gap),
+                key=lambda t: (-t[0], t[1]),
+            )
+            best, j = scored[0]
+            floor = GAP_SIMILARITY_ONE if len(gap) == 1 else GAP_SIMILARITY_MANY
+            if best >= floor and p.same_topic(i, j):
+                p.pair(i, j, round(best, 1), "structure")
+
+
+#: Under corresponding parents, a free rule is the free sibling holding this share of its
+#: content words (the pair's wording sweeps applied) ...
+SIBLING_WORDS = 0.7
+#: Two rules that are each other's best fit need only be this far ahead of the rest.
+MUTUAL_MARGIN = 0.05
+#: An ancestor with more free rules under it than this is too broad to say "in place".
+SIBLING_MAX = 40
+#: ... ahead of the next free sibling by this much (else the text does not decide).
+SIBLING_MARGIN = 0.15
+
+
+def _content_words(lower: str) -> frozenset[str]:
+    return frozenset(
+        w for w in re.findall(r"[a-z]+", lower) if len(w) > 3 and w not in _FUNCTION_WORDS
+    )
+
+
+def _match_siblings_by_words(p: _Pairing, sweeps: Iterable[tuple[str, str]]) -> None:
+    """A rule rewritten in place keeps its vocabulary: under the new counterpart of its
+    parent, the free rule that holds most of its content words, clearly ahead of the
+    other free rules there, is its rewrite."""
+    ordered = sorted(
+        ((a.lower(), b.lower()) for a, b in sweeps if not changes_meaning(a, b)),
+        key=lambda s: (-len(s[0]), s),
+    )
+    under: dict[str, list[int]] = defaultdict(list)
+    for j, new_node in enumerate(p.new):
+        if p.n2o[j] >= 0 or new_node.heading:
+            continue
+        parent = new_node.parent
+        while parent is not None:
+            under[parent].append(j)
+            k = p.new_by_first.get(parent)
+            parent = p.new[k].parent if k is not None else None
+    found: list[tuple[float, int, int]] = []
+    options_of_old: dict[int, list[tuple[float, int]]] = defaultdict(list)
+    options_of_new: dict[int, list[tuple[float, int]]] = defaultdict(list)
+    for i, node in enumerate(p.old):
+        if p.o2n[i] >= 0 or node.heading or node.parent is None:
+            continue
+        parent, target = node.parent, None
+        while parent is not None:  # the nearest matched ancestor's counterpart
+            k = p.old_by_id.get(parent)
+            if k is None:
+                break
+            if p.o2n[k] >= 0:
+                target = p.new[p.o2n[k]].id
+                break
+            parent = p.old[k].parent
+        if target is None or len(under.get(target, ())) > SIBLING_MAX:
+            continue
+        mine = _content_words(provenance.apply_sweeps(node.lower, ordered))
+        if len(mine) < 4:
+            continue
+        for j in under.get(target, ()):
+            if p.n2o[j] < 0 and p.same_topic(i, j):
+                share = len(mine & _content_words(p.new[j].lower)) / len(mine)
+                if share >= SIBLING_WORDS - SIBLING_MARGIN:
+                    options_of_old[i].append((share, j))
+                    options_of_new[j].append((share, i))
+
+    def clear_best(options: list[tuple[float, int]], margin: float) -> int | None:
+        ranked = sorted(options, key=lambda t: (-t[0], t[1]))
+        if not ranked or ranked[0][0] < SIBLING_WORDS:
+            return None
+        if len(ranked) > 1 and ranked[1][0] > ranked[0][0] - margin:
+            return None
+        return ranked[0][1]
+
+    for i, options in sorted(options_of_old.items()):
+        # Clearly ahead of the other free rules there, or at least each other's best
+        # (front face ↔ front face, back face ↔ back face).
+        j = clear_best(options, SIBLING_MARGIN)
+        if j is None:
+            j = clear_best(options, MUTUAL_MARGIN)
+            if j is None or clear_best(options_of_new[j], MUTUAL_MARGIN) != i:
+                continue
+        elif clear_best(options_of_new[j], 0.0) != i:
+            continue  # another old rule wants it as much: leave both
+        found.append((max(s for s, k in options if k == j), i, j))
+    found.sort(key=lambda t: (-t[0], t[1], t[2]))
+    for _share, i, j in found:
+        if p.o2n[i] < 0 and p.n2o[j] < 0:
+            p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "structure")
 
 
 def _match_same_place(p: _Pairing) -> None:
@@ -758,6 +808,361 @@ def _match_same_place(p: _Pairing) -> None:
         base = fuzz.ratio(node.lower, p.new[j].lower)
         if base >= SAME_PLACE_SIMILARITY:
             p.pair(i, j, round(base, 1), "structure")
+
+
+# --- sentences --------------------------------------------------------------------------
+
+
+#: A rule went where at least this share of its text (by characters) went.
+SENTENCE_SHARE = 0.45
+#: ... and its sentences must make up at least this share of the receiving rule.
+SENTENCE_RECEIVED = 0.15
+#: A fuzzy pair below this similarity sharing no sentence gives way to where its
+#: sentences went.
+WEAK_FUZZY = 70.0
+#: Two places holding a rule's sentences this equally (shares summed) are a tie.
+SENTENCE_MARGIN = 0.2
+#: A piece of a split (or a source of a merge) is a rule made mostly of the other's text.
+PIECE_SHARE = 0.5
+
+
+def _in_place(p: _Pairing, i: int, j: int) -> bool:
+    """New ``j`` lies under the counterpart of old ``i``'s nearest matched ancestor."""
+    parent = p.old[i].parent
+    target = None
+    while parent is not None:
+        k = p.old_by_id.get(parent)
+        if k is None:
+            return False
+        if p.o2n[k] >= 0:
+            target = p.new[p.o2n[k]].id
+            break
+        parent = p.old[k].parent
+    if target is None or _is_section(p.new[p.new_by_first[target]]):
+        return False
+    return _new_under(p, j, target)
+
+
+def _new_under(p: _Pairing, j: int, target: str) -> bool:
+    """New node ``j`` is a descendant of the new rule ``target``."""
+    parent = p.new[j].parent
+    while parent is not None:
+        if parent == target:
+            return True
+        k = p.new_by_first.get(parent)
+        parent = p.new[k].parent if k is not None else None
+    return False
+
+
+def _kept(p: _Pairing, i: int) -> bool:
+    """Old node ``i`` is paired with a new node of the very same comparison key."""
+    j = p.o2n[i]
+    return j >= 0 and p.old[i].key == p.new[j].key
+
+
+class _Provenance:
+    """Unit links between the rule texts of a pairing, summed per pair of rules."""
+
+    def __init__(self, p: _Pairing, sweeps: Iterable[tuple[str, str]]) -> None:
+        ordered = sorted(sweeps, key=lambda s: (-len(s[0]), s))
+        # A rule paired with its exact text kept all its sentences and took none: only
+        # the others are cut into units (a neighbouring pair then costs almost nothing).
+        self.old_units = [
+            u
+            for i, n in enumerate(p.old)
+            if not n.heading and not _kept(p, i)
+            for u in provenance.units(i, n.text)
+        ]
+        self.new_units = [
+            u
+            for j, n in enumerate(p.new)
+            if not n.heading and not (p.n2o[j] >= 0 and _kept(p, p.n2o[j]))
+            for u in provenance.units(j, n.text)
+        ]
+        keys = [provenance.apply_sweeps(u.key, ordered) for u in self.old_units]
+        links = provenance.link_units(
+            self.old_units, self.new_units, keys, floor=provenance.REWORDED_SIMILARITY
+        )
+        # A reworded sentence (below near-exact) counts only between rules that stand in
+        # corresponding places: under the counterpart of the old rule's matched ancestor.
+        self.links = [
+            link
+            for link in links
+            if link.score >= provenance.NEAR_SIMILARITY
+            or _in_place(p, self.old_units[link.old].owner, self.new_units[link.new].owner)
+        ]
+        self.old_size: Counter = Counter()
+        self.new_size: Counter = Counter()
+        for u in self.old_units:
+            self.old_size[u.owner] += u.weight
+        for u in self.new_units:
+            self.new_size[u.owner] += u.weight
+        #: (old rule, new rule) → characters of the old rule found in the new one, and
+        #: characters of the new rule that came from the old one.
+        self.sent: Counter = Counter()
+        self.received: Counter = Counter()
+        self.by_old: dict[int, set[int]] = defaultdict(set)
+        self.by_new: dict[int, set[int]] = defaultdict(set)
+        self.links_of_old: dict[int, list[int]] = defaultdict(list)
+        self.links_of_new: dict[int, list[int]] = defaultdict(list)
+        seen_old: set[tuple[int, int]] = set()
+        seen_new: set[tuple[int, int]] = set()
+        for k, link in enumerate(self.links):
+            self.links_of_old[self.old_units[link.old].owner].append(k)
+            self.links_of_new[self.new_units[link.new].owner].append(k)
+            uo, un = self.old_units[link.old], self.new_units[link.new]
+            pair = (uo.owner, un.owner)
+            if (link.old, un.owner) not in seen_old:
+                seen_old.add((link.old, un.owner))
+                self.sent[pair] += uo.weight
+            if (link.new, uo.owner) not in seen_new:
+                seen_new.add((link.new, uo.owner))
+                self.received[pair] += un.weight
+            self.by_old[uo.owner].add(un.owner)
+            self.by_new[un.owner].add(uo.owner)
+
+    def share_sent(self, i: int, j: int) -> float:
+        return self.sent[(i, j)] / self.old_size[i] if self.old_size[i] else 0.0
+
+    def share_received(self, i: int, j: int) -> float:
+        return self.received[(i, j)] / self.new_size[j] if self.new_size[j] else 0.0
+
+
+def _match_by_sentences(p: _Pairing, prov: _Provenance) -> None:
+    """Pair unmatched rules by where their sentences went.
+
+    An old rule most of whose text went to one unmatched new rule, making up a fair
+    part of it, is that rule reworded or renumbered; when its sentences sit equally in
+    two places and neither is under its mapped parent, it stays unmatched.
+    """
+    pairs: list[tuple[float, int, int]] = []
+    for i, targets in prov.by_old.items():
+        j0 = p.o2n[i]
+        if j0 >= 0 and not (
+            p.method.get(i) == "fuzzy"
+            and p.score.get(i, 100.0) < WEAK_FUZZY
+            and prov.sent[(i, j0)] == 0
+            and prov.received[(i, j0)] == 0
+        ):
+            continue  # a weak fuzzy pair sharing no sentence may still give way
+        options: list[tuple[float, int]] = []
+        for j in targets:
+            if p.new[j].heading:
+                continue
+            sent, received = prov.share_sent(i, j), prov.share_received(i, j)
+            if sent >= SENTENCE_SHARE and received >= SENTENCE_RECEIVED:
+                mapped = p.mapped_parent(i) == p.new[j].parent and p.old[i].parent is not None
+                options.append((sent + (1.0 if mapped else 0.0), j))
+        options.sort(key=lambda t: (-t[0], t[1]))
+        if len(options) > 1 and options[0][0] - options[1][0] < SENTENCE_MARGIN:
+            continue  # the same sentences in two places: the text does not decide
+        if options and p.n2o[options[0][1]] >= 0:
+            continue  # they went to a rule already matched: a merge, seen later
+        if options:
+            pairs.append((options[0][0], i, options[0][1]))
+    pairs.sort(key=lambda t: (-t[0], t[1], t[2]))
+    for _share, i, j in pairs:
+        if p.n2o[j] >= 0:
+            continue
+        if p.o2n[i] >= 0:
+            p.n2o[p.o2n[i]] = -1
+            p.alternatives.pop(i, None)
+        p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "sentence")
+
+
+def _sentence_splits(
+    p: _Pairing, prov: _Provenance, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """Complete splits and merges from sentences.
+
+    An unmatched new rule made mostly of one old rule's sentences is a piece of that
+    rule (a split); an unmatched old rule most of whose text went into one new rule is
+    a source of it (a merge). Every piece and every source is listed.
+    """
+    in_splits = {j for group in splits.values() for j in group}
+    in_merges = {i for group in merges.values() for i in group}
+    # A free old rule cut into free new rules, each made mostly of its sentences.
+    for i in range(len(p.old)):
+        if p.o2n[i] >= 0 or p.old[i].heading or i in splits or i in in_merges:
+            continue
+        pieces = sorted(
+            (
+                j
+                for j in prov.by_old.get(i, ())
+                if p.n2o[j] < 0
+                and not p.new[j].heading
+                and j not in in_splits
+                and j not in merges
+                and prov.share_received(i, j) >= PIECE_SHARE
+                and len(prov.by_new[j]) == 1
+            ),
+            key=lambda k: p.new[k].order,
+        )
+        if not pieces or sum(prov.share_sent(i, j) for j in pieces) < SENTENCE_RECEIVED:
+            continue
+        if len(pieces) == 1:
+            j = pieces[0]
+            sent = prov.share_sent(i, j)
+            rivals = [
+                k
+                for k in prov.by_old.get(i, ())
+                if k != j and prov.share_sent(i, k) >= sent - SENTENCE_MARGIN
+            ]
+            if sent >= SENTENCE_SHARE and not rivals:
+                p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "sentence")
+        else:
+            splits[i] = pieces
+            in_splits.update(pieces)
+    for j in range(len(p.new)):
+        if p.n2o[j] >= 0 or p.new[j].heading or j in in_splits or j in merges:
+            continue
+        sources = [i for i in prov.by_new.get(j, ()) if prov.share_received(i, j) >= PIECE_SHARE]
+        if len(sources) != 1:
+            continue
+        i = sources[0]
+        if i in merges or i in in_merges or p.old[i].heading:
+            continue
+        group = splits.get(i) or ([p.o2n[i]] if p.o2n[i] >= 0 else [])
+        if any(k in merges for k in group):
+            continue
+        group = sorted({*group, j}, key=lambda k: p.new[k].order)
+        if len(group) < 2:
+            # The old rule is free too: its only place is here (handled as a 1:1 pair).
+            continue
+        splits[i] = group
+        in_splits.update(group)
+    for i in range(len(p.old)):
+        if p.o2n[i] >= 0 or p.old[i].heading or i in splits or i in in_merges:
+            continue
+        targets = [
+            j
+            for j in prov.by_old.get(i, ())
+            if prov.share_sent(i, j) >= SENTENCE_SHARE
+            and prov.share_received(i, j) >= PIECE_SHARE / 2
+            and not p.new[j].heading
+        ]
+        if len(targets) != 1:
+            continue
+        j = targets[0]
+        if j in in_splits or p.n2o[j] < 0 and j not in merges:
+            continue
+        topic = p.old_topic[i]
+        if topic >= 0 and p.o2n[topic] >= 0 and not _new_under(p, j, p.new[p.o2n[topic]].id):
+            continue  # its keyword or step went elsewhere: a shared sentence, not a merge
+        main = merges.get(j) or [p.n2o[j]]
+        if any(k in splits for k in main):
+            continue
+        merges[j] = sorted({*main, i}, key=lambda k: p.old[k].order)
+        in_merges.update(merges[j])
+
+
+#: A free new rule is a piece of an old rule in the corresponding place when this share
+#: of its text is found (a sentence inside a longer one counts) in that old rule ...
+PLACE_PIECE_SHARE = 0.6
+#: ... each of its sentences at this partial similarity (0–100).
+PLACE_PIECE_SIMILARITY = 88.0
+#: Too many old rules under the ancestor to say where a piece came from.
+PLACE_PIECE_MAX = 40
+
+
+def _holds(keys: Sequence[str], key: str) -> bool:
+    """One of ``keys`` contains ``key`` (or nearly: a sentence inside a longer one)."""
+    words = _words(key)
+    return any(
+        len(k) >= len(key) * 0.8
+        and len(words & _words(k)) >= 0.6 * len(words)  # a cheap test first
+        and fuzz.partial_ratio(key, k) >= PLACE_PIECE_SIMILARITY
+        for k in keys
+    )
+
+
+def _pieces_in_place(
+    p: _Pairing,
+    sweeps: Iterable[tuple[str, str]],
+    splits: dict[int, list[int]],
+    merges: dict[int, list[int]],
+) -> None:
+    """A sentence cut out of a rule into a new rule next to it ("Then the active player
+    gets priority" → "Third, the active player gets priority."): under the counterpart of
+    the new rule's nearest matched ancestor, the one old rule that holds most of its
+    sentences (also as parts of longer ones) is split, its pieces listed."""
+    ordered = sorted(
+        ((a.lower(), b.lower()) for a, b in sweeps if not changes_meaning(a, b)),
+        key=lambda s: (-len(s[0]), s),
+    )
+    in_splits = {j for group in splits.values() for j in group}
+    in_merges = {i for group in merges.values() for i in group}
+    old_under: dict[str, list[int]] = defaultdict(list)
+    for i, node in enumerate(p.old):
+        if node.heading:
+            continue
+        parent = node.parent
+        while parent is not None:
+            old_under[parent].append(i)
+            k = p.old_by_id.get(parent)
+            parent = p.old[k].parent if k is not None else None
+    old_keys: dict[int, list[str]] = {}
+    kept_keys: dict[int, list[str]] = {}
+    pieces: dict[int, list[int]] = defaultdict(list)
+    for j, node in enumerate(p.new):
+        if p.n2o[j] >= 0 or node.heading or j in in_splits or j in merges:
+            continue
+        parent, source = node.parent, None
+        while parent is not None:
+            k = p.new_by_first.get(parent)
+            if k is None:
+                break
+            if p.n2o[k] >= 0:
+                source = p.old[p.n2o[k]]
+                break
+            parent = p.new[k].parent
+        if source is None or _is_section(source):
+            continue
+        olds = old_under.get(source.id, [])
+        if not olds or len(olds) > PLACE_PIECE_MAX:
+            continue
+        mine = [u for u in provenance.units(j, node.text) if len(u.key.split()) >= 3]
+        total = sum(u.weight for u in mine)
+        if not mine or total == 0:
+            continue
+        shares: list[tuple[float, int]] = []
+        for i in olds:
+            keys = old_keys.get(i)
+            if keys is None:
+                keys = old_keys[i] = [
+                    provenance.apply_sweeps(u.key, ordered)
+                    for u in provenance.units(i, p.old[i].text)
+                ]
+            # A piece was cut *out*: what the old rule's own counterpart still says is a
+            # copy ("some enchantments have the subtype …" once per subtype), not a piece.
+            kept = kept_keys.get(i)
+            if kept is None:
+                j0 = p.o2n[i]
+                kept = kept_keys[i] = (
+                    [u.key for u in provenance.units(j0, p.new[j0].text)] if j0 >= 0 else []
+                )
+            found = sum(u.weight for u in mine if _holds(keys, u.key) and not _holds(kept, u.key))
+            if found:
+                shares.append((found / total, i))
+        shares.sort(key=lambda t: (-t[0], t[1]))
+        if not shares or shares[0][0] < PLACE_PIECE_SHARE:
+            continue
+        if len(shares) > 1 and shares[1][0] > shares[0][0] - SENTENCE_MARGIN:
+            continue  # two old rules hold it: the text does not decide
+        pieces[shares[0][1]].append(j)
+    for i, found in sorted(pieces.items()):
+        if i in splits or i in in_merges or p.old[i].heading:
+            continue
+        main = p.o2n[i]
+        if main >= 0 and (main in merges or main in in_splits):
+            continue
+        group = sorted({*found, *([main] if main >= 0 else [])}, key=lambda k: p.new[k].order)
+        if len(group) == 1:
+            j = group[0]
+            p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "sentence")
+        else:
+            splits[i] = group
+            in_splits.update(group)
 
 
 # --- splits and merges -------------------------------------------------------------------
@@ -885,144 +1290,6 @@ def _find_merges(p: _Pairing, taken_new: set[int]) -> dict[int, list[int]]:
     return _pieces(p.new, candidates, p.old, removed, p.n2o)
 
 
-# --- classification ------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _Pair:
-    """A matched group before classification."""
-
-    old: tuple[int, ...]
-    new: tuple[int, ...]
-    score: float
-    method: Method
-    alternatives: tuple[str, ...] = ()
-
-
-def _text_difference(
-    old: str, new: str, mapping: dict[str, str], sweeps: set[tuple[str, str]]
-) -> tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]]:
-    """How two matched texts differ: ``same``, ``editorial``, ``references`` or ``edited``.
-
-    Returns (verdict, flags, sweeps found in the text).
-    """
-    if old == new:
-        return "same", (), ()
-    if typography_key(old) == typography_key(new):
-        return "editorial", ("typography",), ()
-    flags: list[str] = []
-    if tuple(mapping.get(n, n) for n in references(old)) != references(new):
-        flags.append("references")
-    a, b = placeholder_references(old), placeholder_references(new)
-    if typography_key(a) == typography_key(b):
-        return "references", ("references",), ()
-    found = _chunks(soft_typography(a), soft_typography(b))
-    hits = tuple(dict.fromkeys(c for c in found if c in sweeps))
-    if hits:
-        flags.append("sweep")
-    if found and all(c in sweeps for c in found):
-        return "editorial", tuple(flags), hits
-    return "edited", tuple(flags), hits
-
-
-def _kind(verdict: str, same_place: bool) -> Kind:
-    if same_place:
-        return {"same": "unchanged", "editorial": "editorial", "references": "references-only"}.get(
-            verdict, "edited"
-        )  # type: ignore[return-value]
-    return "renumbered" if verdict in ("same", "editorial", "references") else "renumbered-edited"
-
-
-def _lis_members(seq: list[int]) -> set[int]:
-    """Positions of one longest strictly increasing subsequence of ``seq``."""
-    if not seq:
-        return set()
-    tails: list[int] = []
-    tails_pos: list[int] = []
-    prev = [-1] * len(seq)
-    for k, value in enumerate(seq):
-        at = bisect.bisect_left(tails, value)
-        if at == len(tails):
-            tails.append(value)
-            tails_pos.append(k)
-        else:
-            tails[at] = value
-            tails_pos[at] = k
-        prev[k] = tails_pos[at - 1] if at > 0 else -1
-    out: set[int] = set()
-    k = tails_pos[-1]
-    while k >= 0:
-        out.add(k)
-        k = prev[k]
-    return out
-
-
-def _moved(p: _Pairing) -> set[int]:
-    """Old nodes that really moved: to another parent, or out of order among siblings."""
-    moved: set[int] = set()
-    for parent, kids in p.new_children.items():
-        stay: list[int] = []
-        for j in kids:
-            i = p.n2o[j]
-            if i < 0:
-                continue
-            if p.old[i].parent is None and parent is None:
-                stay.append(i)
-            elif p.old[i].parent is not None and p.mapped_parent(i) == parent:
-                stay.append(i)
-            elif p.old[i].parent is not None or parent is not None:
-                moved.add(i)
-        keep = _lis_members([p.old[i].order for i in stay])
-        moved.update(i for k, i in enumerate(stay) if k not in keep)
-    return moved
-
-
-def _detect_sweeps(pairs: Iterable[tuple[str, str, str | None]]) -> dict[tuple[str, str], int]:
-    """Recurring wording changes over all matched texts: (old phrase, new phrase) → count."""
-    texts: dict[tuple[str, str], int] = Counter()
-    parents: dict[tuple[str, str], set[str | None]] = defaultdict(set)
-    for old, new, parent in pairs:
-        if old == new:
-            continue
-        a = soft_typography(placeholder_references(old))
-        b = soft_typography(placeholder_references(new))
-        if a == b:
-            continue
-        for chunk in set(_chunks(a, b)):
-            d, i = chunk
-            if not d or not i or not re.search(r"\w", d) or not re.search(r"\w", i):
-                continue
-            if (
-                len(d.split()) > SWEEP_MAX_WORDS
-                or len(i.split()) > SWEEP_MAX_WORDS
-                or PLACEHOLDER in d + i
-            ):
-                continue
-            texts[chunk] += 1
-            parents[chunk].add(parent)
-    return {
-        c: n
-        for c, n in texts.items()
-        if n >= SWEEP_MIN_TEXTS + (0 if re.search(r"[ ']", c[0] + c[1]) else 1)
-        and len(parents[c]) >= SWEEP_MIN_PARENTS
-    }
-
-
-def _order_key(p: _Pairing, pair: _Pair) -> tuple[float, int]:
-    """Position in the new edition; a removed node sits right after its old predecessor."""
-    if pair.new:
-        return (
-            min(p.new[j].order for j in pair.new),
-            min((p.old[i].order for i in pair.old), default=-1),
-        )
-    i = min(pair.old)
-    k = i - 1
-    while k >= 0 and p.o2n[k] < 0:
-        k -= 1
-    anchor = p.new[p.o2n[k]].order if k >= 0 else -1
-    return (anchor + 0.5, i)
-
-
 # --- the public entry points -------------------------------------------------------------------
 
 
@@ -1030,9 +1297,22 @@ def align(old: Edition, new: Edition) -> Alignment:
     """Match every rule, example and glossary entry of ``old`` to its counterpart in ``new``."""
     rules = _Pairing(_rule_nodes(old), _rule_nodes(new))
     _match_rules(rules)
+    early_sweeps = _detect_sweeps(
+        (rules.old[i].text, rules.new[j].text, rules.old[i].parent)
+        for i, j in enumerate(rules.o2n)
+        if j >= 0
+    )
+    prov = _Provenance(rules, early_sweeps)
+    _match_by_sentences(rules, prov)
+    _match_headings(rules)
+    _match_by_children(rules)
+    _match_gaps(rules)
+    _match_siblings_by_words(rules, early_sweeps)
     splits = _find_splits(rules)
     merges = _find_merges(rules, {j for group in splits.values() for j in group})
     _find_copies(rules, splits, merges)
+    _sentence_splits(rules, prov, splits, merges)
+    _pieces_in_place(rules, early_sweeps, splits, merges)
     rule_pairs = _groups(rules, splits, merges)
     mapping: dict[str, str] = {}
     for pair in rule_pairs:
@@ -1078,7 +1358,9 @@ def align(old: Edition, new: Edition) -> Alignment:
             for i in pair.old
         )
 
-    result_rules = _classify(rules, rule_pairs, "rule", mapping, sweeps, rule_same_place, moved)
+    result_rules = _classify(
+        rules, rule_pairs, "rule", mapping, sweeps, rule_same_place, moved, prov
+    )
     result_examples = _classify(
         examples, example_pairs, "example", mapping, sweeps, example_same_place, set()
     )
@@ -1097,88 +1379,6 @@ def align(old: Edition, new: Edition) -> Alignment:
             )
         ),
     )
-
-
-def _groups(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]) -> list[_Pair]:
-    """Matches (1:1, splits, merges), then the unmatched nodes, in new document order."""
-    pairs: list[_Pair] = []
-    in_group_old: set[int] = set()
-    in_group_new: set[int] = set()
-    for i, group in splits.items():
-        score = fuzz.ratio(p.old[i].lower, " ".join(p.new[j].lower for j in group))
-        pairs.append(_Pair((i,), tuple(group), round(score, 1), "split"))
-        in_group_old.add(i)
-        in_group_new.update(group)
-    for j, group in merges.items():
-        score = fuzz.ratio(" ".join(p.old[i].lower for i in group), p.new[j].lower)
-        pairs.append(_Pair(tuple(group), (j,), round(score, 1), "merge"))
-        in_group_new.add(j)
-        in_group_old.update(group)
-    for i, j in enumerate(p.o2n):
-        if i in in_group_old:
-            continue
-        if j >= 0 and j not in in_group_new:
-            rivals = tuple(
-                (p.new[k] if side == "new" else p.old[k]).id
-                for side, k in p.alternatives.get(i, ())
-            )
-            pairs.append(_Pair((i,), (j,), p.score[i], p.method[i], tuple(dict.fromkeys(rivals))))
-        else:
-            pairs.append(_Pair((i,), (), 0.0, "none"))
-    for j, i in enumerate(p.n2o):
-        if j in in_group_new:
-            continue
-        if i < 0 or i in in_group_old:
-            pairs.append(_Pair((), (j,), 0.0, "none"))
-    pairs.sort(key=lambda pair: _order_key(p, pair))
-    return pairs
-
-
-def _classify(
-    p: _Pairing,
-    pairs: list[_Pair],
-    domain: Domain,
-    mapping: dict[str, str],
-    sweeps: set[tuple[str, str]],
-    same_place: Callable[[_Pair], bool],
-    moved: set[int],
-) -> tuple[Match, ...]:
-    out: list[Match] = []
-    for pair in pairs:
-        old_ids = tuple(p.old[i].id for i in pair.old)
-        new_ids = tuple(p.new[j].id for j in pair.new)
-        common = {"ambiguous": bool(pair.alternatives), "alternatives": pair.alternatives}
-        if not pair.new:
-            out.append(Match(domain, "removed", old_ids, (), 0.0, "none"))
-            continue
-        if not pair.old:
-            out.append(Match(domain, "added", (), new_ids, 0.0, "none"))
-            continue
-        old_text = "\n".join(p.old[i].text for i in pair.old)
-        new_text = "\n".join(p.new[j].text for j in pair.new)
-        verdict, flags, found = _text_difference(old_text, new_text, mapping, sweeps)
-        if len(pair.old) > 1 or len(pair.new) > 1:
-            kind: Kind = "split" if len(pair.new) > 1 else "merged"
-        elif domain == "glossary" and not same_place(pair):
-            kind = "renamed"
-        else:
-            kind = _kind(verdict, same_place(pair))
-        is_moved = any(i in moved for i in pair.old)
-        out.append(
-            Match(
-                domain,
-                kind,
-                old_ids,
-                new_ids,
-                pair.score,
-                pair.method,
-                moved=is_moved,
-                flags=flags,
-                sweeps=found,
-                **common,
-            )  # type: ignore[arg-type]
-        )
-    return tuple(out)
 
 
 def _match_examples(p: _Pairing, mapping: dict[str, str]) -> None:

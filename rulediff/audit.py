@@ -627,92 +627,8 @@ def severity_counts(findings: Iterable[Diagnostic]) -> dict[str, int]:
     return tally
 
 
-def audit_text(edition: Edition, findings: list[Diagnostic]) -> str:
-    """One line per finding (``LINE SEVERITY CODE RULE: message``), then a summary."""
-    lines = []
-    for f in findings:
-        where = f"{f.line:>5}" if f.line else "    -"
-        lines.append(f"{where}  {f.severity:<7}  {f.code:<21}  {f.rule or '-'}: {f.message}")
-        if f.suggestion:
-            lines.append(f"{'':>5}  {'':<7}  {'':<21}  suggestion: {f.suggestion}")
-    tally = severity_counts(findings)
-    errors, warnings = _plural(tally["error"], "error"), _plural(tally["warning"], "warning")
-    total = _plural(len(findings), "finding")
-    lines.append(f"{edition.date_text}: {total} ({errors}, {warnings}, {tally['info']} info)")
-    return "\n".join(lines) + "\n"
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
-
-def _css() -> str:
-    from .render.env import static_dir
-
-    return (static_dir() / "audit.css").read_text(encoding="utf-8")
-
-
-def _render(report: dict[str, object]) -> str:
-    from .render.env import template
-
-    return template("audit.html.j2").render(report=report)
-
-
-def _excerpt(edition: Edition, finding: Diagnostic) -> str:
-    if finding.rule is None:
-        return ""
-    if finding.rule.startswith("glossary:"):
-        entry = edition.glossary_entry(finding.rule.split(":", 1)[1])
-        return entry.text if entry else ""
-    rule = edition.rule(finding.rule)
-    return rule.text if rule is not None else ""
-
-
-def audit_html(edition: Edition, findings: list[Diagnostic]) -> str:
-    """A page a rules editor can read: a summary by code, then every finding in document
-    order with its suggestion and the text of the rule it is about."""
-    from . import __version__
-
-    tally = counts(findings)
-    by_severity: dict[tuple[str, str], int] = {}
-    for f in findings:
-        by_severity[(f.code, f.severity)] = by_severity.get((f.code, f.severity), 0) + 1
-    order = {code: i for i, code in enumerate(tally)}
-    summary_keys = sorted(by_severity, key=lambda k: (order[k[0]], SEVERITIES.index(k[1])))
-    report = {
-        "version": __version__,
-        "title": f"Audit of the Comprehensive Rules of {edition.date_text}",
-        "subtitle": f"{edition.title} · {len(findings)} findings · sha256 {edition.sha256[:12]}",
-        "css": _css(),
-        "editions": [],
-        "summary": [
-            {
-                "code": c,
-                "severity": sev,
-                "count": by_severity[(c, sev)],
-                "meaning": MEANINGS.get(c, ""),
-            }
-            for c, sev in summary_keys
-        ],
-        "findings": [
-            {
-                "line": f.line or "",
-                "rule": f.rule or "",
-                "code": f.code,
-                "severity": f.severity,
-                "message": f.message,
-                "suggestion": f.suggestion or "",
-                "excerpt": _excerpt(edition, f),
-            }
-            for f in findings
-        ],
-        "legend": [{"code": c, "meaning": m} for c, m in MEANINGS.items() if c in tally],
-    }
-    return _render(report)
-
-
 @dataclass(frozen=True, slots=True)
-class EditionSummary:
+class AuditSummary:
     """One row of ``audit --all``."""
 
     edition: str
@@ -724,29 +640,17 @@ class EditionSummary:
         return sum(self.counts.values())
 
 
-def summarize(edition: Edition, findings: list[Diagnostic]) -> EditionSummary:
-    return EditionSummary(edition.date_text, counts(findings), severity_counts(findings))
+def summarize(edition: Edition, findings: list[Diagnostic]) -> AuditSummary:
+    return AuditSummary(edition.date_text, counts(findings), severity_counts(findings))
 
 
-def table_codes(rows: Iterable[EditionSummary]) -> list[str]:
+def table_codes(rows: Iterable[AuditSummary]) -> list[str]:
     """The codes found in any row, in the order of :data:`CODES`."""
     found = {code for row in rows for code in row.counts}
     return [c for c in CODES if c in found] + sorted(found - set(CODES))
 
 
-def corpus_table(rows: list[EditionSummary]) -> str:
-    """A Markdown table: edition, errors, warnings, info, then one column per code."""
-    codes = table_codes(rows)
-    head = ["edition", "errors", "warnings", "info", *codes]
-    out = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
-    for row in rows:
-        cells = [row.edition, *(str(row.severities[s]) for s in SEVERITIES)]
-        cells += [str(row.counts.get(code, 0)) for code in codes]
-        out.append("| " + " | ".join(cells) + " |")
-    return "\n".join(out) + "\n"
-
-
-def corpus_json(rows: list[EditionSummary]) -> dict[str, object]:
+def corpus_json(rows: list[AuditSummary]) -> dict[str, object]:
     return {
         "editions": [
             {"edition": r.edition, "severities": r.severities, "counts": r.counts} for r in rows
@@ -754,36 +658,13 @@ def corpus_json(rows: list[EditionSummary]) -> dict[str, object]:
     }
 
 
-def corpus_html(rows: list[EditionSummary]) -> str:
-    from . import __version__
-
-    codes = table_codes(rows)
-    report = {
-        "version": __version__,
-        "title": "Audit of every edition of the Comprehensive Rules",
-        "subtitle": f"{len(rows)} editions · findings by code",
-        "css": _css(),
-        "codes": codes,
-        "editions": [
-            {"edition": r.edition, "counts": [r.counts.get(c, 0) for c in codes], "total": r.total}
-            for r in rows
-        ],
-        "summary": [],
-        "findings": [],
-        "legend": [{"code": c, "meaning": MEANINGS.get(c, "")} for c in codes],
-    }
-    return _render(report)
-
-
 __all__ = [
     "CODES",
     "MEANINGS",
-    "EditionSummary",
-    "audit_html",
-    "audit_text",
-    "corpus_html",
+    "AuditSummary",
+    "severity_counts",
+    "table_codes",
     "corpus_json",
-    "corpus_table",
     "summarize",
     "SEVERITIES",
     "audit",

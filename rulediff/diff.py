@@ -16,8 +16,8 @@ Significance: ``editorial`` (typography, recurring wording sweeps, a pure renumb
 (anything else); ``none`` for unchanged rules.
 
 The records are what renderers build on: :func:`as_dict` (the JSON document, schema in
-``rulediff/schemas/diff.schema.json``), :func:`to_text` and :func:`to_markdown` here,
-and the HTML view-model in :mod:`rulediff.render`.
+``rulediff/schemas/diff.schema.json``) here; the text, Markdown and HTML changelogs in
+:mod:`rulediff.render`.
 
 >>> d = diff(old_edition, new_edition)               # doctest: +SKIP
 >>> [c.kind for c in d.changes if c.new_ids == ("702.36b",)]  # doctest: +SKIP
@@ -44,7 +44,6 @@ from .align import (
     Match,
     align,
     references,
-    tokenize,
     typography_key,
     word_opcodes,
 )
@@ -91,16 +90,6 @@ class ListChange:
     added: tuple[str, ...]
     removed: tuple[str, ...]
 
-    def notes(self) -> tuple[str, ...]:
-        """One line each for the added and the removed items (the text and HTML changelogs):
-        "The planeswalker types are … added: Nahiri, Ugin"."""
-        out = []
-        if self.added:
-            out.append(f"{self.lead} … added: {', '.join(self.added)}")
-        if self.removed:
-            out.append(f"{self.lead} … removed: {', '.join(self.removed)}")
-        return tuple(out)
-
 
 @dataclass(frozen=True, slots=True)
 class ExampleChange:
@@ -112,6 +101,16 @@ class ExampleChange:
     score: float
     significance: Significance
     words: tuple[WordOp, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MovedText:
+    """A sentence that went from one rule to another outside this change (or came in)."""
+
+    old_id: str
+    new_id: str
+    text: str
+    """The sentence as the new edition writes it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +140,9 @@ class Change:
     method: str = "none"
     section: str = ""
     """The section digit it belongs to (of the new number, else the old): grouping key."""
+    moved_text: tuple[MovedText, ...] = ()
+    """Sentences that left this change's old rules for other rules, or came into its new
+    rules from other rules (see :attr:`rulediff.align.Match.moved_text`)."""
 
     @property
     def old_id(self) -> str | None:
@@ -214,8 +216,16 @@ class EditionDiff:
 # --- word diffs ---------------------------------------------------------------------------
 
 
-def word_diff(old: str, new: str) -> tuple[WordOp, ...]:
+#: Tokens of a readable diff: a rule number (702.36d) is one token, never split at its dot
+#: (``702.~~36d~~36e``); otherwise the words, spaces and marks of :func:`align.tokenize`.
+_DIFF_TOKEN = re.compile(r"\d+(?:\.\d+[a-z]*)+|\w+(?:['\u2019]\w+)*|\s+|[^\w\s]")
+
+
+def word_diff(old: str, new: str, *, island: int = 2) -> tuple[WordOp, ...]:
     """The readable word-level diff of two texts (runs merged, islands folded).
+
+    ``island``: unchanged runs of at most that many words between two changes are folded
+    into them (0 for an enumerated list, whose unchanged items must stay unchanged).
 
     >>> for w in word_diff("It doesn't have morph.", "It doesn't have a morph ability."):
     ...     print(w.op, repr(w.text))
@@ -230,7 +240,7 @@ def word_diff(old: str, new: str) -> tuple[WordOp, ...]:
         return (WordOp("insert", new),)
     if not new:
         return (WordOp("delete", old),)
-    a, b = tokenize(old), tokenize(new)
+    a, b = _DIFF_TOKEN.findall(old), _DIFF_TOKEN.findall(new)
     out: list[WordOp] = []
 
     def emit(op: Op, text: str) -> None:
@@ -241,7 +251,7 @@ def word_diff(old: str, new: str) -> tuple[WordOp, ...]:
         else:
             out.append(WordOp(op, text))
 
-    for tag, i1, i2, j1, j2 in word_opcodes(a, b):
+    for tag, i1, i2, j1, j2 in word_opcodes(a, b, island=island):
         if tag == "equal":
             emit("equal", "".join(a[i1:i2]))
             continue
@@ -472,10 +482,11 @@ def _text_change(
 ) -> Change:
     old_text = "\n".join(get_old(m.domain, i) for i in m.old_ids)
     new_text = "\n".join(get_new(m.domain, i) for i in m.new_ids)
-    words = word_diff(old_text, new_text)
     lists = (
         list_changes(old_text, new_text) if m.old_ids and m.new_ids and old_text != new_text else ()
     )
+    # A list's items are diffed one by one: no unchanged item folded into a change.
+    words = word_diff(old_text, new_text, island=0 if lists else 2)
     moved_refs = retargets(old_text, new_text, mapping) if m.old_ids and m.new_ids else ()
     significance = _significance(m.kind, m.flags)
     if significance == "editorial" and moved_refs:
@@ -503,6 +514,7 @@ def _text_change(
         alternatives=m.alternatives,
         method=m.method,
         section=_section_of(m.new_ids or m.old_ids) if m.domain == "rule" else "",
+        moved_text=tuple(MovedText(a, b, t) for a, b, t in m.moved_text),
     )
 
 
@@ -655,6 +667,9 @@ def _change_dict(c: Change) -> dict[str, Any]:
         "alternatives": list(c.alternatives),
         "method": c.method,
         "section": c.section,
+        "moved_text": [
+            {"old_id": t.old_id, "new_id": t.new_id, "text": t.text} for t in c.moved_text
+        ],
     }
 
 
@@ -680,106 +695,6 @@ def as_dict(d: EditionDiff, *, include_unchanged: bool = False) -> dict[str, Any
             for c in d.contents
         ],
     }
-
-
-def _arrow(c: Change) -> str:
-    old = "+".join(c.old_ids) or "—"
-    new = "+".join(c.new_ids) or "—"
-    return old if old == new else f"{old} → {new}"
-
-
-def _inline(words: tuple[WordOp, ...], *, md: bool) -> str:
-    """wdiff-style ``[-old-]{+new+}`` (text) or ``~~old~~**new**`` (Markdown) inline marks."""
-    parts: list[str] = []
-    for w in words:
-        text = w.text.replace("\n", " / ")
-        if w.op == "equal":
-            parts.append(text)
-            continue
-        core = text.strip() or "\u00b7"  # a whitespace-only change shows as a middle dot
-        lead = text[: len(text) - len(text.lstrip())] if text.strip() else ""
-        trail = text[len(text.rstrip()) :] if text.strip() else ""
-        if md:
-            mark = f"~~{core}~~" if w.op == "delete" else f"**{core}**"
-        else:
-            mark = f"[-{core}-]" if w.op == "delete" else f"{{+{core}+}}"
-        parts.append(f"{lead}{mark}{trail}")
-    return "".join(parts)
-
-
-def to_text(d: EditionDiff, *, include_unchanged: bool = False) -> str:
-    """A plain-text changelog: one block per change, wdiff-style ``[-old-]{+new+}``."""
-    lines = [f"rulediff {d.old.date} → {d.new.date}"]
-    summary = d.summary()
-    counts = ", ".join(f"{k} {n}" for k, n in summary["rules"].items() if n and k != "unchanged")
-    lines.append(f"rules: {counts or 'no changes'}")
-    for c in d.shown(include_unchanged):
-        tags = [c.kind, c.significance]
-        if c.moved:
-            tags.append("moved")
-        if c.ambiguous:
-            tags.append("ambiguous: " + ", ".join(c.alternatives))
-        where = ("glossary " if c.domain == "glossary" else "") + _arrow(c)
-        lines.append("")
-        lines.append(f"{where}  ({'; '.join(tags)}; score {c.score:g})")
-        if c.kind != "unchanged" and c.kind not in ("renumbered",):
-            lines.append("  " + _inline(c.words, md=False))
-        lines.extend(f"  {note}" for lc in c.lists for note in lc.notes())
-        if c.retargets:
-            lines.append("  references: " + ", ".join(f"{r.old} → {r.new}" for r in c.retargets))
-        for e in c.examples:
-            where = f"{e.old_id or '—'} → {e.new_id or '—'}"
-            lines.append(f"  example {where} ({e.kind}): {_inline(e.words, md=False)}")
-    for cc in d.contents:
-        before = " ".join(x for x in (cc.old_id, cc.old_title) if x) or "—"
-        after = " ".join(x for x in (cc.new_id, cc.new_title) if x) or "—"
-        lines.append(f"contents {cc.kind}: {before} → {after}")
-    return "\n".join(lines) + "\n"
-
-
-def _md_escape(text: str) -> str:
-    return re.sub(r"([\\`*_\[\]<>|])", r"\\\1", text)
-
-
-def to_markdown(d: EditionDiff, *, include_unchanged: bool = False) -> str:
-    """A Markdown changelog: summary table, then changes grouped by section."""
-    summary = d.summary()
-    out = [
-        f"# Comprehensive Rules changes: {d.old.date} → {d.new.date}",
-        "",
-        "| kind | rules |",
-        "|---|---|",
-    ]
-    for kind, n in summary["rules"].items():
-        if n:
-            out.append(f"| {kind} | {n} |")
-    section = None
-    for c in d.shown(include_unchanged):
-        heading = "Glossary" if c.domain == "glossary" else f"Section {c.section}"
-        if heading != section:
-            section = heading
-            out += ["", f"## {heading}", ""]
-        words = tuple(type(w)(w.op, _md_escape(w.text)) for w in c.words)
-        extra = " (moved)" if c.moved else ""
-        extra += " (ambiguous)" if c.ambiguous else ""
-        out.append(f"- **{_md_escape(_arrow(c))}** — {c.kind}, {c.significance}{extra}")
-        if c.kind not in ("unchanged", "renumbered"):
-            out.append(f"  {_inline(words, md=True)}")
-        for lc in c.lists:
-            if lc.added:
-                out.append(f"  - added to the list: {_md_escape(', '.join(lc.added))}")
-            if lc.removed:
-                out.append(f"  - removed from the list: {_md_escape(', '.join(lc.removed))}")
-        for e in c.examples:
-            ew = tuple(type(w)(w.op, _md_escape(w.text)) for w in e.words)
-            out.append(f"  - example ({e.kind}): {_inline(ew, md=True)}")
-    if d.contents:
-        out += ["", "## Contents", ""]
-        for cc in d.contents:
-            before = " ".join(x for x in (cc.old_id, cc.old_title) if x)
-            after = " ".join(x for x in (cc.new_id, cc.new_title) if x)
-            out.append(f"- {cc.kind}: {_md_escape(before) or '—'} → {_md_escape(after) or '—'}")
-    return "\n".join(out) + "\n"
 
 
 def diff_cached(old: Edition, new: Edition, *, use_cache: bool = True) -> EditionDiff:

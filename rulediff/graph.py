@@ -197,7 +197,7 @@ def graph_graphml(graph: nx.DiGraph) -> str:
 __all__ = [
     "Citation",
     "Link",
-    "Links",
+    "RuleLinks",
     "format_links",
     "links",
     "node_title",
@@ -237,7 +237,7 @@ class Link:
 
 
 @dataclass(frozen=True, slots=True)
-class Links:
+class RuleLinks:
     """What a rule (or glossary term) cites and what cites it, in document order."""
 
     edition: str
@@ -264,7 +264,7 @@ def node_title(edition: Edition, node: str) -> str:
     return (rule.title or "") if rule else ""
 
 
-def links(edition: Edition, node: str, parsed: EditionClauses | None = None) -> Links:
+def links(edition: Edition, node: str, parsed: EditionClauses | None = None) -> RuleLinks:
     """Citations from and to ``node`` (a rule number, a section digit, or ``glossary:Term``).
 
     Backlinks include glossary entries ("See rule 702.36, “Morph.”" → ``defined-in``).
@@ -304,12 +304,12 @@ def links(edition: Edition, node: str, parsed: EditionClauses | None = None) -> 
                 )
             )
     present = node in glossary_text or exists(edition, node)
-    return Links(
+    return RuleLinks(
         edition.date_text, node, node_title(edition, node), present, tuple(out), tuple(back)
     )
 
 
-def format_links(found: Links) -> str:
+def format_links(found: RuleLinks) -> str:
     """``rulediff refs`` as plain text."""
     named = found.title and not found.node.startswith(GLOSSARY_PREFIX)
     head = found.node + (f" — {found.title}" if named else "")

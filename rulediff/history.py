@@ -40,6 +40,9 @@ class StepChange:
     score: float
     moved: bool = False
     ambiguous: bool = False
+    moved_text: tuple[tuple[str, str, str], ...] = ()
+    """Sentences that left for, or came from, rules outside this change (old id, new id,
+    text): a rule's lineage through splits and merges shows where its sentences went."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +104,9 @@ def step_of(old: Edition, new: Edition, *, use_cache: bool = True) -> Step:
             old=alignment.old,
             new=alignment.new,
             changes=tuple(
-                StepChange(m.kind, m.old_ids, m.new_ids, m.score, m.moved, m.ambiguous)
+                StepChange(
+                    m.kind, m.old_ids, m.new_ids, m.score, m.moved, m.ambiguous, m.moved_text
+                )
                 for m in alignment.rules
                 if m.kind != "unchanged"
             ),
@@ -267,6 +272,9 @@ class HistoryEvent:
     score: float = 0.0
     moved: bool = False
     examples: tuple[StepChange, ...] = ()
+    moved_text: tuple[tuple[str, str, str], ...] = ()
+    """Sentences of the rule that went to other rules, or came from them (old id, new id,
+    text as in the newer edition)."""
 
     @property
     def in_oldest(self) -> bool:
@@ -374,6 +382,7 @@ def _event(
         change.score,
         change.moved,
         examples,
+        change.moved_text,
     )
 
 
@@ -452,6 +461,7 @@ def history_as_dict(history: RuleHistory, details: Sequence[EventDetail] = ()) -
                 {"kind": x.kind, "old_ids": list(x.old_ids), "new_ids": list(x.new_ids)}
                 for x in event.examples
             ],
+            "moved_text": [{"old_id": a, "new_id": b, "text": t} for a, b, t in event.moved_text],
         }
         detail = by_event.get(id(event))
         if detail is not None:

@@ -8,7 +8,12 @@ Layout (every link relative, so the site opens from ``file://``)::
     editions/2015-03-27.html       hyperlinked full text of each edition
     changes/2015-01-23_2015-03-27.html   changelog of each consecutive pair
     rules/index.html               every rule, current and removed
-    rules/702.36b_2015-03-27.html  history of one rule (named by where its lineage starts)
+    rules/702.36e.html             history of a rule in force, named by its current number
+                                   (a numbered rule's page, 702.36, rolls up its subrules)
+    rules/702.36b_2015-03-27.html  history of a removed rule (named by where its lineage
+                                   starts), or, for a rule in force, a redirect to its page
+    search.html, search/index.js   the search page and its index (rules, glossary, words)
+    audit.html, flags.html         the newest edition's audit; the behaviour flags' timeline
     .rulediff-site.json            manifest: page -> hash of its inputs
 
 Incremental, like coverage.py's HTML report: every page has a key, the hash of what it
@@ -16,10 +21,12 @@ is made from (the rendering code and templates, the sha256 of the editions it sh
 its neighbours, the history it tells). A page whose key is in the manifest and whose
 file exists is not rendered again, so adding an edition rewrites the pages that
 change (its own, its changelog, its neighbours', the histories it touches, the index)
-and nothing else. History pages are named by the *start* of the rule's lineage (its
-first number and the edition it appeared in), which a newer edition never changes;
-naming them by the current number would rename thousands of pages at every
-renumbering.
+and nothing else. A rule in force has its page at its current number (a guessable,
+stable URL: ``rules/704.5j.html`` is today's 704.5j); every lineage also keeps a page
+named by its *start* (first number and edition), which a newer edition never changes:
+the history itself once the rule is gone, a redirect to the current page while it is in
+force. Only the newest edition's pages link to current numbers; older editions link
+through the start names, so a renumbering rewrites the pages it moves and no others.
 
 Output is deterministic (no clock, sorted iteration) and every file is written to a
 temporary name and renamed. The pairs are aligned, and the pages rendered, in a pool
@@ -34,7 +41,7 @@ import logging
 import multiprocessing
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -43,10 +50,12 @@ from .corpus import Corpus, EditionInfo
 from .errors import OutputError
 from .history import Lineage, RuleHistory, build_lineage, rule_history, step_of
 from .model import Edition, RuleId
-from .render.changelog import build_changelog_view, render_changelog
-from .render.edition import build_edition_view, render_edition_html
+from .render.audit import build_audit_report, render_audit
+from .render.changelog import build_changelog_view, render_changelog, rule_title
+from .render.edition import build_edition_view, render_edition_html, rule_count
 from .render.env import STATIC_ASSETS, copy_static, fingerprint
-from .render.history import build_history_view, render_history
+from .render.flags import render_timeline, timeline_page
+from .render.history import build_history_view, render_history, render_redirect
 from .render.index import (
     EditionSummary,
     build_feed_view,
@@ -54,8 +63,9 @@ from .render.index import (
     render_feed,
     render_index_html,
 )
-from .render.links import Links, changelog_page, edition_page, history_page
+from .render.links import Links, changelog_page, edition_page, glossary_anchor, history_page
 from .render.rules_index import build_rules_index_view, render_rules_index
+from .render.search_index import INDEX_PATH, build_search_view, render_search, search_index_js
 
 log = logging.getLogger(__name__)
 
@@ -159,6 +169,12 @@ class _State:
     histories: dict[str, RuleHistory]
     out: Path
     by_date: dict[str, int]
+    stems: dict[str, str] = field(default_factory=dict)
+    """Lineage key -> name of its history page (its current number while in force)."""
+    linkmaps: list[dict[str, str]] = field(default_factory=list)
+    """Per edition: rule number -> the history page its pages link to."""
+    parts: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """A numbered rule in force (702.36) -> the lineages of its subrules, rolled up."""
 
     def date(self, k: int) -> str:
         return self.lineage.editions[k].date
@@ -233,7 +249,7 @@ def _render_edition(state: _State, k: int) -> str:
         set_code=state.infos[k].set_code,
         previous=state.date(k - 1) if k > 0 else None,
         following=state.date(k + 1) if k + 1 < n else None,
-        history_key=state.keymaps[k].get,
+        history_key=state.linkmaps[k].get,
     )
     return render_edition_html(view)
 
@@ -253,29 +269,46 @@ def _render_changelog(state: _State, k: int) -> str:
         new_set=_set(state.infos[k]),
         previous=state.date(k - 2) if k >= 2 else None,
         following=state.date(k + 1) if k + 1 < len(state.editions) else None,
-        history_old=state.keymaps[k - 1].get,
-        history_new=state.keymaps[k].get,
+        history_old=state.linkmaps[k - 1].get,
+        history_new=state.linkmaps[k].get,
     )
     return render_changelog(view)
 
 
 def _render_history(state: _State, key: str) -> str:
     chain = state.chains[key]
+    links = Links(root="../")
+    parts = tuple(
+        (
+            state.chains[p].last[1],
+            links.history(state.stems[p]),
+            state.histories[p],
+            state.chains[p].last[0] == len(state.editions) - 1,
+        )
+        for p in state.parts.get(key, ())
+    )
     view = build_history_view(
         state.histories[key],
-        Links(root="../"),
+        links,
         text_of=state.text_of,
         first_date=state.date(0),
         status=_history_status(state, chain),
         alive=chain.last[0] == len(state.editions) - 1,
+        parts=parts,
+        name=rule_title(state.editions[chain.last[0]], chain.last[1]),
     )
     return render_history(view)
+
+
+def _render_redirect(state: _State, key: str) -> str:
+    return render_redirect(state.stems[key], f"{state.stems[key]}.html")
 
 
 _RENDERERS: dict[str, Callable[[_State, Any], str]] = {
     "edition": _render_edition,
     "changelog": _render_changelog,
     "history": _render_history,
+    "redirect": _render_redirect,
 }
 
 
@@ -405,6 +438,15 @@ def build_site(
         if n % 500 == 0:
             report("plan", n, len(found))
     report("plan", len(found), len(found))
+    newest = len(editions) - 1
+    state.stems = {
+        key: chain.last[1] if chain.last[0] == newest else key for key, chain in found.items()
+    }
+    state.linkmaps = [
+        {n: state.stems[key] if k == newest else key for n, key in keymap.items()}
+        for k, keymap in enumerate(keymaps)
+    ]
+    state.parts = _rollups(keymaps, found) if editions else {}
 
     # 3. Plan every page with the hash of its inputs.
     fp = fingerprint()
@@ -413,7 +455,9 @@ def build_site(
     for k, info in enumerate(infos):
         date = state.date(k)
         neighbours = (state.date(k - 1) if k else None, state.date(k + 1) if k + 1 < n else None)
-        key = _hash(fp, "edition", info.sha256, _set(info), neighbours, _keymap_hash(keymaps[k]))
+        key = _hash(
+            fp, "edition", info.sha256, _set(info), neighbours, _keymap_hash(state.linkmaps[k])
+        )
         jobs_.append(_Job(edition_page(date), key, "edition", k))
     from . import cache
 
@@ -428,13 +472,19 @@ def build_site(
             _set(infos[k - 1]),
             _set(infos[k]),
             around,
-            _keymap_hash(keymaps[k - 1]),
-            _keymap_hash(keymaps[k]),
+            _keymap_hash(state.linkmaps[k - 1]),
+            _keymap_hash(state.linkmaps[k]),
         )
         jobs_.append(_Job(changelog_page(state.date(k - 1), state.date(k)), key, "changelog", k))
     for key, chain in sorted(found.items()):
-        page_key = _hash(fp, "history", key, _history_inputs(state, chain), state.date(0))
-        jobs_.append(_Job(history_page(key), page_key, "history", key))
+        stem = state.stems[key]
+        inputs = [_history_inputs(state, chain)]
+        for part in state.parts.get(key, ()):
+            inputs.append((state.stems[part], _history_inputs(state, found[part])))
+        page_key = _hash(fp, "history", key, stem, inputs, state.date(0))
+        jobs_.append(_Job(history_page(stem), page_key, "history", key))
+        if stem != key:
+            jobs_.append(_Job(history_page(key), _hash(fp, "redirect", stem), "redirect", key))
 
     # Small pages made in this process: the index, the feed, the list of rules.
     summaries = _summaries(state)
@@ -453,6 +503,7 @@ def build_site(
         _hash(fp, "rules", rules_rows),
         lambda: render_rules_index(build_rules_index_view(rules_rows, Links(root="../"))),
     )
+    small.update(_extra_pages(state, fp))
 
     # 4. Render what is stale.
     old_manifest = {} if force else _read_manifest(out)
@@ -471,7 +522,7 @@ def build_site(
     written += [f"static/{p.name}" for p in copy_static(out / "static")]
 
     # Heavy pages first, so the pool's last tasks are short ones.
-    weight = {"changelog": 0, "edition": 1, "history": 2}
+    weight = {"changelog": 0, "edition": 1, "history": 2, "redirect": 3}
     stale.sort(key=lambda j: (weight[j.kind], j.path))
     total = len(stale)
     report("pages", 0, total)
@@ -510,6 +561,59 @@ def build_site(
     )
 
 
+def _extra_pages(state: _State, fp: str) -> dict[str, tuple[str, Callable[[], str]]]:
+    """The search page and its index, the newest edition's audit, the flags' timeline."""
+    if not state.editions:
+        return {}
+    newest = len(state.editions) - 1
+    edition = state.editions[newest]
+    date = state.date(newest)
+    shas = tuple(info.sha256 for info in state.infos)
+    pages_of = state.linkmaps[newest]
+
+    def index_js() -> str:
+        return search_index_js(
+            edition, lambda n: history_page(pages_of[n]) if n in pages_of else None
+        )
+
+    def audit_page() -> str:
+        from .audit import audit
+
+        return render_audit(build_audit_report(edition, audit(edition), Links(root="")))
+
+    def flags_page() -> str:
+        from .flags.timeline import cached_flags_for
+
+        sets = [cached_flags_for(ed) for ed in state.editions]
+        links = Links(root="")
+
+        def rule_href(day: str, rule: str) -> str | None:
+            if rule.startswith("glossary:"):
+                k = state.by_date.get(day)
+                term = rule.split(":", 1)[1]
+                if k is None or state.editions[k].glossary_entry(term) is None:
+                    return None
+                return f"{links.edition(day)}#{glossary_anchor(term)}"
+            return links.rule(day, rule) if state.text_of(day, rule) is not None else None
+
+        return render_timeline(timeline_page(sets, links, rule_href))
+
+    from . import cache
+
+    # What the pages show is computed by these modules (and all they import): their code
+    # digest (rulediff.cache, the one versioning scheme) is part of the pages' keys.
+    audit_code = cache.code_digest("rulediff.audit")
+    return {
+        "search.html": (
+            _hash(fp, "search", date),
+            lambda: render_search(build_search_view(date, Links(root=""))),
+        ),
+        INDEX_PATH: (_hash(fp, "search-index", shas[-1], _keymap_hash(pages_of)), index_js),
+        "audit.html": (_hash(fp, "audit", shas[-1], audit_code), audit_page),
+        "flags.html": (_hash(fp, "flags", shas, cache.version("flags")), flags_page),
+    }
+
+
 def _summaries(state: _State) -> tuple[EditionSummary, ...]:
     """Index rows: counts by kind from the lineage steps (the same matches the diff uses)."""
     rows = []
@@ -527,7 +631,7 @@ def _summaries(state: _State) -> tuple[EditionSummary, ...]:
                 sha256=info.sha256,
                 set_name=info.set_name,
                 set_code=info.set_code,
-                rule_count=sum(1 for r in state.editions[k].rules if r.kind != "rule"),
+                rule_count=rule_count(state.editions[k]),
                 previous=state.date(k - 1) if k else None,
                 counts=counts,
             )
@@ -545,9 +649,26 @@ def _rules_rows(state: _State) -> tuple[tuple[str, str, str, str, bool], ...]:
         preview = text if len(text) <= 90 else text[:87].rstrip() + "…"
         alive = k == newest
         status = "" if alive else f"until {state.date(k)}"
-        rows.append((number, history_page(key), status, preview, alive, k))
+        rows.append((number, history_page(state.stems[key]), status, preview, alive, k))
     rows.sort(key=lambda r: (not r[4], _rule_sort(r[0]), -r[5], r[1]))
     return tuple(r[:5] for r in rows)
+
+
+def _rollups(keymaps: list[dict[str, str]], found: dict[str, Chain]) -> dict[str, tuple[str, ...]]:
+    """Numbered rules in force (702.36) -> the lineages of their subrules (702.36a, …),
+    those in force first, then those removed while under it (their parent as numbered in
+    their last edition), each in rule order: one page tells what changed for a keyword."""
+    newest = len(keymaps) - 1
+    out: dict[str, list[tuple[bool, tuple, str]]] = {}
+    for key, chain in found.items():
+        k, number = chain.last
+        rid = RuleId.try_parse(number)
+        if rid is None or rid.letters is None or rid.number is None:
+            continue
+        parent = keymaps[k].get(str(RuleId(rid.rule, rid.number)))
+        if parent is not None and found[parent].last[0] == newest:
+            out.setdefault(parent, []).append((k != newest, rid.sort_key(), key))
+    return {k: tuple(key for *_, key in sorted(v)) for k, v in sorted(out.items())}
 
 
 def _rule_sort(number: str) -> tuple:

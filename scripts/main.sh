@@ -42,3 +42,22 @@ echo "main: wrote $OUT/flags-timeline.html"
 # 5. The static site: every changelog, full text and rule history (incremental).
 rulediff site -o "$OUT/site"
 echo "main: site in $OUT/site/index.html"
+
+# 6. Search: the full-text index of every edition (built once in the cache), and where a
+#    phrase first and last appears.
+rulediff search '"mana burn"' --all-editions --format json -o "$OUT/search-mana-burn.json"
+echo "main: wrote $OUT/search-mana-burn.json"
+
+# 7. The lineage of every rule of every edition as one graph, and one rule's family tree.
+rulediff lineage --format graphml -o "$OUT/lineage.graphml"
+rulediff lineage 702.36 --edition 2015-01-23 --format text -o "$OUT/lineage-702.36.txt"
+echo "main: wrote $OUT/lineage.graphml"
+
+# 8. Rules text without numbers: the two seed revisions located, and their paragraph diff.
+seeds="$ROOT/../shared/seeds"
+if compgen -G "$seeds/002_*.txt" >/dev/null; then
+    rulediff locate "$seeds"/002_*.txt --format html -o "$OUT/locate-seed.html"
+    rulediff diff --paragraphs "$seeds"/001_*.txt "$seeds"/002_*.txt --format html \
+        -o "$OUT/seed-paragraphs.html"
+    echo "main: wrote $OUT/locate-seed.html and $OUT/seed-paragraphs.html"
+fi

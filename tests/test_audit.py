@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rulediff.audit import CODES, audit, audit_html, meets, title_key
+from rulediff.audit import CODES, audit, meets, title_key
 from rulediff.cli import main
 from rulediff.model import Diagnostic, Edition
 from rulediff.parse import parse_text
+from rulediff.render.audit import audit_html
 
 from .conftest import corpus_dates, corpus_edition
 from .helpers import toy_edition
@@ -342,3 +343,12 @@ def test_real_errors_are_found(
 def test_newest_edition_has_no_errors() -> None:
     findings = audit(corpus_edition(corpus_dates()[-1]))
     assert [f for f in findings if f.severity == "error"] == []
+
+
+def test_html_stylesheet_is_not_escaped() -> None:
+    """The inlined stylesheet is CSS, not HTML text: its quotes stay quotes (they were
+    printed as ``&#34;``, which broke the font rules)."""
+    edition = toy()
+    page = audit_html(edition, audit(edition))
+    style = page.split("<style>", 1)[1].split("</style>", 1)[0]
+    assert '"' in style and "&#34;" not in style and "&amp;" not in style

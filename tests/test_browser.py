@@ -6,6 +6,7 @@ Skipped only where no Chromium is installed (``.ci/run`` installs it).
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import struct
@@ -82,7 +83,7 @@ def png_colours(data: bytes) -> set[bytes]:
     stride = width * channels
     colours: set[bytes] = set()
     previous = bytearray(stride)
-    for row in range(min(height, 1200)):
+    for row in range(min(height, 1600)):
         start = row * (stride + 1)
         line = bytearray(raw[start + 1 : start + 1 + stride])
         f = raw[start]
@@ -137,11 +138,14 @@ def test_changelog_dom_in_chromium(seed_changelog: Path, tmp_path: Path) -> None
     assert run.returncode == 0, run.stderr[-2000:]
     dom = Dom(run.stdout)
     assert dom.find("section", "overview") and dom.find("ul", "summary")
-    changes = dom.find("article", "change")
-    assert len(changes) >= 20
+    cards = dom.find("article", "change")
+    rows = dom.find("tr", "row")  # renumbered only, references only, typography
+    changes = cards + rows
+    assert len(changes) >= 20 and len(cards) >= 10 and rows
     assert all(c.get("id") for c in changes), "every change has a permalink anchor"
     perma = dom.find("a", "perma")
     assert {a["href"] for a in perma} == {f"#{c['id']}" for c in changes}
+    assert all(a.get("aria-label") for a in perma), "the # links have an accessible name"
     assert dom.find("ins") and dom.find("del")
     kinds = {k for c in changes for k in (c.get("class") or "").split() if k.startswith("ch-")}
     assert {"ch-added", "ch-renumbered-edited", "ch-edited", "ch-references"} <= kinds
@@ -161,7 +165,7 @@ def test_changelog_screenshot(seed_changelog: Path, tmp_path: Path) -> None:
     assert len(colours) > 40  # text and badges, not a blank page
     # the stylesheet is applied: insertions and deletions have their background colours
     assert bytes((0xD7, 0xF5, 0xDD)) in colours, "no <ins> background"
-    assert bytes((0xFB, 0xDA, 0xDA)) in colours, "no <del> background"
+    assert bytes((0xF3, 0xF4, 0xF7)) in colours, "no side-by-side columns"
     assert not console_messages(run.stderr), console_messages(run.stderr)
 
 
@@ -199,3 +203,205 @@ def test_site_pages_in_chromium(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     shot = tmp_path / "index.png"
     chromium(pages[0], tmp_path / "p-shot", f"--screenshot={shot}", "--window-size=1000,900")
     assert len(png_colours(shot.read_bytes())) > 20
+
+
+# --- the site as a reader uses it (Playwright driving the same Chromium) ---------------------
+#
+# A site of the corpus's three newest editions, opened at 1400 px and 390 px. Screenshots of
+# every page type go to $RULEDIFF_SCREENSHOTS (default: out/screenshots/ at the repository
+# top), named <page>-<width>.png, for a reviewer to look at.
+
+WIDTHS = (1400, 390)
+SCREENSHOTS = Path(
+    os.environ.get("RULEDIFF_SCREENSHOTS")
+    or Path(__file__).resolve().parent.parent / "out" / "screenshots"
+)
+
+
+def _contrast(fg: tuple[float, ...], bg: tuple[float, ...]) -> float:
+    """WCAG 2 contrast ratio of two sRGB colours (0-255)."""
+
+    def lum(c: tuple[float, ...]) -> float:
+        parts = []
+        for v in c[:3]:
+            s = v / 255
+            parts.append(s / 12.92 if s <= 0.04045 else ((s + 0.055) / 1.055) ** 2.4)
+        return 0.2126 * parts[0] + 0.7152 * parts[1] + 0.0722 * parts[2]
+
+    a, b = sorted((lum(fg), lum(bg)), reverse=True)
+    return (a + 0.05) / (b + 0.05)
+
+
+def _rgb(css: str) -> tuple[float, ...]:
+    found = re.findall(r"[\d.]+", css)
+    assert len(found) >= 3, css
+    return tuple(float(x) for x in found[:3])
+
+
+@pytest.fixture(scope="module")
+def real_site(tmp_path_factory: pytest.TempPathFactory, corpus_dir: Path) -> Path:
+    corpus = tmp_path_factory.mktemp("corpus3")
+    for path in sorted(corpus_dir.glob("*.txt"))[-3:]:
+        (corpus / path.name).symlink_to(path.resolve())
+    site = tmp_path_factory.mktemp("site3")
+    build_site(site, Corpus.open(corpus), jobs=2)
+    return site
+
+
+@pytest.fixture(scope="module")
+def browser():  # type: ignore[no-untyped-def]
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+def _newest(site: Path) -> tuple[str, str]:
+    """(newest edition date, the changelog page that leads to it)."""
+    date = max(p.stem for p in (site / "editions").glob("*.html"))
+    change = max(p.name for p in (site / "changes").glob("*.html"))
+    return date, f"changes/{change}"
+
+
+def _open(browser, site: Path, rel: str, width: int, **kwargs):  # type: ignore[no-untyped-def]
+    page = browser.new_page(viewport={"width": width, "height": 900}, **kwargs)
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type in ("error", "warning") else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    path, _, rest = rel.partition("?")
+    url = (site / path.split("#")[0]).resolve().as_uri()
+    url += ("#" + path.split("#")[1]) if "#" in path else ""
+    page.goto(url + (f"?{rest}" if rest else ""))
+    page.wait_for_load_state("load")
+    return page, errors
+
+
+def test_no_page_scrolls_sideways_and_screenshots(browser, real_site: Path) -> None:
+    date, changes = _newest(real_site)
+    pages = {
+        "index": "index.html",
+        "changelog": changes,
+        "edition": f"editions/{date}.html",
+        "rule": "rules/704.5j.html",
+        "keyword": "rules/702.37.html",
+        "rules": "rules/index.html",
+        "audit": "audit.html",
+        "flags": "flags.html",
+        "search": "search.html?q=legend+rule",
+    }
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for width in WIDTHS:
+        for name, rel in pages.items():
+            page, errors = _open(browser, real_site, rel, width)
+            scroll = page.evaluate("document.documentElement.scrollWidth")
+            client = page.evaluate("document.documentElement.clientWidth")
+            assert scroll <= client, f"{rel} scrolls sideways at {width} px ({scroll} > {client})"
+            assert not errors, (rel, errors)
+            shot = SCREENSHOTS / f"{name}-{width}.png"
+            page.screenshot(path=str(shot))
+            assert png_size(shot.read_bytes())[0] == width
+            page.close()
+
+
+def test_search_finds_a_rule_by_number_and_by_phrase(browser, real_site: Path) -> None:
+    date, _ = _newest(real_site)
+    # by number, from the box in any page's header
+    page, errors = _open(browser, real_site, "index.html", 1400)
+    page.fill("#site-q", "704.5j")
+    page.press("#site-q", "Enter")
+    page.wait_for_url("**/rules/704.5j.html")
+    assert "History of rule 704.5j" in page.inner_text("h1")
+    page.close()
+    # by a phrase of the rule's own text (read from the corpus, not written here)
+    text = corpus_edition(date).rule("704.5j").text
+    phrase = " ".join(re.findall(r"[A-Za-z]+", text)[2:6])
+    page, errors = _open(browser, real_site, "search.html?q=" + phrase.replace(" ", "+"), 390)
+    page.wait_for_selector("#results li")
+    first = [a.inner_text() for a in page.query_selector_all("#results .hit-title")][:5]
+    assert any(t.startswith("704.5j") for t in first), (phrase, first)
+    hrefs = [a.get_attribute("href") for a in page.query_selector_all("#results a")]
+    assert f"editions/{date}.html#r704.5j" in hrefs and "rules/704.5j.html" in hrefs
+    assert "result" in page.inner_text("#search-status")
+    assert not errors, errors
+    page.close()
+
+
+def test_rule_page_is_todays_rule(browser, real_site: Path) -> None:
+    date, _ = _newest(real_site)
+    rule = corpus_edition(date).rule("704.5j")
+    page, errors = _open(browser, real_site, "rules/704.5j.html", 1400)
+    body = " ".join(page.inner_text("main").split())
+    assert "In force, numbered 704.5j." in body
+    assert " ".join(rule.text.split()) in body
+    page.close()
+    # a numbered rule's page rolls up its subrules
+    page, _ = _open(browser, real_site, "rules/702.37.html", 1400)
+    parts = [a.inner_text() for a in page.query_selector_all("main p.meta > a.rn")]
+    subrules = [str(r.id) for r in corpus_edition(date).rules if str(r.id).startswith("702.37")]
+    assert parts == subrules[1:] and len(parts) >= 3
+    page.close()
+
+
+def test_chips_filter_the_changes(browser, real_site: Path) -> None:
+    _, changes = _newest(real_site)
+    page, errors = _open(browser, real_site, changes, 1400)
+    chips = page.query_selector_all("a.chip[href^='#f-']")
+    assert chips
+    visible = "els => els.filter(e => e.offsetParent !== null).map(e => e.className)"
+    before = page.eval_on_selector_all("article.change, tr.row", visible)
+    for chip in chips:
+        kind = chip.get_attribute("href")[3:]
+        chip.click()
+        shown = page.eval_on_selector_all("article.change, tr.row", visible)
+        assert shown, kind
+        assert all(kind in cls.split() for cls in shown), (kind, shown)
+        assert len(shown) < len(before)
+    page.click("a.chip[href='#summary']")
+    assert len(page.eval_on_selector_all("article.change, tr.row", visible)) == len(before)
+    assert not errors, errors
+    page.close()
+
+
+def test_side_by_side_toggle_and_inline_on_phones(browser, real_site: Path) -> None:
+    _, changes = _newest(real_site)
+    page, _ = _open(browser, real_site, changes, 1400)
+    assert page.is_visible(".sbs") and not page.is_visible(".change .text.inline")
+    page.click("label.toggle")
+    assert not page.is_visible(".sbs") and page.is_visible(".change .text.inline")
+    page.close()
+    page, _ = _open(browser, real_site, changes, 390)
+    assert not page.is_visible(".sbs") and page.is_visible(".change .text.inline")
+    page.close()
+
+
+def test_print_keeps_insertions_distinguishable(browser, real_site: Path) -> None:
+    _, changes = _newest(real_site)
+    page, _ = _open(browser, real_site, changes, 1400)
+    page.emulate_media(media="print")
+    style = page.evaluate(
+        """() => { const i = document.querySelector('.change .text.inline ins');
+        const d = document.querySelector('.change .text.inline del');
+        return [getComputedStyle(i).textDecorationLine, getComputedStyle(i, '::before').content,
+                getComputedStyle(d).textDecorationLine, getComputedStyle(d, '::before').content,
+                i.offsetParent !== null]; }"""
+    )
+    assert "underline" in style[0] and style[1] == '"[+"'
+    assert "line-through" in style[2] and style[3] == '"[-"'
+    assert style[4], "the inline text is printed"
+    page.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_badges_have_contrast(browser, real_site: Path, scheme: str) -> None:
+    _, changes = _newest(real_site)
+    for rel in (changes, "rules/704.5j.html"):
+        page, _ = _open(browser, real_site, rel, 1400, color_scheme=scheme)
+        colours = page.eval_on_selector_all(
+            ".kind",
+            "els => els.map(e => [getComputedStyle(e).color, getComputedStyle(e).backgroundColor])",
+        )
+        assert colours
+        for fg, bg in set(map(tuple, colours)):
+            assert _contrast(_rgb(fg), _rgb(bg)) >= 4.5, (rel, scheme, fg, bg)
+        page.close()

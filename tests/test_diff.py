@@ -23,10 +23,9 @@ from rulediff.diff import (
     enumerated_lists,
     list_changes,
     retargets,
-    to_markdown,
-    to_text,
     word_diff,
 )
+from rulediff.render.difftext import to_markdown, to_text
 
 from .conftest import corpus_edition
 from .helpers import insert_100_2a
@@ -386,3 +385,52 @@ def test_audit_since_reports_stale_references(tmp_path: Path) -> None:
     assert "stale-reference" not in plain.output
     both = runner.invoke(main, ["audit", "--all", "--since", str(old)])
     assert both.exit_code == 2
+
+
+def test_moved_text_in_json_follows_the_schema() -> None:
+    """A sentence moved from one rule to another is listed on both changes (issue 9)."""
+    rule = "100.3. The player with the tallest widget chooses who takes the first turn."
+    short = "Ties are broken by a coin toss."
+    spin = "the active player moves his or her widget up to three spaces."
+    doc = as_dict(
+        diff(
+            edition(BASE.replace(rule, f"{rule} {short}")),
+            edition(BASE.replace(spin, f"{spin} {short}")),
+        )
+    )
+    jsonschema.validate(doc, schema())
+    by_id = {tuple(c["old_ids"]): c for c in doc["changes"]}
+    expected = [{"old_id": "100.3", "new_id": "200.3", "text": short}]
+    assert by_id[("100.3",)]["moved_text"] == expected
+    assert by_id[("200.3",)]["moved_text"] == expected
+    assert by_id[("100.3",)]["significance"] == "substantive"
+
+
+def test_corpus_diff_with_moved_text_follows_the_schema() -> None:
+    """Across the 2009 renumbering some changes carry moved sentences; all validate."""
+    d = diff(corpus_edition("2009-05-01"), corpus_edition("2009-07-11"))
+    doc = as_dict(d)
+    jsonschema.validate(doc, schema())
+    assert sum(1 for c in doc["changes"] if c["moved_text"]) >= 10
+    assert any(c["method"] == "sentence" for c in doc["changes"])
+
+
+def test_rule_numbers_are_whole_tokens_in_word_diffs() -> None:
+    words = word_diff("See rule 702.36d.", "See rule 702.36e.")
+    assert [(w.op, w.text) for w in words if w.op != "equal"] == [
+        ("delete", "702.36d"),
+        ("insert", "702.36e"),
+    ]
+
+
+def test_list_items_are_diffed_one_by_one() -> None:
+    old = "The widget kinds are Alder, Birch, Cedar, and Elm."
+    new = "The widget kinds are Alder, Ash, Birch, Cedar, Dogwood, and Elm."
+    folded = word_diff(old, new)  # prose: short unchanged islands fold into the change
+    assert any(w.op == "delete" and "Birch" in w.text for w in folded)
+    line = "During the move step, the active player moves his or her widget up to three spaces."
+    d = diff(edition(BASE.replace(line, old)), edition(BASE.replace(line, new)))
+    changed = [c for c in d.changes if c.kind != "unchanged"]
+    assert changed and changed[0].lists
+    ops = [(w.op, w.text.strip(" ,")) for w in changed[0].words if w.op != "equal"]
+    assert ops == [("insert", "Ash"), ("insert", "Dogwood")]

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from rulediff.cli import main
-from rulediff.history import build_lineage, rule_history, trace_to
+from rulediff.history import build_lineage, history_as_dict, rule_history, trace_to
 from rulediff.model import Edition
 from rulediff.parse import parse_file
 
@@ -202,3 +202,23 @@ def test_steps_computed_in_parallel_equal_serial_ones(corpus_dir: Path) -> None:
     parallel = build_lineage(infos, corpus.load, workers=2)
     serial = build_lineage(infos, corpus.load, use_cache=False)
     assert parallel.steps == serial.steps and len(serial.steps) == 2
+
+
+def test_history_passes_through_a_split_and_shows_moved_sentences() -> None:
+    """A rule cut in two: each piece's history goes back to the one old rule, and a
+    sentence moved into another rule is listed on the events of both rules."""
+    rule = "100.3. The player with the tallest widget chooses who takes the first turn."
+    extra = "A widget taller than the table is measured from the floor instead of the table top."
+    short = "Ties are broken by a coin toss."
+    spin = "the active player moves his or her widget up to three spaces."
+    v1 = BASE.replace(rule, f"{rule} {extra} {short}")
+    v2 = BASE.replace(rule, f"{rule}\n\n100.4. {extra}").replace(spin, f"{spin} {short}")
+    eds = [edition(v1, date="May 1, 2030"), edition(v2, date="May 1, 2031")]
+    lin = build_lineage(eds, lambda e: e, use_cache=False)
+    for piece in ("100.3", "100.4"):
+        h = rule_history(lin, piece)
+        assert h.events[0].kind == "split" and h.events[0].old_ids == ("100.3",), h.events
+    split = rule_history(lin, "100.3").events[0]
+    assert [(o, n) for o, n, _t in split.moved_text] == [("100.3", "200.3")]
+    doc = json.loads(json.dumps(history_as_dict(rule_history(lin, "200.3"))))
+    assert doc["events"][0]["moved_text"] == [{"old_id": "100.3", "new_id": "200.3", "text": short}]

@@ -185,9 +185,11 @@ def test_changelog_structure_on_synthetic_pair() -> None:
     html = render_changelog_html(diff(old, new), old, new)
     page = Page(html)
     assert "summary" in page.ids
-    # every change has a permalink anchor; the renumbered one is shown old → new
-    changes = page.by_class("change")
+    # every change has a permalink anchor (a card, or a row of the table of renumberings);
+    # the renumbered one is shown old → new
+    changes = page.by_class("change") + page.by_class("row")
     assert {c["id"] for c in changes} >= {"n100.1b", "n100.1c", "n100.2", "n101.1c"}
+    assert {c["id"] for c in page.by_class("row")} == {"n100.1c"}  # renumbered only
     assert re.search(
         r'<a class="rn" href="#o-r100\.1b">100\.1b</a><span class="arrow"> → </span>'
         r'<a class="rn" href="#n-r100\.1c">100\.1c</a>',
@@ -196,7 +198,7 @@ def test_changelog_structure_on_synthetic_pair() -> None:
     assert "<del>twenty</del><ins>thirty</ins>" in html
     assert "The token types are … added: Flywheel" in html
     # kinds carry their one CSS class
-    assert 'class="change ch-renumbered"' in html and 'class="change ch-added"' in html
+    assert 'class="row ch-renumbered"' in html and 'class="change ch-added"' in html
     # every in-page link lands on an id of the page (the embedded texts carry the rules)
     for href in page.hrefs:
         assert href.startswith("#"), href
@@ -251,7 +253,7 @@ def test_seed_pair_changelog(corpus_dir: Path) -> None:
     html = render_changelog_html(diff(old, new), old, new)
     page = Page(html)
     assert 'id="n702.36b"' in html
-    added = re.search(r'<article class="change ch-added" id="n702\.36b">', html)
+    added = re.search(r'<article class="change ch-added" id="n702\.36b"', html)
     assert added, "702.36b is shown as added"
     for a, b in (("702.36b", "702.36c"), ("702.36c", "702.36d"), ("702.36d", "702.36e")):
         assert re.search(
@@ -259,7 +261,9 @@ def test_seed_pair_changelog(corpus_dir: Path) -> None:
             rf'<a class="rn" href="#n-r{re.escape(b)}">{re.escape(b)}</a>',
             html,
         ), f"{a} → {b}"
-    assert re.search(r'class="change ch-references" id="n701\.31c"', html)
+    assert re.search(r'class="row ch-references" id="n701\.31c"', html)
+    # changes under their numbered rule, titled by its keyword (read from the edition)
+    assert f"<h3 class=\"rule-head\">702.36 {new.rule('702.36').text}</h3>" in html
     assert "formidable" in html and "<ins>" in html and "<del>" in html
     for href in page.hrefs:
         assert href[1:] in page.ids, href
@@ -343,7 +347,8 @@ def test_listed_templates_are_the_ones_the_pages_use() -> None:
 
     folder = reports_dir()
     used = {"changelog.html.j2", "edition.html.j2", "feed.xml.j2", "history.html.j2"}
-    used |= {"index.html.j2", "rules.html.j2", "_embedded.html.j2"}
+    used |= {"index.html.j2", "rules.html.j2", "_embedded.html.j2", "redirect.html.j2"}
+    used |= {"audit.html.j2", "flags_timeline.html.j2", "search.html.j2"}
     pending = list(used)
     while pending:  # follow extends / import / include
         text = (folder / pending.pop()).read_text(encoding="utf-8")
@@ -352,3 +357,129 @@ def test_listed_templates_are_the_ones_the_pages_use() -> None:
                 used.add(name)
                 pending.append(name)
     assert used == set(TEMPLATES)
+
+
+# --- honest labels, noise, search ------------------------------------------------------------
+
+
+def _change(**fields):  # type: ignore[no-untyped-def]
+    from rulediff.diff import Change, ExampleChange, WordOp  # noqa: F401
+
+    base = dict(
+        domain="rule",
+        kind="edited",
+        old_ids=("100.1",),
+        new_ids=("100.1",),
+        score=90.0,
+        significance="substantive",
+        words=(WordOp("equal", "A widget "), WordOp("delete", "spins"), WordOp("insert", "turns")),
+    )
+    base.update(fields)
+    return Change(**base)  # type: ignore[arg-type]
+
+
+def test_badge_names_the_strongest_change() -> None:
+    from rulediff.diff import ExampleChange, WordOp
+    from rulediff.render.changelog import change_label, is_minor
+
+    example = ExampleChange("edited", "100.1#ex1", "100.1#ex1", 80.0, "substantive", ())
+    assert change_label(_change(kind="unchanged", words=(WordOp("equal", "x"),),
+                                examples=(example,))) == "example edited"
+    added = ExampleChange("added", None, "100.1#ex2", 0.0, "substantive", ())
+    assert change_label(_change(kind="unchanged", examples=(example, added))) == "example added"
+    # a renumbering whose wording also changed is not shown as a plain renumbering
+    swept = _change(kind="renumbered", new_ids=("100.2",))
+    assert change_label(swept) == "renumbered, reworded" and not is_minor(swept)
+    plain = _change(kind="renumbered", new_ids=("100.2",), significance="editorial",
+                    words=(WordOp("equal", "A widget spins"),))
+    assert change_label(plain) == "renumbered" and is_minor(plain)
+    spaces = _change(kind="edited", words=(WordOp("equal", "A"), WordOp("insert", " "),
+                                           WordOp("equal", " widget")))
+    assert change_label(spaces) == "spacing edited"
+
+
+def test_whitespace_only_edits_are_visible() -> None:
+    old = parse_text(edition_text(DATES[0]))
+    new = parse_text(edition_text(DATES[0]).replace("twenty", "twenty  "))
+    d = diff(old, new)
+    html = render_changelog_html(d, old, new, embed_texts=False)
+    row = html[html.index('id="n100.2"') : html.index("</tr>", html.index('id="n100.2"'))]
+    assert '<span class="kind">spacing edited</span>' in row
+    assert "only spacing changed" in row and "typography only" not in row
+    assert '<ins><span class="ws" title="space added">␣␣</span></ins>' in row
+
+
+def test_standalone_changelog_without_embedded_texts_is_small() -> None:
+    old, new = synthetic(DATES[0]), synthetic(DATES[1])
+    full = render_changelog_html(diff(old, new), old, new)
+    small = render_changelog_html(diff(old, new), old, new, embed_texts=False)
+    assert '<details class="embedded"' in full and '<details class="embedded"' not in small
+    assert len(small) < len(full)
+    assert 'href="#n-r' not in small  # rule numbers are plain text without the texts
+    page = Page(small)
+    for href in page.hrefs:
+        assert href[1:] in page.ids, href
+
+
+def test_search_index_lists_rules_and_glossary_of_an_edition() -> None:
+    import json
+
+    from rulediff.render.search_index import search_documents, search_index_js
+
+    edition = synthetic(DATES[1])
+    docs = search_documents(edition, lambda n: f"rules/{n}.html")
+    rules = {d[1]: d for d in docs if d[0] == "r"}
+    assert set(rules) == {str(r.id) for r in edition.rules if not r.id.is_section}
+    assert rules["100.1c"][3] == edition.rule("100.1c").text
+    assert rules["100.1c"][4] == "rules/100.1c.html"
+    glossary = [d for d in docs if d[0] == "g"]
+    assert [d[1] for d in glossary] == [g.term for g in edition.glossary]
+    assert glossary[0][4] == "g-crowd-game"
+    js = search_index_js(edition, lambda n: None)
+    assert js.startswith("window.RULEDIFF_SEARCH = ") and js.endswith(";\n")
+    data = json.loads(js[len("window.RULEDIFF_SEARCH = ") : -2])
+    assert data["edition"] == DATES[1] and "</" not in js
+
+
+def test_ambiguous_alternatives_name_and_link_their_edition() -> None:
+    from rulediff.render.changelog import _Side, alternative_links
+
+    old, new = synthetic(DATES[0]), synthetic(DATES[1])
+    change = _change(ambiguous=True, alternatives=("100.1c", "101.1b"))
+    links = alternative_links(
+        change, _Side(old, "../editions/a.html", "", DATES[0]), _Side(new, "", "n-", DATES[1])
+    )
+    labels = [(r.label, r.href) for r in links]
+    assert (f"100.1c ({DATES[1]})", "#n-r100.1c") in labels  # only the new edition has it
+    assert (f"101.1b ({DATES[0]})", "../editions/a.html#r101.1b") in labels
+    assert f"100.1c ({DATES[0]})" not in [label for label, _ in labels]
+
+
+def test_keyword_rules_are_in_the_contents(corpus_dir: Path) -> None:
+    from rulediff.render.edition import build_edition_view
+
+    edition = corpus_edition("2015-03-27")
+    view = build_edition_view(edition, Links(root="../"))
+    rules = {c.label: c for s in view.toc for c in s.children}
+    keywords = {k.label: k.title for k in rules["702."].children}
+    # the keyword of each numbered rule of 702, read from the edition itself
+    assert keywords["702.36"] == edition.rule("702.36").text
+    assert len(keywords) == len([r for r in edition.rules if r.parent == edition.rule("702").id
+                                 and r.kind == "numbered"]) - 1  # 702.1 is a sentence
+    html = render_edition_html(view)
+    assert f'<a href="#r702.36">702.36 {keywords["702.36"]}</a>' in html
+
+
+def test_presentation_lives_in_render() -> None:
+    """Analysis modules return data: no module outside render/ and the two entry points
+    (commands/ for the CLI, serve/ for HTTP, which pick a renderer) loads templates or
+    writes HTML (the audit, diff and flags reports moved to render/)."""
+    package = Path(__file__).resolve().parent.parent / "rulediff"
+    html = re.compile(r"jinja2|<(p|td|tr|th|div|span|table|html|ins|del|a)[ >]|\.render\(")
+    offenders = [
+        str(path.relative_to(package))
+        for path in sorted(package.rglob("*.py"))
+        if path.parent.name not in ("render", "commands", "serve")
+        and html.search(path.read_text(encoding="utf-8"))
+    ]
+    assert not offenders

@@ -6,7 +6,6 @@ of a phrase exactly; the real corpus checks a phrase's span against a plain scan
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -205,8 +204,7 @@ def test_cli_search(toy_corpus: Path) -> None:
     assert missing.exit_code == 2 and "rulediff: error:" in missing.output
 
 
-@pytest.mark.skipif(not os.environ.get("RULEDIFF_CORPUS"), reason="needs the real corpus")
-def test_phrase_span_on_the_real_corpus_agrees_with_a_plain_scan() -> None:
+def test_phrase_span_on_the_real_corpus_agrees_with_a_plain_scan(corpus_dir) -> None:
     corpus = Corpus.open()
     index = open_index(corpus)
     phrase = ["damage", "on", "the", "stack"]

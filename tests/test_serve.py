@@ -16,9 +16,7 @@ from rulediff.corpus import Corpus
 
 from .serve_helpers import Server, cli, running_server
 
-pytestmark = pytest.mark.skipif(
-    not os.environ.get("RULEDIFF_CORPUS"), reason="needs the real corpus (RULEDIFF_CORPUS)"
-)
+pytestmark = pytest.mark.usefixtures("corpus_dir")  # without the corpus: fail loudly
 
 ORIGIN = "https://cards.example.org"
 

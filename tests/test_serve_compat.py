@@ -5,7 +5,6 @@ expected texts are read from the corpus at run time."""
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 
@@ -14,9 +13,7 @@ from rulediff.history import build_lineage
 
 from .serve_helpers import Server, cli, running_server
 
-pytestmark = pytest.mark.skipif(
-    not os.environ.get("RULEDIFF_CORPUS"), reason="needs the real corpus (RULEDIFF_CORPUS)"
-)
+pytestmark = pytest.mark.usefixtures("corpus_dir")  # without the corpus: fail loudly
 
 BASE = "/compat/academyruins"
 

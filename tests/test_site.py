@@ -107,11 +107,17 @@ def test_site_layout_links_and_assets(tmp_path: Path) -> None:
     assert (site / "changes" / f"{DATES[1]}_{DATES[2]}.html").is_file()
     assert (site / "index.html").is_file() and (site / "feed.xml").is_file()
     assert (site / "rules" / "index.html").is_file()
-    # a history page for every rule of every edition (13 lineages + 100.1b duel + 101.2)
+    # a history page for every rule of every edition (13 lineages + 100.1b duel + 101.2),
+    # named by the current number while in force, with a redirect from its start name
     histories = sorted(p.name for p in (site / "rules").glob("*.html") if p.name != "index.html")
     assert "100.1b_2031-03-03.html" in histories  # the crowd game rule, later 100.1c
+    assert "100.1c.html" in histories
     assert "100.1b_2031-06-01.html" in histories  # the duel rule that took its number
-    assert "101.2_2031-09-01.html" in histories
+    assert "100.1b.html" in histories
+    assert "101.2_2031-09-01.html" in histories and "101.2.html" in histories
+    assert "100.3_2031-03-03.html" in histories and "100.3.html" not in histories  # removed
+    for name in ("search.html", "search/index.js", "audit.html", "flags.html"):
+        assert (site / name).is_file(), name
     # static assets: listed, copied, identical
     for name in STATIC_ASSETS:
         assert (site / "static" / name).read_bytes() == (static_dir() / name).read_bytes()
@@ -130,14 +136,25 @@ def test_history_of_a_renumbered_rule_in_the_site(tmp_path: Path) -> None:
     corpus = write_corpus(tmp_path / "corpus")
     site = tmp_path / "site"
     build(corpus, site, jobs=1)
-    html = (site / "rules" / "100.1b_2031-03-03.html").read_text(encoding="utf-8")
+    # a rule in force: its page is named by its current number ...
+    html = (site / "rules" / "100.1c.html").read_text(encoding="utf-8")
     assert "In force, numbered 100.1c." in html
     assert 'href="../changes/2031-03-03_2031-06-01.html#n100.1c"' in html
+    # ... and the name of where its lineage starts is kept, as a redirect
+    moved = (site / "rules" / "100.1b_2031-03-03.html").read_text(encoding="utf-8")
+    assert '<meta http-equiv="refresh" content="0; url=100.1c.html">' in moved
+    assert '<a href="100.1c.html">' in moved
+    # the rule that took the number 100.1b has the page 100.1b.html
+    assert "In force, numbered 100.1b." in (site / "rules" / "100.1b.html").read_text("utf-8")
     removed = (site / "rules" / "100.3_2031-03-03.html").read_text(encoding="utf-8")
     assert "removed in the edition of 2031-09-01" in removed
-    # the full text links each rule to its lineage's page
+    assert not (site / "rules" / "100.3.html").exists()
+    # an older full text links each rule through the stable start name; the newest
+    # links straight to the current number
     text = (site / "editions" / "2031-06-01.html").read_text(encoding="utf-8")
-    assert 'href="../rules/100.1b_2031-03-03.html" title="History of 100.1c"' in text
+    assert 'href="../rules/100.1b_2031-03-03.html" aria-label="History of 100.1c"' in text
+    newest = (site / "editions" / "2031-09-01.html").read_text(encoding="utf-8")
+    assert 'href="../rules/100.1c.html" aria-label="History of 100.1c"' in newest
 
 
 def test_index_and_feed(tmp_path: Path) -> None:
@@ -194,11 +211,16 @@ def test_adding_an_edition_rebuilds_only_what_changed(tmp_path: Path) -> None:
         f"changes/{DATES[1]}_{DATES[2]}.html",  # its changelog
         f"editions/{DATES[1]}.html",  # gains a "next edition" link
         f"changes/{DATES[0]}_{DATES[1]}.html",  # gains a "next changes" link
-        "rules/100.3_2031-03-03.html",  # removed in the new edition
-        "rules/101.2_2031-09-01.html",  # born in it
+        "rules/100.3_2031-03-03.html",  # removed in the new edition: its page, not a redirect
+        "rules/101.2_2031-09-01.html",  # born in it: a redirect to ...
+        "rules/101.2.html",  # ... its page
         "index.html",
         "feed.xml",
         "rules/index.html",
+        "search.html",  # names the newest edition
+        "search/index.js",  # which is searched
+        "audit.html",  # and audited
+        "flags.html",
     } == written
     assert f"editions/{DATES[0]}.html" not in written
 
@@ -214,11 +236,12 @@ def test_touching_one_edition_rebuilds_only_dependent_pages(tmp_path: Path) -> N
     assert f"editions/{DATES[1]}.html" in written
     assert f"changes/{DATES[0]}_{DATES[1]}.html" in written
     assert f"changes/{DATES[1]}_{DATES[2]}.html" in written
-    assert "rules/200.1_2031-03-03.html" in written  # the rule that changed
+    assert "rules/200.1.html" in written  # the rule that changed
+    assert "rules/200.1_2031-03-03.html" not in written  # its redirect did not move
     assert f"editions/{DATES[0]}.html" not in written
     assert f"editions/{DATES[2]}.html" not in written
-    assert "rules/100.1_2031-03-03.html" not in written
-    assert "rules/101.1c_2031-03-03.html" not in written
+    assert "rules/100.1.html" not in written
+    assert "rules/101.1c.html" not in written
 
 
 def test_a_deleted_page_is_rebuilt_and_a_dropped_edition_removed(tmp_path: Path) -> None:
@@ -289,6 +312,10 @@ def test_site_of_three_real_editions(corpus_dir: Path, tmp_path: Path) -> None:
     sample = [site / "index.html", site / "changes" / "2015-01-23_2015-03-27.html"]
     sample += sorted((site / "rules").glob("702.36*.html"))
     sample.append(site / "editions" / "2015-03-27.html")
+    sample += [site / "audit.html", site / "flags.html", site / "search.html"]
+    # the morph rule's page tells its subrules' changes too (702.36b was added in March)
+    morph = (site / "rules" / "702.36.html").read_text(encoding="utf-8")
+    assert 'id="e2015-03-27-702.36b"' in morph and "Morph" in morph
     assert check_links(site, sample) > 5000  # the full text links every rule and reference
     digest = hashlib.sha256((site / "editions" / "2015-03-27.html").read_bytes()).hexdigest()
     again = build(corpus, tmp_path / "again", jobs=1)
@@ -310,3 +337,22 @@ def test_single_edition_site(tmp_path: Path) -> None:
     assert not (site / "changes").exists()
     assert report.pages == len(json.loads((site / MANIFEST_NAME).read_text())["pages"])
     check_links(site)
+
+
+def test_a_numbered_rule_rolls_up_its_subrules_removed_ones_too(tmp_path: Path) -> None:
+    corpus = write_corpus(tmp_path / "corpus")
+    # a fourth edition drops the subrule 101.1b (and the crowd game's example stays)
+    fourth = edition_text(DATES[2]).replace("September 1, 2031", "December 1, 2031")
+    start = fourth.index("101.1b ")
+    fourth = fourth[:start] + fourth[fourth.index("101.1c", start) :]
+    (corpus / "2031-12-01.txt").write_text(fourth, encoding="utf-8")
+    site = tmp_path / "site"
+    build(corpus, site, jobs=1)
+    page = (site / "rules" / "100.1.html").read_text(encoding="utf-8")
+    # the duel subrule's birth and the crowd rule's renumbering, on the numbered rule's page
+    assert 'id="e2031-06-01-100.1b"' in page and 'id="e2031-06-01-100.1c"' in page
+    tokens = (site / "rules" / "101.1.html").read_text(encoding="utf-8")
+    assert 'class="removed-parts"' in tokens
+    assert 'id="e2031-12-01-101.1b"' in tokens  # removed, still told on 101.1's page
+    assert 'href="../rules/101.1b_2031-03-03.html">101.1b</a>' in tokens  # its page
+    check_links(site, [site / "rules" / "100.1.html", site / "rules" / "101.1.html"])

@@ -6,17 +6,7 @@ from pathlib import Path
 
 import click
 
-from ..audit import (
-    audit,
-    audit_html,
-    audit_json,
-    audit_text,
-    corpus_html,
-    corpus_json,
-    corpus_table,
-    meets,
-    summarize,
-)
+from ..audit import audit, audit_json, corpus_json, meets, summarize
 from ..corpus import Corpus
 from ..model import Diagnostic, Edition
 from ..safetext import json_text
@@ -86,6 +76,8 @@ def audit_command(
         raise click.UsageError("give either an EDITION or --all")
     if all_ and since is not None:
         raise click.UsageError("--since compares one EDITION with OLD; it does not go with --all")
+    from ..render.audit import audit_html, audit_text, corpus_html, corpus_table
+
     failed = False
     if all_:
         s = settings()

@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from ..diff import as_dict, diff_cached, to_markdown, to_text
+from ..diff import as_dict, diff_cached
 from ..errors import RuleDiffError, RuleNotFound
 from ..history import (
     Lineage,
@@ -23,6 +23,7 @@ from ..history import (
     trace_to,
 )
 from ..model import Edition, RuleId
+from ..render.difftext import to_markdown, to_text
 from ..safetext import json_text
 from .common import (
     corpus_options,
@@ -63,6 +64,13 @@ def _renderer(name: str) -> Callable[..., str]:
 @output_option
 @click.option("--all", "include_all", is_flag=True, help="Also list unchanged rules.")
 @click.option(
+    "--embed-texts/--no-embed-texts",
+    default=False,
+    show_default=True,
+    help="html: carry both full texts in the file so every rule number links offline "
+    "(about 1.8 MB more); off, a small diff is a small file.",
+)
+@click.option(
     "--paragraphs",
     is_flag=True,
     help="OLD and NEW are revisions of an unnumbered text (FILE or -): align their "
@@ -76,6 +84,7 @@ def diff(
     fmt: str,
     output: Path | None,
     include_all: bool,
+    embed_texts: bool,
     paragraphs: bool,
     edition: str,
 ) -> None:
@@ -100,7 +109,12 @@ def diff(
     elif fmt == "html":
         render = _renderer("render_changelog_html")
         text = render(
-            result, before, after, include_unchanged=include_all, use_cache=settings().use_cache
+            result,
+            before,
+            after,
+            include_unchanged=include_all,
+            use_cache=settings().use_cache,
+            embed_texts=embed_texts,
         )
     else:
         text = to_text(result, include_unchanged=include_all)

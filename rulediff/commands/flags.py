@@ -63,8 +63,8 @@ def flags(
     """Behaviour flags derived from an edition's text (mana burn, legend rule, mulligan…)."""
     from ..flags import load_flagset
     from ..flags.exporters import timeline_to_json, to_json, to_python, to_toml
-    from ..flags.report import check_text, timeline_html, timeline_text
     from ..flags.timeline import cached_flags_for, check_engine, corpus_timeline
+    from ..render.flags import check_text, timeline_html, timeline_text
 
     mode = "check" if engine_file else "timeline" if timeline else "edition"
     if timeline and engine_file:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import click
 
-from .common import corpus_options, format_option, progress, settings, write_output
+from .common import corpus_options, format_option, output_option, progress, settings, write_output
 
 
 def resolve_date(corpus: object, ref: str) -> str:
@@ -35,8 +36,16 @@ def resolve_date(corpus: object, ref: str) -> str:
 )
 @click.option("--limit", "-n", default=20, show_default=True, type=click.IntRange(1, 200))
 @format_option("text", "json", help="text: ranked lines; json: the search document.")
+@output_option
 @corpus_options
-def search(words: tuple[str, ...], edition: str, all_editions: bool, limit: int, fmt: str) -> None:
+def search(
+    words: tuple[str, ...],
+    edition: str,
+    all_editions: bool,
+    limit: int,
+    fmt: str,
+    output: Path | None,
+) -> None:
     """Find rules and glossary entries by words, a "quoted phrase" or a rule number.
 
     Ranked: an exact rule number or glossary term first, then by relevance (bm25; a word
@@ -57,6 +66,6 @@ def search(words: tuple[str, ...], edition: str, all_editions: bool, limit: int,
         index, " ".join(words), edition=date, all_editions=all_editions, limit=limit
     )
     if fmt == "json":
-        write_output(json.dumps(doc, ensure_ascii=False, indent=2) + "\n", None)
+        write_output(json.dumps(doc, ensure_ascii=False, indent=2) + "\n", output)
     else:
-        write_output(search_text(doc), None)
+        write_output(search_text(doc), output)

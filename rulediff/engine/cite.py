@@ -145,10 +145,6 @@ CONCEPTS: dict[str, tuple[Find, ...]] = {
 }
 
 
-def concepts() -> tuple[str, ...]:
-    return (*CONCEPTS, *FLAG_CONCEPTS)
-
-
 class Citations:
     """Finds the rules of one edition for each concept (memoized per edition).
 

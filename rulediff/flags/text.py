@@ -295,9 +295,6 @@ class EditionText:
             return ""
         return str(parent.rule) if parent.is_section else str(parent)
 
-    def title_of(self, rule_id: str) -> str | None:
-        return self.titles.get(rule_id)
-
     def headings(self, where: str) -> list[str]:
         """Titles of the rule headings and section above a rule (nearest first)."""
         rid = RuleId.try_parse(where)

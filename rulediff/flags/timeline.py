@@ -58,7 +58,7 @@ def timeline(editions: Iterable[Edition], *, use_cache: bool = True) -> list[Fla
 
 
 @dataclass(frozen=True, slots=True)
-class Change:
+class FlagChange:
     """A flag whose value differs from the previous edition's."""
 
     flag: str
@@ -94,9 +94,9 @@ def _date(fs: FlagSet) -> str:
     return fs.effective_date.isoformat() if fs.effective_date else "unknown"
 
 
-def changes(sets: Sequence[FlagSet]) -> dict[str, list[Change]]:
+def changes(sets: Sequence[FlagSet]) -> dict[str, list[FlagChange]]:
     """For each flag, its first value and every change, in edition order."""
-    out: dict[str, list[Change]] = {name: [] for name in REGISTRY}
+    out: dict[str, list[FlagChange]] = {name: [] for name in REGISTRY}
     for name in REGISTRY:
         previous: FlagSet | None = None
         for fs in sets:
@@ -107,7 +107,7 @@ def changes(sets: Sequence[FlagSet]) -> dict[str, list[Change]]:
                     previous.provenance(name) if previous is not None else ((), "")
                 )
                 out[name].append(
-                    Change(
+                    FlagChange(
                         name,
                         _date(fs),
                         _date(previous) if previous else None,

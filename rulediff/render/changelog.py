@@ -21,8 +21,9 @@ from markupsafe import Markup
 
 from .. import cache
 from ..diff import Change, EditionDiff, ExampleChange, WordOp
-from ..model import Edition
-from .edition import HistoryKey, glossary_items, linked_spans, set_label, text_items
+from ..model import Edition, RuleId
+from .difftext import list_notes
+from .edition import HistoryKey, glossary_items, linked_spans, rule_name, set_label, text_items
 from .env import fingerprint, template
 from .links import Links, change_anchor, glossary_anchor, rule_anchor
 from .refs import find_references
@@ -36,6 +37,7 @@ from .views import (
     ExampleView,
     NavLink,
     Page,
+    RuleGroup,
     RuleLink,
     Segment,
     Span,
@@ -110,7 +112,9 @@ def word_segments(words: Sequence[WordOp], old: _Side, new: _Side) -> tuple[Segm
                 spans.append(Span(w.text[cursor - start : a - start]))
             spans.append(side.link(w.text[a - start : b - start], target))
             cursor = b
-        if cursor < end or not spans:
+        if w.op != "equal" and not w.text.strip():
+            spans = [_visible_space(w.text, w.op)]
+        elif cursor < end or not spans:
             spans.append(Span(w.text[cursor - start :]))
         out.append(Segment(_OP[w.op], tuple(spans)))
         if w.op == "equal":
@@ -121,6 +125,16 @@ def word_segments(words: Sequence[WordOp], old: _Side, new: _Side) -> tuple[Segm
     return tuple(out)
 
 
+_SPACE_MARKS = str.maketrans({" ": "␣", "\n": "↵", "\t": "⇥", "\u00a0": "⍽"})
+
+
+def _visible_space(text: str, op: str) -> Span:
+    """Inserted or deleted whitespace alone, made visible (an invisible sliver otherwise)."""
+    what = "line break" if "\n" in text else "space"
+    verb = "added" if op == "insert" else "removed"
+    return Span(text.translate(_SPACE_MARKS), None, "ws", f"{what} {verb}")
+
+
 def _anchor(c: Change, unique: Callable[[str], str]) -> str:
     if c.domain == "glossary":
         term = c.new_id or c.old_id or ""
@@ -129,14 +143,28 @@ def _anchor(c: Change, unique: Callable[[str], str]) -> str:
     return unique(change_anchor(c.old_ids, c.new_ids))
 
 
+def alternative_links(c: Change, old: _Side, new: _Side) -> tuple[RuleLink, ...]:
+    """The runner-ups of an ambiguous match, each named with the edition that has it
+    ("702.36d (2015-03-27)") and linked to its text there; unlinked when no edition is
+    known."""
+    out: list[RuleLink] = []
+    for rule_id in c.alternatives:
+        found = [
+            RuleLink(f"{rule_id} ({side.date})", side.rule(rule_id))
+            for side in (old, new)
+            if side.edition is not None and side.edition.rule(rule_id) is not None
+        ]
+        out.extend(found or [RuleLink(rule_id, None)])
+    return tuple(out)
+
+
 def _notes(c: Change) -> tuple[str, ...]:
     notes: list[str] = []
     if c.moved:
         notes.append("moved: a new parent, or a new place among its siblings")
-    if c.ambiguous:
-        also = ", ".join(c.alternatives) or "another candidate"
-        notes.append(f"ambiguous match: {also} scored almost as well")
-    notes.extend(note for lc in c.lists for note in lc.notes())
+    if c.ambiguous and not c.alternatives:
+        notes.append("ambiguous match: another candidate scored almost as well")
+    notes.extend(note for lc in c.lists for note in list_notes(lc))
     if c.retargets:
         parts = [
             f"{r.old} → {r.new}" + ("" if r.follows_renumbering else " (retargeted)")
@@ -145,9 +173,51 @@ def _notes(c: Change) -> tuple[str, ...]:
         notes.append("references: " + ", ".join(parts))
     for a, b in c.sweeps:
         notes.append(f"wording sweep: “{a}” → “{b}”")
-    if "typography" in c.flags and c.kind == "editorial":
+    if _whitespace_only(c):
+        notes.append("only spacing changed (␣ a space, ↵ a line break)")
+    elif "typography" in c.flags and c.kind == "editorial":
         notes.append("typography only (quotes, dashes, spacing)")
     return tuple(notes)
+
+
+#: Kinds that say nothing about a rule's meaning when nothing else changed.
+MINOR_KINDS = frozenset({"renumbered", "references-only", "editorial"})
+_EXAMPLE_STRENGTH = ("added", "removed", "edited", "renumbered-edited", "renumbered", "moved")
+
+
+def _edits(c: Change) -> bool:
+    return any(w.op != "equal" for w in c.words)
+
+
+def _whitespace_only(c: Change) -> bool:
+    changed = [w for w in c.words if w.op != "equal"]
+    return bool(changed) and all(not w.text.strip() for w in changed)
+
+
+def is_minor(c: Change) -> bool:
+    """Renumbered only, references only, typography: nothing a reader must reread."""
+    return (
+        c.domain == "rule"
+        and c.kind in MINOR_KINDS
+        and c.significance != "substantive"
+        and not c.examples
+        and not c.lists
+    )
+
+
+def change_label(c: Change) -> str:
+    """The badge names the strongest change, so it never contradicts what is shown."""
+    if c.kind == "unchanged" and c.examples:
+        kinds = {e.kind for e in c.examples}
+        strongest = next((k for k in _EXAMPLE_STRENGTH if k in kinds), sorted(kinds)[0])
+        return f"example {strongest}"
+    if c.kind == "renumbered" and _edits(c):
+        return "renumbered, reworded" if c.significance == "substantive" else "renumbered, swept"
+    if c.kind in ("edited", "editorial") and _whitespace_only(c):
+        return "spacing edited"
+    if c.kind == "references-only":
+        return "references"
+    return c.kind
 
 
 def _example_view(e: ExampleChange, old: _Side, new: _Side) -> ExampleView:
@@ -181,6 +251,9 @@ def _change_view(
     if old_links and new_links and [r.label for r in old_links] == [r.label for r in new_links]:
         old_links = ()  # same number on both sides: show it once, linked to the new text
     matched = bool(c.old_ids and c.new_ids)
+    numbers = " → ".join(
+        x for x in ("+".join(r.label for r in old_links), "+".join(r.label for r in new_links)) if x
+    )
     return ChangeView(
         anchor=_anchor(c, unique),
         kind=c.kind,
@@ -191,11 +264,53 @@ def _change_view(
         significance=c.significance,
         score=f"{c.score:.0f}" if matched else "",
         notes=_notes(c),
+        alternatives=alternative_links(c, old, new) if c.ambiguous else (),
         segments=word_segments(c.words, old, new),
-        show_text=bool(c.words),
+        show_text=bool(c.words) and not (c.kind == "renumbered" and not _edits(c)),
         examples=tuple(_example_view(e, old, new) for e in c.examples),
         history=links.history(key),
+        label=change_label(c),
+        minor=is_minor(c),
+        sides=matched and _edits(c) and not _whitespace_only(c),
+        title=("glossary " if c.domain == "glossary" else "") + numbers,
     )
+
+
+def _numbered(rule_id: str) -> str:
+    """The numbered rule a rule belongs to: 702.36e → 702.36 (702 and 702.36 stay)."""
+    rid = RuleId.try_parse(rule_id)
+    if rid is None or rid.is_section or rid.number is None:
+        return rule_id
+    return f"{rid.rule}.{rid.number}"
+
+
+def rule_title(edition: Edition | None, number: str) -> str:
+    """A numbered rule's name when it has one: the heading of 702, the keyword of 702.36
+    ("Morph"); ``""`` for a rule whose text is a sentence."""
+    if edition is None:
+        return ""
+    rule = edition.rule(number)
+    return rule_name(rule) if rule is not None else ""
+
+
+def _rule_groups(
+    pairs: Sequence[tuple[Change, ChangeView]],
+    edition: Edition | None,
+    fallback: Edition | None,
+    unique: Callable[[str], str],
+) -> tuple[RuleGroup, ...]:
+    """Changes under their numbered rule; a group of one untitled change has no heading."""
+    order: dict[str, list[ChangeView]] = {}
+    for c, view in pairs:
+        ident = c.new_id or c.old_id or ""
+        key = ident if c.domain == "glossary" else _numbered(ident)
+        order.setdefault(key, []).append(view)
+    out = []
+    for key, views in order.items():
+        name = rule_title(edition, key) or rule_title(fallback, key)
+        heading = f"{key} {name}" if name else (key if len(views) > 1 else "")
+        out.append(RuleGroup(unique(f"grp-{key}") if heading else "", heading, tuple(views)))
+    return tuple(out)
 
 
 def _section_titles(d: EditionDiff) -> dict[str, str]:
@@ -221,17 +336,19 @@ def build_changelog_view(
     history_new: HistoryKey | None = None,
     include_unchanged: bool = False,
     use_cache: bool = True,
+    embed_texts: bool = True,
 ) -> ChangelogView:
     """The view of a changelog page.
 
     ``old``/``new`` (the editions) let references inside the text be linked; in a
     standalone page they are also embedded. ``previous``/``following`` are the dates of
     the editions around the pair, for the site's navigation. ``use_cache=False``
-    renders the embedded full texts afresh instead of reading them from the cache.
+    renders the embedded full texts afresh instead of reading them from the cache;
+    ``embed_texts=False`` leaves them out of a standalone page (rule numbers unlinked).
     """
     links = links or Links(site=False)
     a, b = d.old.date, d.new.date
-    embed = not links.site and old is not None and new is not None
+    embed = not links.site and old is not None and new is not None and embed_texts
     if links.site:
         old_side = _Side(old, links.edition(a), "", a)
         new_side = _Side(new, links.edition(b), "", b)
@@ -239,8 +356,8 @@ def build_changelog_view(
         old_side = _Side(old, "", OLD_PREFIX, a)
         new_side = _Side(new, "", NEW_PREFIX, b)
     else:
-        old_side = _Side(None, None, "", a)
-        new_side = _Side(None, None, "", b)
+        old_side = _Side(old, None, "", a)
+        new_side = _Side(new, None, "", b)
 
     seen: dict[str, int] = {}
 
@@ -249,20 +366,26 @@ def build_changelog_view(
         return anchor if seen[anchor] == 1 else f"{anchor}-{seen[anchor]}"
 
     titles = _section_titles(d)
-    grouped: dict[str, list[ChangeView]] = {}
+    grouped: dict[str, list[tuple[Change, ChangeView]]] = {}
+    minor: list[ChangeView] = []
     for c in d.shown(include_unchanged):
         group = "glossary" if c.domain == "glossary" else (c.section or "other")
         view = _change_view(c, old_side, new_side, unique, links, history_old, history_new)
-        grouped.setdefault(group, []).append(view)
+        if view.minor:
+            minor.append(view)
+        else:
+            grouped.setdefault(group, []).append((c, view))
     groups = []
-    for name, changes in grouped.items():
+    for name, pairs in grouped.items():
         if name == "glossary":
             title = "Glossary"
         elif name == "other":
             title = "Other"
         else:
             title = f"{name}. {titles.get(name, '')}".rstrip()
-        groups.append(ChangeGroup(unique(f"sec-{name}"), title, tuple(changes)))
+        changes = tuple(v for _, v in pairs)
+        rules = _rule_groups(pairs, new or old, old if new is not None else None, unique)
+        groups.append(ChangeGroup(unique(f"sec-{name}"), title, changes, rules))
 
     summary = d.summary()
     rule_counts = summary["rules"]
@@ -313,6 +436,7 @@ def build_changelog_view(
         )
     page = Page(
         title=f"Comprehensive Rules changes {a} → {b}",
+        search=links.search(),
         stylesheet=links.static("rulediff.css") if links.site else None,
         home=links.index(),
         crumbs=(NavLink("Editions", links.index()), NavLink(f"{a} → {b}", None))
@@ -334,6 +458,10 @@ def build_changelog_view(
         groups=tuple(groups),
         contents=contents,
         texts=texts,
+        minor=tuple(minor),
+        old_date=a,
+        new_date=b,
+        major=sum(len(g.changes) for g in groups),
     )
 
 
@@ -373,11 +501,12 @@ def render_changelog_html(
     *,
     include_unchanged: bool = False,
     use_cache: bool = True,
+    embed_texts: bool = True,
 ) -> str:
     """A standalone HTML changelog (one file, stylesheet inlined, works from ``file://``).
 
-    With the two editions, their full texts are embedded so every rule number links to
-    its text; without them the rule numbers are plain text.
+    With the two editions and ``embed_texts``, their full texts are embedded so every
+    rule number links to its text; otherwise the rule numbers are plain text.
     """
     view = build_changelog_view(
         edition_diff,
@@ -386,6 +515,7 @@ def render_changelog_html(
         new=new,
         include_unchanged=include_unchanged,
         use_cache=use_cache,
+        embed_texts=embed_texts,
     )
     return render_changelog(view)
 

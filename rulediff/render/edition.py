@@ -17,6 +17,15 @@ from .views import EditionView, GlossaryItem, NavLink, Page, Span, TextItem, Toc
 
 HistoryKey = Callable[[str], "str | None"]
 
+#: What every page means by "rules": numbered rules and their subrules (100.1, 100.1a),
+#: not the section and rule headings (1., 100.) nor the examples.
+RULE_COUNT_LABEL = "numbered rules and subrules (100.1, 100.1a; headings and examples not counted)"
+
+
+def rule_count(edition: Edition) -> int:
+    """The one rule count of the site (see :data:`RULE_COUNT_LABEL`)."""
+    return sum(1 for r in edition.rules if r.kind != "rule" and not r.id.is_section)
+
 
 def linked_spans(
     text: str, edition: Edition | None, page_href: str | None = "", prefix: str = ""
@@ -48,6 +57,17 @@ def linked_spans(
     return tuple(spans)
 
 
+def rule_name(rule: Rule) -> str:
+    """A rule's title or keyword: the heading of 702, the keyword of 702.36 ("Morph");
+    ``""`` for a rule whose text is a sentence."""
+    if rule.title:
+        return rule.title
+    text = rule.text.strip()
+    if text and len(text.split()) <= 6 and not text.endswith((".", ":")) and "\n" not in text:
+        return text
+    return ""
+
+
 def set_label(set_name: str | None, set_code: str | None) -> str | None:
     if set_name and set_code:
         return f"{set_name} ({set_code})"
@@ -72,7 +92,17 @@ def text_items(
         seen[anchor] = seen.get(anchor, 0) + 1
         return anchor if seen[anchor] == 1 else f"{anchor}-{seen[anchor]}"
 
+    toc_names: list[TocEntry] = []
+
+    def close_rule() -> None:
+        """Named numbered rules (702.36 Morph) become the contents under their rule."""
+        if toc_children and toc_names:
+            last = toc_children[-1]
+            toc_children[-1] = TocEntry(last.anchor, last.label, last.title, tuple(toc_names))
+        toc_names.clear()
+
     def close_section() -> None:
+        close_rule()
         if toc:
             last = toc[-1]
             toc[-1] = TocEntry(last.anchor, last.label, last.title, tuple(toc_children))
@@ -89,7 +119,10 @@ def text_items(
         key = history_key(str(rule.id)) if history_key else None
         level = rule.kind
         if level == "rule" and rule.title is not None:
+            close_rule()
             toc_children.append(TocEntry(anchor, rule.label, rule.title))
+        elif level == "numbered" and toc_children and (name := rule_name(rule)):
+            toc_names.append(TocEntry(anchor, str(rule.id), name))
         items.append(
             TextItem(
                 anchor=anchor,
@@ -149,6 +182,7 @@ def build_edition_view(
     )
     page = Page(
         title=f"Comprehensive Rules {date}" + (f" — {label}" if label else ""),
+        search=links.search(),
         stylesheet=links.static("rulediff.css") if links.site else None,
         home=links.index(),
         crumbs=(NavLink("Editions", links.index()), NavLink(date, None)),
@@ -159,7 +193,8 @@ def build_edition_view(
         date=date,
         heading=edition.title,
         set_label=label,
-        rule_count=sum(1 for r in edition.rules if r.kind != "rule"),
+        rule_count=rule_count(edition),
+        rule_count_label=RULE_COUNT_LABEL,
         toc=toc,
         items=items,
         glossary=glossary,

@@ -21,11 +21,9 @@ from typing import Any
 import jinja2
 from markupsafe import Markup, escape
 
-from ..parse import grammar_path
-
 #: The static assets every site (and every page that links them) needs. Listed, not
 #: globbed: only these are copied, and their hashes are part of every page's inputs.
-STATIC_ASSETS: tuple[str, ...] = ("rulediff.css",)
+STATIC_ASSETS: tuple[str, ...] = ("rulediff.css", "search.js")
 
 #: The templates of the changelog, history and site pages (reports/ also holds other
 #: reports' templates, e.g. the audit's, which do not shape these pages).
@@ -39,7 +37,11 @@ TEMPLATES: tuple[str, ...] = (
     "feed.xml.j2",
     "history.html.j2",
     "index.html.j2",
+    "redirect.html.j2",
     "rules.html.j2",
+    "audit.html.j2",
+    "flags_timeline.html.j2",
+    "search.html.j2",
 )
 
 
@@ -70,6 +72,8 @@ def environment() -> jinja2.Environment:
     env.globals["static_css"] = static_css
     env.filters["spans"] = spans_html
     env.filters["segments"] = segments_html
+    env.filters["oldside"] = lambda segments: segments_html(segments, keep="del")
+    env.filters["newside"] = lambda segments: segments_html(segments, keep="ins")
     env.filters["rulelinks"] = rulelinks_html
     return env
 
@@ -96,7 +100,7 @@ def spans_html(spans: Iterable[Any]) -> Markup:
     return Markup("".join(out))
 
 
-def rulelinks_html(links: Iterable[Any]) -> Markup:
+def rulelinks_html(links: Iterable[Any], sep: str = " + ") -> Markup:
     """``RuleLink`` records (rule numbers linked to a full text), joined by `` + ``."""
     out: list[str] = []
     for r in links:
@@ -104,16 +108,21 @@ def rulelinks_html(links: Iterable[Any]) -> Markup:
             out.append(f'<a class="rn" href="{escape(r.href)}">{escape(r.label)}</a>')
         else:
             out.append(f'<span class="rn">{escape(r.label)}</span>')
-    return Markup(" + ".join(out))
+    return Markup(str(escape(sep)).join(out))
 
 
 _SEGMENT_TAGS = {"": ("", ""), "ins": ("<ins>", "</ins>"), "del": ("<del>", "</del>")}
 
 
-def segments_html(segments: Iterable[Any]) -> Markup:
-    """Word-diff ``Segment`` records as HTML: kept text, ``<ins>`` and ``<del>``."""
+def segments_html(segments: Iterable[Any], keep: str | None = None) -> Markup:
+    """Word-diff ``Segment`` records as HTML: kept text, ``<ins>`` and ``<del>``.
+
+    ``keep="del"`` prints one side only, the old text (``"ins"``: the new text), for the
+    side-by-side view."""
     out: list[str] = []
     for g in segments:
+        if keep is not None and g.op and g.op != keep:
+            continue
         start, end = _SEGMENT_TAGS[g.op]
         out.append(f"{start}{spans_html(g.spans)}{end}")
     return Markup("".join(out))
@@ -133,18 +142,15 @@ def static_css() -> str:
 def fingerprint() -> str:
     """A hash of everything that shapes a page besides its data.
 
-    Templates, static assets, the rendering code itself and the clause grammar that finds
-    the references it links: a change to any of them makes every page of a site stale,
-    so an incremental build never keeps a page made by older code.
+    Templates, static assets, and the code that renders: :func:`rulediff.cache.code_digest`
+    over the site builder and every module and grammar it imports (the one versioning
+    scheme of the cache), so an incremental build never keeps a page made by older code.
     """
-    digest = hashlib.sha256()
+    from .. import cache  # the cache's own versioning, not its storage
+
+    digest = hashlib.sha256(cache.code_digest("rulediff.site").encode())
     files: list[Path] = [reports_dir() / name for name in TEMPLATES]
     files += [static_dir() / name for name in STATIC_ASSETS]
-    code = Path(__file__).resolve().parent
-    files += sorted(code.glob("*.py"))
-    files.append(code.parent / "site.py")
-    # References are linked with the clause grammar (rulediff.render.refs).
-    files += [code.parent / "clauses.py", grammar_path("clause.lark")]
     for path in files:
         digest.update(path.name.encode())
         digest.update(b"\0")

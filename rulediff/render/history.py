@@ -11,6 +11,7 @@ site passes the loaded editions; without it the page lists events without texts)
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from ..diff import word_diff
 from ..history import EventDetail, HistoryEvent, RuleHistory
@@ -19,7 +20,17 @@ from .changelog import _Side, word_segments
 from .env import template
 from .lineage import build_life_view
 from .links import Links, change_anchor
-from .views import EventView, HistoryView, NavLink, Page, RuleLink, Segment, Span, kind_class
+from .views import (
+    EventView,
+    HistoryView,
+    NavLink,
+    Page,
+    RedirectView,
+    RuleLink,
+    Segment,
+    Span,
+    kind_class,
+)
 
 TextOf = Callable[[str, str], "str | None"]
 
@@ -58,6 +69,7 @@ def _event_view(
     text_of: TextOf | None,
     first_date: str,
     detail: EventDetail | None = None,
+    part: RuleLink | None = None,
 ) -> EventView:
     old_side = _Side(None, None, "", e.previous or "")
     new_side = _Side(None, None, "", e.date)
@@ -88,18 +100,24 @@ def _event_view(
     )
     if e.old_ids == e.new_ids:
         old_links = ()  # same number before and after: show it once
+    new_links = tuple(RuleLink(i, links.rule(e.date, i)) for i in e.new_ids)
+    if part is not None and not old_links and [r.label for r in new_links] == [part.label]:
+        new_links = ()  # the subrule's own number, already named by the event
     return EventView(
-        anchor=f"e{e.date}",
+        anchor=f"e{e.date}" if part is None else f"e{e.date}-{part.label}",
         date=e.date,
         date_href=links.edition(e.date),
         change_href=change_href,
         kind=e.kind,
         css=kind_class(e.kind),
         old=old_links,
-        new=tuple(RuleLink(i, links.rule(e.date, i)) for i in e.new_ids),
+        new=new_links,
         summary=_summary(e, first_date),
         segments=segments,
         examples=examples,
+        moved_text=tuple(f"sentence {a} → {b}: \u201c{t}\u201d" for a, b, t in e.moved_text),
+        part=part,
+        label="first seen" if e.in_oldest else "",
     )
 
 
@@ -112,6 +130,8 @@ def build_history_view(
     first_date: str = "",
     status: str | None = None,
     alive: bool | None = None,
+    parts: Sequence[tuple[str, str | None, RuleHistory, bool]] = (),
+    name: str = "",
 ) -> HistoryView:
     """The view of a rule's history page.
 
@@ -119,12 +139,35 @@ def build_history_view(
     that says whether the rule is in force (the site knows more than one history does).
     With ``alive`` (a rule of the newest edition) the text shown is dated by its last
     change, not by the newest edition, so the page does not change with every edition.
+    ``parts`` (number, page, history, in force) are the subrules rolled into a numbered
+    rule's page, including removed ones: their events join its timeline (except their
+    presence in the oldest edition).
+    ``name`` is the rule's title or keyword ("Morph"), shown with its number.
     """
     links = links or Links(site=False)
     by_event = {id(d.event): d for d in details}
     events = tuple(
         _event_view(e, links, text_of, first_date, by_event.get(id(e))) for e in history.events
     )
+    if parts:
+        merged = list(events)
+        for number, href, sub, _ in parts:
+            label = RuleLink(number, href)
+            merged += [
+                _event_view(e, links, text_of, first_date, None, label)
+                for e in sub.events
+                if not e.in_oldest
+            ]
+        seen: set[str] = set()
+        unique = []
+        for ev in sorted(merged, key=lambda ev: ev.date, reverse=True):
+            anchor, n = ev.anchor, 1
+            while anchor in seen:  # a removed subrule and its successor, same number
+                n += 1
+                anchor = f"{ev.anchor}-{n}"
+            seen.add(anchor)
+            unique.append(ev if anchor == ev.anchor else replace(ev, anchor=anchor))
+        events = tuple(unique)
     newest = history.events[0] if history.events else None
     if status is None:
         if newest is not None and newest.kind == "removed":
@@ -142,7 +185,8 @@ def build_history_view(
     if text is None and newest is not None and id(newest) in by_event:
         text = by_event[id(newest)].new_text or None
     page = Page(
-        title=f"History of rule {history.rule}",
+        title=f"History of rule {history.rule}" + (f" ({name})" if name else ""),
+        search=links.search(),
         stylesheet=links.static("rulediff.css") if links.site else None,
         home=links.index(),
         crumbs=(
@@ -164,11 +208,29 @@ def build_history_view(
         current_href=links.rule(text_date, history.rule),
         events=events,
         life=build_life_view(tree_from_history(history), links),
+        parts=tuple(RuleLink(number, href) for number, href, _, alive in parts if alive),
+        removed_parts=tuple(
+            RuleLink(number, href) for number, href, _, alive in parts if not alive
+        ),
+        name=name,
     )
 
 
 def _rules_index(links: Links) -> str | None:
     return f"{links.root}rules/index.html" if links.site else None
+
+
+def render_redirect(label: str, target: str) -> str:
+    """The page left at a history's old name: a link (and a refresh) to where it is now."""
+    page = Page(
+        title=f"History of rule {label}",
+        search="../search.html",
+        stylesheet="../static/rulediff.css",
+        home="../index.html",
+        crumbs=(NavLink("Editions", "../index.html"), NavLink("Rules", "index.html")),
+    )
+    view = RedirectView(page, label, target)
+    return template("redirect.html.j2").render(v=view, page=page)
 
 
 def render_history(view: HistoryView) -> str:

@@ -7,7 +7,7 @@ import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .edition import set_label
+from .edition import RULE_COUNT_LABEL, set_label
 from .env import template
 from .links import Links
 from .views import (
@@ -91,16 +91,19 @@ def build_chart(rows: Sequence[EditionSummary], links: Links) -> Chart:
         total = _changed(row.counts)
         segments: list[tuple[str, float, float]] = []
         if total:
-            full = math.sqrt(total) * scale
-            y = top + plot_h
+            # Each boundary sits at the square root of the count below it, so the
+            # segments read on the same axis as the bar (not shares of a root).
+            below = 0
+            base = top + plot_h
             for kind, count in sorted(
                 (row.counts or {}).items(), key=lambda kv: _kind_order(kv[0])
             ):
                 if kind == "unchanged" or count <= 0:
                     continue
-                h = full * count / total
-                y -= h
-                segments.append((kind_class(kind), round(y, 2), round(h, 2)))
+                y0 = base - math.sqrt(below) * scale
+                below += count
+                y1 = base - math.sqrt(below) * scale
+                segments.append((kind_class(kind), round(y1, 2), round(y0 - y1, 2)))
         label = f"{row.date}: {total} changes" if row.previous else f"{row.date}: first edition"
         href = links.changelog(row.previous, row.date) if row.previous else links.edition(row.date)
         bars.append(Bar(round(x, 2), round(bar_w, 2), tuple(segments), href, label))
@@ -134,6 +137,7 @@ def build_index_view(rows: Sequence[EditionSummary], links: Links) -> IndexView:
     )
     page = Page(
         title="Magic: The Gathering Comprehensive Rules — every edition, every change",
+        search=links.search(),
         stylesheet=links.static("rulediff.css"),
         home=links.index(),
         crumbs=(NavLink("Editions", None),),
@@ -146,6 +150,10 @@ def build_index_view(rows: Sequence[EditionSummary], links: Links) -> IndexView:
         kinds=kinds,
         feed_href=f"{links.root}feed.xml",
         rules_href=f"{links.root}rules/index.html",
+        search_href=f"{links.root}search.html",
+        audit_href=f"{links.root}audit.html",
+        flags_href=f"{links.root}flags.html",
+        rule_count_label=RULE_COUNT_LABEL,
     )
 
 

@@ -73,6 +73,10 @@ class Links:
     def changelog(self, old: dt.date | str, new: dt.date | str) -> str | None:
         return self.root + changelog_page(old, new) if self.site else None
 
+    def search(self) -> str | None:
+        """The site's search page (none beside a standalone page)."""
+        return f"{self.root}search.html" if self.site else None
+
     def history(self, key: str | None) -> str | None:
         if key is None or not self.site:
             return None

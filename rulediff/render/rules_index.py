@@ -19,6 +19,7 @@ def build_rules_index_view(
 
     page = Page(
         title="Every rule's history",
+        search=links.search(),
         stylesheet=links.static("rulediff.css"),
         home=links.index(),
         crumbs=(NavLink("Editions", links.index()), NavLink("Rules", None)),

@@ -64,6 +64,8 @@ class Page:
     crumbs: tuple[NavLink, ...] = ()
     nav: tuple[NavLink, ...] = ()
     generator: str = "rulediff"
+    search: str | None = None
+    """The site's search page, for the box in the header (``None``: no box)."""
 
 
 # --- full text of an edition ----------------------------------------------------------
@@ -107,6 +109,7 @@ class EditionView:
     toc: tuple[TocEntry, ...]
     items: tuple[TextItem, ...]
     glossary: tuple[GlossaryItem, ...]
+    rule_count_label: str = ""
 
 
 # --- changelog ------------------------------------------------------------------------------
@@ -154,6 +157,26 @@ class ChangeView:
     show_text: bool
     examples: tuple[ExampleView, ...]
     history: str | None
+    label: str = ""
+    """The badge: the strongest change ("edited", "example edited", "renumbered, reworded")."""
+    minor: bool = False
+    """Renumbered only, references only or typography: a row of the compact table."""
+    sides: bool = False
+    """Show old | new side by side (an edit of a matched rule)."""
+    title: str = ""
+    """The rule's number(s) as one line of text, for headings and accessible names."""
+    alternatives: tuple[RuleLink, ...] = ()
+    """An ambiguous match's runner-ups, each with its edition."""
+
+
+@dataclass(frozen=True, slots=True)
+class RuleGroup:
+    """The changes under one numbered rule (702.36 Morph), or one change on its own."""
+
+    anchor: str
+    title: str
+    """``""``: no heading of its own (a single change, which is its own heading)."""
+    changes: tuple[ChangeView, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +184,8 @@ class ChangeGroup:
     anchor: str
     title: str
     changes: tuple[ChangeView, ...]
+    rules: tuple[RuleGroup, ...] = ()
+    """The same changes grouped under their numbered rule (minor ones left out)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +230,12 @@ class ChangelogView:
     groups: tuple[ChangeGroup, ...]
     contents: tuple[ContentsRow, ...]
     texts: tuple[EmbeddedText, ...] = ()
+    minor: tuple[ChangeView, ...] = ()
+    """Renumbered-only, references-only and typography changes: one compact table."""
+    major: int = 0
+    """How many changes are shown as cards."""
+    old_date: str = ""
+    new_date: str = ""
 
 
 # --- rule history -------------------------------------------------------------------------
@@ -227,6 +258,12 @@ class EventView:
     segments: tuple[Segment, ...]
     """Its text with the word diff against the previous edition (empty when unchanged)."""
     examples: tuple[str, ...]
+    moved_text: tuple[str, ...] = ()
+    """One line per sentence that went to (or came from) another rule."""
+    part: RuleLink | None = None
+    """On a numbered rule's page, the subrule the event belongs to (``None``: the rule)."""
+    label: str = ""
+    """The badge, when it says more than the kind ("first seen": in the oldest edition)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,6 +282,21 @@ class HistoryView:
     events: tuple[EventView, ...]
     life: object = None
     """The inline SVG of the rule's life (:class:`rulediff.render.lineage.LifeView`)."""
+    parts: tuple[RuleLink, ...] = ()
+    """The subrules whose histories are rolled into this page (a numbered rule's page)."""
+    name: str = ""
+    """The rule's title or keyword ("Morph"), when it has one."""
+    removed_parts: tuple[RuleLink, ...] = ()
+    """Subrules removed while under this rule (numbered as in their last edition)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RedirectView:
+    """A page that moved: the old name of a rule's history page, now at ``target``."""
+
+    page: Page
+    label: str
+    target: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,6 +307,11 @@ class RuleRow:
     href: str
     status: str
     preview: str
+
+    @property
+    def counted(self) -> bool:
+        """A numbered rule or subrule (what every page counts), not a heading."""
+        return "." in self.number
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,6 +376,10 @@ class IndexView:
     """(kind, CSS class) columns of the table."""
     feed_href: str
     rules_href: str | None
+    search_href: str = "search.html"
+    audit_href: str = "audit.html"
+    flags_href: str = "flags.html"
+    rule_count_label: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -226,6 +226,7 @@ def _snippet(text: str) -> tuple[tuple[str, bool], ...]:
 
 
 @router.get("/search")
+@router.get("/search.html")  # the search box in every page's header (as in a static site)
 def search_page(
     request: Request,
     q: Annotated[str, Query(min_length=1, max_length=500)],

@@ -1,4 +1,5 @@
-"""Human-readable timeline of the flags: plain text and a standalone HTML page.
+"""Human-readable reports of the flags (:mod:`rulediff.flags`): the timeline as plain
+text and as an HTML page, and the ``--check-engine`` report.
 
 Both show, for each flag, its first value and every edition where the value changed,
 with the rule ids and text (on the new side) that changed it. The HTML page is one
@@ -8,11 +9,15 @@ file (stylesheet inlined, no scripts, no CDN), autoescaped, and deterministic.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from .flagset import FlagSet
-from .registry import REGISTRY, Value
-from .timeline import Change, changes
+from ..flags.flagset import FlagSet
+from ..flags.registry import REGISTRY, Value
+from ..flags.timeline import FlagChange, changes
+from .env import template
+from .links import Links
+from .views import NavLink, Page, RuleLink
 
 
 def show_value(value: Value | None) -> str:
@@ -26,7 +31,7 @@ def show_value(value: Value | None) -> str:
     return str(value)
 
 
-def _list_delta(change: Change) -> str:
+def _list_delta(change: FlagChange) -> str:
     parts = [f"+{item}" for item in change.added] + [f"-{item}" for item in change.removed]
     return ", ".join(parts)
 
@@ -64,7 +69,8 @@ class ChangeRow:
     css: str
     """CSS class of the value: ``v-true``, ``v-false``, ``v-undetermined``, ``v-enum``…"""
     delta: str
-    rules: str
+    rules: tuple[RuleLink, ...]
+    """The rules that decided the value, linked to that edition's full text in a site."""
     evidence: str
     before_evidence: str
 
@@ -81,12 +87,12 @@ class FlagBlock:
 
 @dataclass(frozen=True, slots=True)
 class TimelinePage:
+    page: Page
     title: str
     first: str
     last: str
     count: int
     flags: tuple[FlagBlock, ...]
-    css: str
 
 
 def _css_class(value: Value | None) -> str:
@@ -101,9 +107,14 @@ def _css_class(value: Value | None) -> str:
     return "v-enum"
 
 
-def timeline_page(sets: list[FlagSet]) -> TimelinePage:
-    from ..render.env import static_dir
-
+def timeline_page(
+    sets: list[FlagSet],
+    links: Links | None = None,
+    rule_href: Callable[[str, str], str | None] | None = None,
+) -> TimelinePage:
+    """The view of the timeline; in a site (``links``), ``rule_href(date, rule)`` links
+    each rule number to its edition's full text."""
+    links = links or Links(site=False)
     blocks: list[FlagBlock] = []
     for name, items in changes(sets).items():
         spec = REGISTRY[name]
@@ -113,7 +124,9 @@ def timeline_page(sets: list[FlagSet]) -> TimelinePage:
                 value=show_value(c.after),
                 css=_css_class(c.after),
                 delta=_list_delta(c) if c.previous_date is not None else "",
-                rules=", ".join(c.rules),
+                rules=tuple(
+                    RuleLink(r, rule_href(c.date, r) if rule_href else None) for r in c.rules
+                ),
                 evidence=" ".join(c.evidence.split()),
                 before_evidence=" ".join(c.before_evidence.split()),
             )
@@ -129,21 +142,31 @@ def timeline_page(sets: list[FlagSet]) -> TimelinePage:
                 rows[-1].value if rows else "undetermined",
             )
         )
+    title = "Behaviour flags across editions"
+    page = Page(
+        title=title,
+        search=links.search(),
+        stylesheet=links.static("rulediff.css") if links.site else None,
+        home=links.index(),
+        crumbs=(NavLink("Editions", links.index()), NavLink("Flags", None)) if links.site else (),
+    )
     return TimelinePage(
-        title="Behaviour flags across editions",
+        page=page,
+        title=title,
         first=_date(sets[0]) if sets else "",
         last=_date(sets[-1]) if sets else "",
         count=len(sets),
         flags=tuple(blocks),
-        css=(static_dir() / "flags.css").read_text(encoding="utf-8"),
     )
+
+
+def render_timeline(view: TimelinePage) -> str:
+    return template("flags_timeline.html.j2").render(v=view, page=view.page)
 
 
 def timeline_html(sets: list[FlagSet]) -> str:
     """The standalone HTML timeline (template ``reports/flags_timeline.html.j2``)."""
-    from ..render.env import template
-
-    return template("flags_timeline.html.j2").render(page=timeline_page(sets))
+    return render_timeline(timeline_page(sets))
 
 
 def check_text(disagreements: list, agreeing: list[str], edition: str, source: str) -> str:

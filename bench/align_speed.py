@@ -1,0 +1,84 @@
+"""The three speed figures of alignment (issue 9), printed, never asserted.
+
+    python bench/align_speed.py [--corpus DIR] [--skip-site]
+
+1. **cold 10-year changelog** 2015-01-23 → 2025-11-14 against ``difflib.HtmlDiff`` in
+   the same run (target ≤ 0.5×): runs ``bench/diff.py --repeat 1`` and relays its lines;
+2. **neighbouring pair from cached editions** 2021-06-18 → 2021-07-23, the whole process
+   (interpreter start, imports, editions read from the cache, align, diff, JSON out;
+   the alignment and the diff themselves are *not* cached): target ≤ 1.0 s;
+3. **whole site from an empty cache** (``rulediff site`` into a temporary directory with a
+   fresh cache dir): target ≤ 60 s on 2 cores. The 1-minute load average is printed
+   before and after, since the machine may be shared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+NEIGHBOUR = """
+import json, sys
+from rulediff.corpus import Corpus
+from rulediff.align import align
+from rulediff.diff import as_dict, diff
+corpus = Corpus.open()
+old, new = (corpus.load(corpus.resolve(d)) for d in sys.argv[1:3])
+json.dumps(as_dict(diff(old, new, align(old, new))))
+"""
+
+
+def run(args: list[str], env: dict[str, str]) -> tuple[float, subprocess.CompletedProcess]:
+    start = time.perf_counter()
+    done = subprocess.run(args, env=env, cwd=ROOT, capture_output=True, text=True)
+    return time.perf_counter() - start, done
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--corpus", default=os.environ.get("RULEDIFF_CORPUS", ""))
+    parser.add_argument("--skip-site", action="store_true")
+    opts = parser.parse_args()
+    env = dict(os.environ, RULEDIFF_CORPUS=opts.corpus)
+
+    print("1. cold 10-year HTML changelog vs difflib.HtmlDiff (bench/diff.py):")
+    _t, done = run([sys.executable, "bench/diff.py", "--repeat", "1"], env)
+    for line in done.stdout.splitlines():
+        print("   ", line)
+    if done.returncode:
+        print("    bench/diff.py failed:", done.stderr.strip().splitlines()[-1:])
+
+    with tempfile.TemporaryDirectory() as tmp:
+        env_n = dict(env, RULEDIFF_CACHE_DIR=str(Path(tmp) / "cache"))
+        pair = ["2021-06-18", "2021-07-23"]
+        run([sys.executable, "-c", NEIGHBOUR, *pair], env_n)  # fills the edition cache
+        best = min(run([sys.executable, "-c", NEIGHBOUR, *pair], env_n)[0] for _ in range(3))
+        print(f"2. neighbouring pair {pair[0]} → {pair[1]}, whole process, cached editions:")
+        print(f"    {best:.2f} s (best of 3; target ≤ 1.0 s)")
+
+    if opts.skip_site:
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        env_s = dict(env, RULEDIFF_CACHE_DIR=str(Path(tmp) / "cache"))
+        load_before = os.getloadavg()[0]
+        took, done = run(
+            [sys.executable, "-m", "rulediff", "site", "-o", str(Path(tmp) / "site")], env_s
+        )
+        load_after = os.getloadavg()[0]
+        status = "ok" if done.returncode == 0 else f"exit {done.returncode}"
+        print("3. whole site from an empty cache:")
+        print(
+            f"    {took:.1f} s ({status}; target ≤ 60 s on 2 cores; "
+            f"load {load_before:.1f} before, {load_after:.1f} after, {os.cpu_count()} cpus)"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,315 @@
+"""Classification of matched groups: the kind of each match, moves, sweeps, moved text.
+
+Takes the pairing built by :mod:`rulediff.align` (1:1 pairs, splits, merges, the free
+rest) and says, for each group, what kind of change it is (:data:`KINDS`), whether it
+really moved, which recurring wording changes (sweeps) it carries and which of its
+sentences went elsewhere.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rapidfuzz import fuzz
+
+from .matches import KINDS, Domain, Kind, Match, Method  # noqa: F401
+from .textkeys import (
+    PLACEHOLDER,
+    placeholder_references,
+    references,
+    soft_typography,
+    typography_key,
+)
+from .worddiff import _chunks
+
+if TYPE_CHECKING:
+    from .align import _Pairing, _Provenance
+
+#: A recurring wording change ("his or her" → "their") is a sweep when it occurs in at
+#: least this many matched texts (one more for a single word replaced by another, which
+#: recurs by chance more easily) under at least SWEEP_MIN_PARENTS different parents.
+SWEEP_MIN_TEXTS = 3
+SWEEP_MIN_PARENTS = 2
+SWEEP_MAX_WORDS = 4
+
+
+def _term_key(term: str) -> str:
+    return typography_key(term).casefold()
+
+
+@dataclass(frozen=True, slots=True)
+class _Pair:
+    """A matched group before classification."""
+
+    old: tuple[int, ...]
+    new: tuple[int, ...]
+    score: float
+    method: Method
+    alternatives: tuple[str, ...] = ()
+
+
+def _text_difference(
+    old: str, new: str, mapping: dict[str, str], sweeps: set[tuple[str, str]]
+) -> tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]]:
+    """How two matched texts differ: ``same``, ``editorial``, ``references`` or ``edited``.
+
+    Returns (verdict, flags, sweeps found in the text).
+    """
+    if old == new:
+        return "same", (), ()
+    if typography_key(old) == typography_key(new):
+        return "editorial", ("typography",), ()
+    flags: list[str] = []
+    if tuple(mapping.get(n, n) for n in references(old)) != references(new):
+        flags.append("references")
+    a, b = placeholder_references(old), placeholder_references(new)
+    if typography_key(a) == typography_key(b):
+        return "references", ("references",), ()
+    found = _chunks(soft_typography(a), soft_typography(b))
+    hits = tuple(dict.fromkeys(c for c in found if c in sweeps))
+    if hits:
+        flags.append("sweep")
+    if found and all(c in sweeps and not changes_meaning(*c) for c in found):
+        return "editorial", tuple(flags), hits
+    return "edited", tuple(flags), hits
+
+
+#: Words whose change alters what a rule says even inside a recurring sweep: quantifiers
+#: and numbers ("both players" → "all players") ...
+_QUANTIFIERS = frozenset(
+    "all each every both any no none some either neither only multiple another other "
+    "zero one two three four five six seven eight nine ten first second third last".split()
+)
+#: ... and which player a rule speaks of ("an opponent" → "a player"); a pronoun becoming
+#: a noun ("he or she" → "that player") names the same player.
+_PLAYERS = frozenset(
+    "player players opponent opponents you your controller controllers owner owners "
+    "team teams teammate teammates defending attacking active nonactive".split()
+)
+
+
+def changes_meaning(old: str, new: str) -> bool:
+    """Whether a phrase change alters a quantifier, a number or a player reference.
+
+    >>> changes_meaning("both players", "all players"), changes_meaning("his or her", "their")
+    (True, False)
+    >>> changes_meaning("he or she", "that player"), changes_meaning("an opponent", "a player")
+    (False, True)
+    """
+    a, b = re.findall(r"\w+", old.lower()), re.findall(r"\w+", new.lower())
+
+    def marks(words: list[str]) -> Counter:
+        return Counter(w for w in words if w in _QUANTIFIERS or w.isdigit())
+
+    if marks(a) != marks(b):
+        return True
+    pa, pb = Counter(w for w in a if w in _PLAYERS), Counter(w for w in b if w in _PLAYERS)
+    return bool(pa) and bool(pb) and pa != pb
+
+
+def _kind(verdict: str, same_place: bool) -> Kind:
+    if same_place:
+        return {"same": "unchanged", "editorial": "editorial", "references": "references-only"}.get(
+            verdict, "edited"
+        )  # type: ignore[return-value]
+    return "renumbered" if verdict in ("same", "editorial", "references") else "renumbered-edited"
+
+
+def _lis_members(seq: list[int]) -> set[int]:
+    """Positions of one longest strictly increasing subsequence of ``seq``."""
+    if not seq:
+        return set()
+    tails: list[int] = []
+    tails_pos: list[int] = []
+    prev = [-1] * len(seq)
+    for k, value in enumerate(seq):
+        at = bisect.bisect_left(tails, value)
+        if at == len(tails):
+            tails.append(value)
+            tails_pos.append(k)
+        else:
+            tails[at] = value
+            tails_pos[at] = k
+        prev[k] = tails_pos[at - 1] if at > 0 else -1
+    out: set[int] = set()
+    k = tails_pos[-1]
+    while k >= 0:
+        out.add(k)
+        k = prev[k]
+    return out
+
+
+def _moved(p: _Pairing) -> set[int]:
+    """Old nodes that really moved: to another parent, or out of order among siblings."""
+    moved: set[int] = set()
+    for parent, kids in p.new_children.items():
+        stay: list[int] = []
+        for j in kids:
+            i = p.n2o[j]
+            if i < 0:
+                continue
+            if p.old[i].parent is None and parent is None:
+                stay.append(i)
+            elif p.old[i].parent is not None and p.mapped_parent(i) == parent:
+                stay.append(i)
+            elif p.old[i].parent is not None or parent is not None:
+                moved.add(i)
+        keep = _lis_members([p.old[i].order for i in stay])
+        moved.update(i for k, i in enumerate(stay) if k not in keep)
+    return moved
+
+
+def _detect_sweeps(pairs: Iterable[tuple[str, str, str | None]]) -> dict[tuple[str, str], int]:
+    """Recurring wording changes over all matched texts: (old phrase, new phrase) → count."""
+    texts: dict[tuple[str, str], int] = Counter()
+    parents: dict[tuple[str, str], set[str | None]] = defaultdict(set)
+    for old, new, parent in pairs:
+        if old == new:
+            continue
+        a = soft_typography(placeholder_references(old))
+        b = soft_typography(placeholder_references(new))
+        if a == b:
+            continue
+        for chunk in set(_chunks(a, b)):
+            d, i = chunk
+            if not d or not i or not re.search(r"\w", d) or not re.search(r"\w", i):
+                continue
+            if (
+                len(d.split()) > SWEEP_MAX_WORDS
+                or len(i.split()) > SWEEP_MAX_WORDS
+                or PLACEHOLDER in d + i
+            ):
+                continue
+            texts[chunk] += 1
+            parents[chunk].add(parent)
+    return {
+        c: n
+        for c, n in texts.items()
+        if n >= SWEEP_MIN_TEXTS + (0 if re.search(r"[ ']", c[0] + c[1]) else 1)
+        and len(parents[c]) >= SWEEP_MIN_PARENTS
+    }
+
+
+def _order_key(p: _Pairing, pair: _Pair) -> tuple[float, int]:
+    """Position in the new edition; a removed node sits right after its old predecessor."""
+    if pair.new:
+        return (
+            min(p.new[j].order for j in pair.new),
+            min((p.old[i].order for i in pair.old), default=-1),
+        )
+    i = min(pair.old)
+    k = i - 1
+    while k >= 0 and p.o2n[k] < 0:
+        k -= 1
+    anchor = p.new[p.o2n[k]].order if k >= 0 else -1
+    return (anchor + 0.5, i)
+
+
+def _moved_text(p: _Pairing, prov: _Provenance, pair: _Pair) -> tuple[tuple[str, str, str], ...]:
+    """Sentences that left this match for another rule, or came into it from one."""
+    found = [k for i in pair.old for k in prov.links_of_old.get(i, ())]
+    found += [k for j in pair.new for k in prov.links_of_new.get(j, ())]
+    if not found:
+        return ()
+    olds, news = set(pair.old), set(pair.new)
+    out: dict[tuple[str, str, str], None] = {}
+    for k in sorted(set(found)):
+        link = prov.links[k]
+        uo, un = prov.old_units[link.old], prov.new_units[link.new]
+        if (uo.owner in olds) == (un.owner in news):
+            continue
+        out[(p.old[uo.owner].id, p.new[un.owner].id, un.text)] = None
+    return tuple(out)
+
+
+def _groups(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]) -> list[_Pair]:
+    """Matches (1:1, splits, merges), then the unmatched nodes, in new document order."""
+    pairs: list[_Pair] = []
+    in_group_old: set[int] = set()
+    in_group_new: set[int] = set()
+    for i, group in splits.items():
+        score = fuzz.ratio(p.old[i].lower, " ".join(p.new[j].lower for j in group))
+        pairs.append(_Pair((i,), tuple(group), round(score, 1), "split"))
+        in_group_old.add(i)
+        in_group_new.update(group)
+    for j, group in merges.items():
+        score = fuzz.ratio(" ".join(p.old[i].lower for i in group), p.new[j].lower)
+        pairs.append(_Pair(tuple(group), (j,), round(score, 1), "merge"))
+        in_group_new.add(j)
+        in_group_old.update(group)
+    for i, j in enumerate(p.o2n):
+        if i in in_group_old:
+            continue
+        if j >= 0 and j not in in_group_new:
+            rivals = tuple(
+                (p.new[k] if side == "new" else p.old[k]).id
+                for side, k in p.alternatives.get(i, ())
+            )
+            pairs.append(_Pair((i,), (j,), p.score[i], p.method[i], tuple(dict.fromkeys(rivals))))
+        else:
+            pairs.append(_Pair((i,), (), 0.0, "none"))
+    for j, i in enumerate(p.n2o):
+        if j in in_group_new:
+            continue
+        if i < 0 or i in in_group_old:
+            pairs.append(_Pair((), (j,), 0.0, "none"))
+    pairs.sort(key=lambda pair: _order_key(p, pair))
+    return pairs
+
+
+def _classify(
+    p: _Pairing,
+    pairs: list[_Pair],
+    domain: Domain,
+    mapping: dict[str, str],
+    sweeps: set[tuple[str, str]],
+    same_place: Callable[[_Pair], bool],
+    moved: set[int],
+    prov: _Provenance | None = None,
+) -> tuple[Match, ...]:
+    out: list[Match] = []
+    for pair in pairs:
+        old_ids = tuple(p.old[i].id for i in pair.old)
+        new_ids = tuple(p.new[j].id for j in pair.new)
+        moved_text = _moved_text(p, prov, pair) if prov is not None else ()
+        common = {
+            "ambiguous": bool(pair.alternatives),
+            "alternatives": pair.alternatives,
+            "moved_text": moved_text,
+        }
+        if not pair.new:
+            out.append(Match(domain, "removed", old_ids, (), 0.0, "none", moved_text=moved_text))
+            continue
+        if not pair.old:
+            out.append(Match(domain, "added", (), new_ids, 0.0, "none", moved_text=moved_text))
+            continue
+        old_text = "\n".join(p.old[i].text for i in pair.old)
+        new_text = "\n".join(p.new[j].text for j in pair.new)
+        verdict, flags, found = _text_difference(old_text, new_text, mapping, sweeps)
+        if len(pair.old) > 1 or len(pair.new) > 1:
+            kind: Kind = "split" if len(pair.new) > 1 else "merged"
+        elif domain == "glossary" and not same_place(pair):
+            kind = "renamed"
+        else:
+            kind = _kind(verdict, same_place(pair))
+        is_moved = any(i in moved for i in pair.old)
+        out.append(
+            Match(
+                domain,
+                kind,
+                old_ids,
+                new_ids,
+                pair.score,
+                pair.method,
+                moved=is_moved,
+                flags=flags,
+                sweeps=found,
+                **common,
+            )  # type: ignore[arg-type]
+        )
+    return tuple(out)

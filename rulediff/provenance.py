@@ -1,0 +1,150 @@
+"""Sentence-level provenance: where each sentence of one edition went in the other.
+
+A rule can be renumbered, reworded, cut in two or folded into another rule; its
+sentences are what survives. Each rule text is cut into *units* (sentences, and the
+parts of a sentence around a colon or semicolon, so a list introduced by a colon is a
+unit of its own), every unit gets a comparison key (typography and reference numbers
+made uniform, lowercased, recurring wording sweeps applied to the old side), and units
+are linked:
+
+1. **exact**: the same key on both sides;
+2. **near-exact**: for the rest, the closest unit among the candidates of a word-pair
+   index, at :data:`NEAR_SIMILARITY` or more (a reworded sentence).
+
+:func:`rulediff.align.align` derives rule matches, splits and merges from the links
+(how much of a rule's text went where) and reports the links that cross matches as
+``moved_text``.
+"""
+
+from __future__ import annotations
+
+import heapq
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz
+
+from .textkeys import comparison_key
+
+#: A reworded unit is linked to its closest counterpart at this similarity (0–100).
+NEAR_SIMILARITY = 85.0
+#: A reworded unit below NEAR_SIMILARITY but at this similarity may be linked when the
+#: caller knows the two rules stand in corresponding places.
+REWORDED_SIMILARITY = 72.0
+#: Units shorter than this many words (list fragments, "See rule 702.") are not linked.
+MIN_UNIT_WORDS = 4
+#: A word pair found in more units than this does not help to find candidates.
+MAX_POSTINGS = 40
+CANDIDATES = 6
+
+_UNIT_END = re.compile(r"(?<=[.!?:;])[\"'\u201d\u2019)]?\s+(?=[\"'\u201c\u2018(]?[A-Z{\[_0-9])")
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """One sentence (or colon/semicolon part) of one rule."""
+
+    owner: int
+    """Index of the rule node on its side."""
+    text: str
+    """As written."""
+    key: str
+    """Comparison key, lowercased."""
+
+    @property
+    def weight(self) -> int:
+        return len(self.key)
+
+
+def units(owner: int, text: str) -> list[Unit]:
+    """The units of one rule text, in order.
+
+    >>> [u.text for u in units(0, "Tokens exist. Each is: {R} red; {U} blue.")]
+    ['Tokens exist.', 'Each is:', '{R} red;', '{U} blue.']
+    """
+    out: list[Unit] = []
+    start = 0
+    for m in _UNIT_END.finditer(text):
+        piece = text[start : m.start()].strip() + text[m.start() : m.end()].strip()
+        out.append(Unit(owner, piece, comparison_key(piece).lower()))
+        start = m.end()
+    tail = text[start:].strip()
+    if tail:
+        out.append(Unit(owner, tail, comparison_key(tail).lower()))
+    return out
+
+
+def apply_sweeps(key: str, sweeps: Iterable[tuple[str, str]]) -> str:
+    """``key`` with each recurring wording change (old phrase → new phrase) applied."""
+    for old, new in sweeps:
+        if old in key:
+            key = re.sub(rf"(?<!\w){re.escape(old)}(?!\w)", new, key)
+    return key
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """One old unit found again in the new edition."""
+
+    old: int
+    """Index of the old unit."""
+    new: int
+    """Index of the new unit."""
+    score: float
+
+
+def _pairs(key: str) -> set[str]:
+    words = re.findall(r"\w+", key)
+    return {f"{a} {b}" for a, b in zip(words, words[1:], strict=False)}
+
+
+def link_units(
+    old: Sequence[Unit],
+    new: Sequence[Unit],
+    old_keys: Sequence[str],
+    *,
+    floor: float = NEAR_SIMILARITY,
+) -> list[Link]:
+    """Links from old units (compared by ``old_keys``, e.g. with sweeps applied) to new ones.
+
+    An old unit whose key occurs several times in the new edition is linked to each
+    occurrence (a sentence repeated under several keywords is matched elsewhere, by
+    the rule it belongs to); a unit is linked near-exactly only when none is exact.
+    """
+    by_key: dict[str, list[int]] = defaultdict(list)
+    for k, u in enumerate(new):
+        by_key[u.key].append(k)
+    links: list[Link] = []
+    pending: list[int] = []
+    for k, key in enumerate(old_keys):
+        if len(key.split()) < MIN_UNIT_WORDS:
+            continue
+        found = by_key.get(key) or by_key.get(old[k].key)
+        if found:
+            links.extend(Link(k, n, 100.0) for n in found)
+        else:
+            pending.append(k)
+    if not pending:
+        return links
+    postings: dict[str, list[int]] = defaultdict(list)
+    for k, u in enumerate(new):
+        if len(u.key.split()) >= MIN_UNIT_WORDS:
+            for f in _pairs(u.key):
+                postings[f].append(k)
+    for k in pending:
+        votes: dict[int, float] = defaultdict(float)
+        for f in _pairs(old_keys[k]):
+            posting = postings.get(f)
+            if posting and len(posting) <= MAX_POSTINGS:
+                for n in posting:
+                    votes[n] += 1.0 / len(posting)
+        best: tuple[float, int] | None = None
+        for n in sorted(heapq.nlargest(CANDIDATES, votes, key=votes.__getitem__)):
+            score = fuzz.ratio(old_keys[k], new[n].key)
+            if score >= floor and (best is None or score > best[0]):
+                best = (score, n)
+        if best is not None:
+            links.append(Link(k, best[1], round(best[0], 1)))
+    return links
