@@ -1046,6 +1046,8 @@ def _sentence_splits(
         j = targets[0]
         if j in in_splits or p.n2o[j] < 0 and j not in merges:
             continue
+        if not _keeps_its_name(p.old[i], p.new[j]):
+            continue  # a shared template sentence; the rule's own name is gone
         topic = p.old_topic[i]
         if topic >= 0 and p.o2n[topic] >= 0 and not _new_under(p, j, p.new[p.o2n[topic]].id):
             continue  # its keyword or step went elsewhere: a shared sentence, not a merge
@@ -1178,6 +1180,17 @@ def _coverage(part: _Node, whole: _Node) -> float:
 _PIECE_COVERAGE = 0.7
 _GAIN = 5.0
 
+#: The name a rule gives itself: 'This is called the "legend rule."'
+_CALLED = re.compile(r"\bcalled\s*(?:the\s*|an?\s*)?[\"“']\s*([^\"”']{2,60}?)[.,]?[\"”']")
+
+
+def _keeps_its_name(part: _Node, whole: _Node) -> bool:
+    """A rule that names itself survives in another only if that name does: two rules
+    that share a template sentence ("… chooses one of them, and the rest are put into
+    their owners' graveyards") but not their names are not one rule cut or joined."""
+    names = _CALLED.findall(part.lower)
+    return not names or any(name in whole.lower for name in names)
+
 
 def _pieces(
     wholes: Sequence[_Node],
@@ -1198,6 +1211,8 @@ def _pieces(
     for k in free_parts:
         best = None
         for w in index.top(parts[k].features(), 3):
+            if not _keeps_its_name(parts[k], wholes[w]):
+                continue
             cov = _coverage(parts[k], wholes[w])
             if cov >= _PIECE_COVERAGE and (best is None or cov > best[0]):
                 best = (cov, w)
@@ -1256,6 +1271,7 @@ def _find_copies(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, li
             and k not in in_splits
             and k not in merges
             and fuzz.ratio(p.old[i].lower, p.new[k].lower) >= COPY_SIMILARITY
+            and _keeps_its_name(p.old[i], p.new[k])
         ]
         copies_old = [
             k
@@ -1265,6 +1281,7 @@ def _find_copies(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, li
             and k not in in_merges
             and k not in splits
             and fuzz.ratio(p.old[k].lower, p.new[j].lower) >= COPY_SIMILARITY
+            and _keeps_its_name(p.old[k], p.new[j])
         ]
         if copies_new and len(copies_new) == len(rivals):
             splits[i] = sorted([j, *copies_new], key=lambda k: p.new[k].order)
