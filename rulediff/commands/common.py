@@ -484,3 +484,18 @@ class RuleDiffGroup(click.Group):
             if debug:
                 traceback.print_exc()
             raise InternalError(exc, debug) from exc
+
+
+def corpus_lineage(corpus: Any, editions: list[Any]) -> Any:
+    """The lineage of ``editions`` (a slice of ``corpus.editions()``), aligning the pairs
+    not cached yet on every CPU, with a progress bar on a terminal while it does."""
+    from ..history import build_lineage
+
+    with progress("aligning editions") as report:
+        return build_lineage(
+            editions,
+            corpus.load,
+            use_cache=settings().use_cache,
+            progress=lambda k, n: report(k, n, item=str(editions[k].date)),
+            workers=os.cpu_count() or 1,
+        )

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import importlib
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,6 @@ from ..errors import RuleDiffError, RuleNotFound
 from ..history import (
     Lineage,
     RuleHistory,
-    build_lineage,
     history_as_dict,
     history_details,
     rule_history,
@@ -26,12 +24,12 @@ from ..model import Edition, RuleId
 from ..render.difftext import to_markdown, to_text
 from ..safetext import json_text
 from .common import (
+    corpus_lineage,
     corpus_options,
     edition_option,
     format_option,
     load,
     output_option,
-    progress,
     settings,
     write_output,
 )
@@ -130,15 +128,7 @@ def _lineage() -> tuple[Lineage, Callable[[str], Edition], list[Any]]:
     corpus = Corpus.open(s.corpus_dir, use_cache=s.use_cache)
     editions = corpus.editions()
 
-    # Only steps not cached yet (the first run) report: then a bar shows on a terminal.
-    with progress("aligning editions") as report:
-        lineage = build_lineage(
-            editions,
-            corpus.load,
-            use_cache=s.use_cache,
-            progress=lambda k, n: report(k, n, item=str(editions[k].date)),
-            workers=os.cpu_count() or 1,
-        )
+    lineage = corpus_lineage(corpus, editions)
 
     by_date = {str(info.date): info for info in editions}
 

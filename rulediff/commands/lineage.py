@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import click
 
 from ..errors import RuleDiffError
-from .common import corpus_options, edition_option, output_option, progress, settings, write_output
+from .common import (
+    corpus_lineage,
+    corpus_options,
+    edition_option,
+    output_option,
+    settings,
+    write_output,
+)
 
 
 @click.command("lineage")
@@ -55,7 +61,6 @@ def lineage(
     through renumberings, splits and merges.
     """
     from ..corpus import Corpus
-    from ..history import build_lineage
     from ..lineage import graph_dot, graph_graphml, graph_json, lineage_graph
 
     s = settings()
@@ -72,14 +77,7 @@ def lineage(
     if a > b:
         raise RuleDiffError(f"--from {first} is newer than --to {last}")
     chosen = infos[a : b + 1]
-    with progress("aligning editions") as report:
-        lin = build_lineage(
-            chosen,
-            corpus.load,
-            use_cache=s.use_cache,
-            progress=lambda k, n: report(k, n, item=str(chosen[k].date)),
-            workers=os.cpu_count() or 1,
-        )
+    lin = corpus_lineage(corpus, chosen)
     editions = (corpus.load(info) for info in chosen)  # one at a time
     graph = lineage_graph(editions, lin, refs=refs)
     writer = {"graphml": graph_graphml, "json": graph_json, "dot": graph_dot}[fmt]

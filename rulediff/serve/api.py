@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 
-from ..model import Edition, RuleId
+from ..model import Edition, GlossaryEntry, RuleId
 from .http import send
 from .state import BadRequest, Body, NotFound, State
 
@@ -192,6 +192,20 @@ def glossary(request: Request, edition: EditionRef) -> Response:
     return ask.reply(ask.key("glossary"), lambda: dumps(_rule_dicts(ask.edition())[1]))
 
 
+def find_term(ed: Edition, term: str, fuzzy: bool) -> GlossaryEntry:
+    """The glossary entry named ``term`` (any case); with ``fuzzy``, the closest one; else
+    a 404 naming the nearest terms. Shared by ``/api`` and the compatible routes."""
+    from ..commands.parse import nearest_terms
+
+    entry = ed.glossary_entry(term)
+    if entry is None and fuzzy and ed.glossary:
+        entry = ed.glossary_entry(nearest_terms(ed, term, limit=1)[0])
+    if entry is None:
+        near = nearest_terms(ed, term) if ed.glossary else []
+        raise NotFound(f"no glossary term {term!r} in the edition of {ed.date_text}", near)
+    return entry
+
+
 @router.get("/editions/{edition}/glossary/{term}", summary="One glossary term (exact or fuzzy)")
 def glossary_term(
     request: Request,
@@ -202,16 +216,11 @@ def glossary_term(
 ) -> Response:
     """Exact (case-insensitive) lookup; with ``fuzzy=true`` the closest term (rapidfuzz).
     Text: ``rulediff glossary TERM``."""
-    from ..commands.parse import glossary_as_dict, glossary_block, nearest_terms
+    from ..commands.parse import glossary_as_dict, glossary_block
 
     ask = Ask(request, edition)
     ed = ask.edition()
-    entry = ed.glossary_entry(term)
-    if entry is None and fuzzy and ed.glossary:
-        entry = ed.glossary_entry(nearest_terms(ed, term, limit=1)[0])
-    if entry is None:
-        near = nearest_terms(ed, term) if ed.glossary else []
-        raise NotFound(f"no glossary term {term!r} in the edition of {ed.date_text}", near)
+    entry = find_term(ed, term, fuzzy)
     if format == "text":
         return ask.reply(ask.key("term", entry.term), lambda: glossary_block(ed, entry.term), TEXT)
     return ask.reply(

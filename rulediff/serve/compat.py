@@ -32,7 +32,7 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 
 from ..model import Edition, Rule
-from .api import TEXT, Ask, existing_rule, history_of, pair_diff, rule_id
+from .api import TEXT, Ask, existing_rule, find_term, history_of, pair_diff, rule_id
 from .state import NotFound
 
 router = APIRouter(tags=["compatible (Academy Ruins)"])
@@ -89,16 +89,9 @@ def cr_glossary_term(
     fuzzy: bool = False,
     edition: EditionParam = "latest",
 ) -> Response:
-    from ..commands.parse import nearest_terms
-
     ask = Ask(request, edition)
     ed = ask.edition()
-    entry = ed.glossary_entry(term)
-    if entry is None and fuzzy and ed.glossary:
-        entry = ed.glossary_entry(nearest_terms(ed, term, limit=1)[0])
-    if entry is None:
-        near = nearest_terms(ed, term) if ed.glossary else []
-        raise NotFound(f"no glossary term {term!r}", near)
+    entry = find_term(ed, term, fuzzy)
     return ask.reply(
         ask.key("ar-term", entry.term),
         lambda: _json({"term": entry.term, "definition": entry.text}),
