@@ -8,10 +8,10 @@ with the ids, and no reason may quote ten or more consecutive words of either ed
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 
 import pytest
+import tomllib
 
 from tests.conftest import FIXTURES, corpus_edition
 

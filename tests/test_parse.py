@@ -187,7 +187,10 @@ def test_glued_line_not_in_the_contents_stays_text() -> None:
 
 def test_indented_rule_line_is_a_rule() -> None:
     """A rule line that starts with a space (some 2009 editions) is a rule, not stray text."""
-    body = "100. General\n\n100.1. One.\n\n100.1a First.\n\n 100.1b Second, indented.\n\n100.2. Two.\n"
+    body = (
+        "100. General\n\n100.1. One.\n\n100.1a First.\n\n 100.1b Second, indented.\n\n"
+        "100.2. Two.\n"
+    )
     ed = parse_text(_doc(body))
     assert [str(r.id) for r in ed.rules] == ["100", "100.1", "100.1a", "100.1b", "100.2"]
     assert ed.rule("100.1b").text == "Second, indented."
