@@ -1186,8 +1186,8 @@ _CALLED = re.compile(r"\bcalled\s*(?:the\s*|an?\s*)?[\"“']\s*([^\"”']{2,60}?
 
 def _keeps_its_name(part: _Node, whole: _Node) -> bool:
     """A rule that names itself survives in another only if that name does: two rules
-    that share a template sentence ("… chooses one of them, and the rest are put into
-    their owners' graveyards") but not their names are not one rule cut or joined."""
+    that share a template sentence (one kept, the others go to the graveyard) but not
+    their names are not one rule cut or joined."""
     names = _CALLED.findall(part.lower)
     return not names or any(name in whole.lower for name in names)
 
