@@ -59,3 +59,23 @@ def synthetic_edition(
         contents="\n".join(contents),
         credits="Written for tests.",
     )
+
+
+#: A hand-written "Old School" flags file (what the engine implements), for the CLI tests.
+OLD_SCHOOL_TOML = """\
+# Hand-written "Old School" rules: what this engine implements.
+mana_burn = true
+mana_empties = "phase"
+combat_damage_uses_stack = true
+damage_assignment_order = false
+legend_rule = "oldest-stays"
+planeswalker_uniqueness = "absent"
+planeswalker_damage_redirection = false
+mulligan = "paris"
+pt_switch_sublayer = "timestamp"
+deathtouch = "absent"
+lifelink = "absent"
+starting_life = 20
+max_hand_size = 7
+poison_threshold = 10
+"""

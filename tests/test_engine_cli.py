@@ -10,23 +10,7 @@ from click.testing import CliRunner
 
 from rulediff.cli import main
 
-OLD_SCHOOL_TOML = """\
-# Hand-written "Old School" rules: what this engine implements.
-mana_burn = true
-mana_empties = "phase"
-combat_damage_uses_stack = true
-damage_assignment_order = false
-legend_rule = "oldest-stays"
-planeswalker_uniqueness = "absent"
-planeswalker_damage_redirection = false
-mulligan = "paris"
-pt_switch_sublayer = "timestamp"
-deathtouch = "absent"
-lifelink = "absent"
-starting_life = 20
-max_hand_size = 7
-poison_threshold = 10
-"""
+from .flags_helpers import OLD_SCHOOL_TOML
 
 
 def invoke(*args: str, corpus: Path | None = None) -> tuple[int, str, str]:

@@ -29,6 +29,7 @@ from rulediff import cache
 from rulediff.cli import main
 
 from .conftest import FIXTURES
+from .flags_helpers import OLD_SCHOOL_TOML
 
 SYNTHETIC = (FIXTURES / "modern_small.txt").read_bytes()
 OLD_SYNTHETIC = (FIXTURES / "old_small.txt").read_bytes()
@@ -323,22 +324,6 @@ def to_toml(doc: dict) -> str:
     return "".join(f'"{k}" = {value(v)}\n' for k, v in doc.items())
 
 
-GOOD_FLAGS = """\
-mana_burn = true
-mana_empties = "phase"
-combat_damage_uses_stack = true
-damage_assignment_order = false
-legend_rule = "oldest-stays"
-planeswalker_uniqueness = "absent"
-planeswalker_damage_redirection = false
-mulligan = "paris"
-pt_switch_sublayer = "timestamp"
-deathtouch = "absent"
-lifelink = "absent"
-starting_life = 20
-max_hand_size = 7
-poison_threshold = 10
-"""
 
 
 @FUZZ
@@ -347,7 +332,7 @@ def test_random_scenarios_never_crash(tmp_path: Path, doc: dict, raw: bool, text
     folder = fresh_dir(tmp_path, "scenario")
     scenario = folder / "s.toml"
     scenario.write_text(text if raw else to_toml(doc), encoding="utf-8")
-    (folder / "f.toml").write_text(GOOD_FLAGS, encoding="utf-8")
+    (folder / "f.toml").write_text(OLD_SCHOOL_TOML, encoding="utf-8")
     run("engine", "run", str(scenario), "--flags", str(folder / "f.toml"), allowed=(0, 1, 2))
 
 
@@ -449,7 +434,7 @@ def test_mutated_shipped_scenarios_never_crash(
     folder = fresh_dir(tmp_path, "mutated")
     scenario = folder / "s.toml"
     scenario.write_text(to_toml(doc), encoding="utf-8")  # type: ignore[arg-type]
-    (folder / "f.toml").write_text(GOOD_FLAGS, encoding="utf-8")
+    (folder / "f.toml").write_text(OLD_SCHOOL_TOML, encoding="utf-8")
     run("engine", "run", str(scenario), "--flags", str(folder / "f.toml"), allowed=(0, 1, 2))
 
 

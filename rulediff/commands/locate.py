@@ -51,7 +51,8 @@ def locate(file: str, edition: str, fmt: str, output: Path | None) -> None:
     of EDITION, a status (exact, reworded, heading, partial, not-cr) and the editions
     whose text has exactly that wording.
     """
-    from ..locate import locate_text, to_text
+    from ..locate import locate_text
+    from ..render.locate import to_text
 
     text = read_input(file)
     result = locate_text(text, source=file, context=_context(edition))
@@ -70,7 +71,8 @@ def diff_paragraphs_command(
     old: str, new: str, edition: str, fmt: str, output: Path | None
 ) -> None:
     """``rulediff diff --paragraphs OLD NEW`` (called by the diff command)."""
-    from ..locate import diff_paragraphs, diff_to_text
+    from ..locate import diff_paragraphs
+    from ..render.locate import diff_to_text
 
     if fmt not in ("text", "json", "html"):
         raise RuleDiffError(f"--paragraphs writes text, json or html, not {fmt}")

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..locate import Located, LocateResult, ParagraphDiff
+from ..locate import REWORD_SCORE, EditionRange, Located, LocateResult, ParagraphDiff
 from .env import template
 from .views import Page, Segment, Span, kind_class
 
@@ -175,3 +175,104 @@ def build_paragraph_diff_view(d: ParagraphDiff) -> ParagraphDiffView:
 def render_paragraph_diff_html(d: ParagraphDiff) -> str:
     view = build_paragraph_diff_view(d)
     return template("locate.html.j2").render(v=None, page=view.page, diff=view)
+
+
+# --- plain text (rulediff locate --format text, diff --paragraphs --format text) -------
+def _range_text(rng: EditionRange | None) -> str:
+    if rng is None:
+        return "no edition has this wording"
+    span = rng.first if rng.first == rng.last else f"{rng.first} to {rng.last}"
+    gaps = f" ({len(rng.runs)} stretches)" if len(rng.runs) > 1 else ""
+    return f"editions {span}{gaps}"
+
+
+def _short(text: str, words: int = 10) -> str:
+    parts = text.split()
+    return " ".join(parts[:words]) + (" …" if len(parts) > words else "")
+
+
+def _words_inline(words: Sequence[Any]) -> str:
+    out = []
+    for w in words:
+        if w.op == "equal":
+            out.append(w.text)
+        elif w.op == "delete":
+            out.append(f"[-{w.text}-]")
+        else:
+            out.append(f"{{+{w.text}+}}")
+    return "".join(out)
+
+
+def paragraph_lines(p: Located) -> list[str]:
+    """A paragraph's verdict as a few lines of text (``locate`` and ``diff --paragraphs``)."""
+    rules = ", ".join(
+        f"{r.id}" + (f" ({r.title})" if r.title else "") + f" {r.score:g}" for r in p.rules
+    )
+    head = f"¶{p.index + 1} line {p.line}: {p.status}"
+    if rules:
+        head += f" — {rules}"
+    lines = [head, f"    {_short(p.text)}"]
+    if p.status != "not-cr":
+        lines.append(f"    {_range_text(p.editions)}")
+    if p.status == "partial":
+        for r in p.rules:
+            lines.append(f"    sentences {', '.join(str(n + 1) for n in r.sentences)} ← {r.id}")
+    if p.words:
+        lines.append(f"    diff: {_words_inline(p.words)}")
+    if p.status == "not-cr":
+        lines.append(
+            f"    not CR text (no wording of any edition scores {REWORD_SCORE:g}; "
+            f"nearest rule here {p.score:g})"
+        )
+        if p.concerns:
+            lines.append(
+                "    concerns: "
+                + ", ".join(f"{c.id}" + (f" ({c.title})" if c.title else "") for c in p.concerns)
+            )
+    if p.note:
+        lines.append(f"    note: {p.note}")
+    return lines
+
+
+def to_text(result: LocateResult) -> str:
+    counts = ", ".join(f"{n} {s}" for s, n in result.counts().items() if n)
+    lines = [
+        f"{result.source}: {len(result.paragraphs)} paragraphs against the edition of "
+        f"{result.edition} ({counts or 'none'})"
+    ]
+    if result.document is not None:
+        d = result.document
+        lines.append(
+            f"the text quotes the rules of {d.first} to {d.last} "
+            f"({d.paragraphs} of {d.dated} dated paragraphs agree)"
+        )
+    for s in result.skipped:
+        lines.append(f"skipped line {s.line}: {s.text!r} ({s.reason})")
+    lines.append("")
+    for p in result.paragraphs:
+        lines.extend(paragraph_lines(p))
+    return "\n".join(lines) + "\n"
+
+
+# --- diff --paragraphs -------------------------------------------------------------------
+
+
+def _verdict(p: Located) -> str:
+    ids = "+".join(r.id for r in p.rules)
+    return f"{p.status}{' ' + ids if ids else ''}"
+
+
+def diff_to_text(d: ParagraphDiff) -> str:
+    counts = ", ".join(f"{n} {k}" for k, n in d.counts().items() if n)
+    lines = [f"{d.old.source} → {d.new.source} (located against {d.new.edition}): {counts}", ""]
+    for c in d.changes:
+        if c.kind == "unchanged":
+            continue
+        olds = "+".join(f"¶{p.index + 1}" for p in c.old) or "—"
+        news = "+".join(f"¶{p.index + 1}" for p in c.new) or "—"
+        verdicts = "; ".join(_verdict(p) for p in (c.new or c.old))
+        lines.append(f"{c.kind}: {olds} → {news}  [{verdicts}]")
+        lines.append(f"    {_short((c.new or c.old)[0].text)}")
+        if c.words:
+            lines.append(f"    diff: {_words_inline(c.words)}")
+    return "\n".join(lines) + "\n"
