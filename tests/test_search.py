@@ -82,14 +82,19 @@ def test_tokenize_and_queries() -> None:
             parse_query(bad)
 
 
-def test_index_ranks_numbers_titles_then_text(tmp_path: Path) -> None:
+def _toy_index(tmp_path: Path) -> search.SearchIndex:
+    """The index of the three toy editions (built in ``tmp_path``)."""
     editions = [
         toy_edition(body, glossary, date=date)
         for (body, glossary), date in zip(_bodies(), DATES, strict=True)
     ]
     path = tmp_path / "ix.sqlite"
     build_index(path, editions)
-    index = search.SearchIndex(path)
+    return search.SearchIndex(path)
+
+
+def test_index_ranks_numbers_titles_then_text(tmp_path: Path) -> None:
+    index = _toy_index(tmp_path)
     assert index.dates == ("2031-03-03", "2032-06-06", "2033-05-05")
     hits = index.search("widget tax", edition="2031-03-03")
     # The rule titled exactly so first, then the glossary term, then text mentions.
@@ -113,13 +118,7 @@ def test_index_ranks_numbers_titles_then_text(tmp_path: Path) -> None:
 
 
 def test_all_editions_and_phrase_spans(tmp_path: Path) -> None:
-    editions = [
-        toy_edition(body, glossary, date=date)
-        for (body, glossary), date in zip(_bodies(), DATES, strict=True)
-    ]
-    path = tmp_path / "ix.sqlite"
-    build_index(path, editions)
-    index = search.SearchIndex(path)
+    index = _toy_index(tmp_path)
     hits = index.search("widget tax", all_editions=True)
     rule = next(h for h in hits if h.number == "100.1a")
     assert (rule.first, rule.last, rule.editions) == ("2031-03-03", "2032-06-06", 2)
