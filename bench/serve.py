@@ -23,9 +23,9 @@ own work was most of the measured latency.
 
 Prints p50/p99/max per scenario, errors (must be 0), the CPU time per request of the
 server (its processes, from ``/proc``) and of the load generator, the machine's load
-average, the startup time, and, as the baseline run in the same process, the same rule lookups and
-searches made by calling the library directly (ratio = HTTP / direct). Goals: rule p99
-< 20 ms, search p99 < 50 ms on 2 cores. Figures only: a benchmark never fails.
+average, the startup time, and, as the baseline run in the same process, the same rule
+lookups and searches made by calling the library directly (ratio = HTTP / direct). Goals:
+rule p99 < 20 ms, search p99 < 50 ms on 2 cores. Figures only: a benchmark never fails.
 """
 
 from __future__ import annotations
