@@ -162,6 +162,26 @@ def test_etag_cache_control_gzip_cors(server: Server) -> None:
     assert "access-control-allow-origin" not in other.headers
 
 
+def test_an_answer_from_the_memo_is_the_first_answer_again(server: Server) -> None:
+    # The memo of finished answers sits in front of FastAPI (rulediff.serve.create_app):
+    # the second ask is answered from it and must carry the same body and headers as the
+    # first, which the routes, gzip and CORS made; ``Date`` alone may differ.
+    path = "/api/editions/FDN/glossary?memo-test=1"  # a URL no other test asks
+    asked = {"Accept-Encoding": "gzip", "Origin": ORIGIN}
+    first, second = server.get(path, asked), server.get(path, asked)
+    assert first.status == second.status == 200
+    assert first.headers["content-encoding"] == "gzip"
+    assert first.headers["access-control-allow-origin"] == ORIGIN
+    assert second.body == first.body
+    assert {k: v for k, v in second.headers.items() if k != "date"} == {
+        k: v for k, v in first.headers.items() if k != "date"
+    }
+    plain = server.get(path)  # another key: neither gzip nor CORS headers replayed
+    assert "content-encoding" not in plain.headers
+    assert "access-control-allow-origin" not in plain.headers
+    assert gzip.decompress(first.body) == plain.body
+
+
 def test_openapi_documents_the_routes(server: Server) -> None:
     schema = server.get("/openapi.json").json()
     for path in ("/api/diff/{old}/{new}", "/api/search", "/compat/academyruins/cr/{rule_id}"):
