@@ -697,13 +697,18 @@ def as_dict(d: EditionDiff, *, include_unchanged: bool = False) -> dict[str, Any
     }
 
 
-def diff_cached(old: Edition, new: Edition, *, use_cache: bool = True) -> EditionDiff:
-    """:func:`diff` through the on-disk cache (the alignment is cached on its own too)."""
+def diff_cached(
+    old: Edition, new: Edition, *, use_cache: bool = True, alignment: Alignment | None = None
+) -> EditionDiff:
+    """:func:`diff` through the on-disk cache (the alignment is cached on its own too).
+
+    ``alignment``: the pair's alignment when the caller already has it in memory.
+    """
     from . import cache
     from .align import align_cached
 
     def compute() -> EditionDiff:
-        return diff(old, new, align_cached(old, new, use_cache=use_cache))
+        return diff(old, new, alignment or align_cached(old, new, use_cache=use_cache))
 
     if not (old.sha256 and new.sha256):
         return compute()
