@@ -125,6 +125,40 @@ def test_search_is_the_cli_ranking(server: Server) -> None:
     )
 
 
+def _no_follow(server: Server, path: str) -> tuple[int, str | None]:
+    """Status and Location of one GET, redirects not followed."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    where = urlsplit(server.base)
+    connection = http.client.HTTPConnection(where.hostname, where.port, timeout=300)
+    try:
+        connection.request("GET", where.path.rstrip("/") + path)
+        response = connection.getresponse()
+        response.read()
+        return response.status, response.getheader("Location")
+    finally:
+        connection.close()
+
+
+def test_search_box_jumps_to_a_rule_number_without_javascript(
+    server: Server, dates: list[str]
+) -> None:
+    """The site's search box is a plain GET form: the server answers a rule number with the
+    rule's page (as the static site's script does), words with ranked results."""
+    newest = dates[-1]
+    assert _no_follow(server, "/search.html?q=704.5j") == (303, f"rules/704.5j_{newest}.html")
+    assert _no_follow(server, "/search.html?q=+702.36.+") == (303, f"rules/702.36_{newest}.html")
+    assert _no_follow(server, f"/search?q=502.2&edition={dates[0]}") == (
+        303,
+        f"rules/502.2_{dates[0]}.html",
+    )
+    page = server.get("/search.html?q=704.5j")
+    assert page.status == 200 and b"704.5j" in page.body
+    assert _no_follow(server, "/search.html?q=999.9z")[0] == 200  # no such rule: a search
+    assert _no_follow(server, "/search.html?q=" + quote("mana burn"))[0] == 200
+
+
 def test_editions_list_is_corpus_list_without_folders(server: Server) -> None:
     doc = json.loads(cli("corpus", "list", "--format", "json"))
     doc["corpus"] = Path(doc["corpus"]).name

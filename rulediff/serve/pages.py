@@ -24,6 +24,8 @@ router = APIRouter(include_in_schema=False)
 
 HTML = "text/html; charset=utf-8"
 _PAIR = re.compile(r"^(\d{4}-\d{2}-\d{2})_(\d{4}-\d{2}-\d{2})$")
+#: A query that is only a rule number: ``702.36``, ``702.36d``, ``704.5j.``.
+_RULE_NUMBER = re.compile(r"(\d{3}(?:\.\d+[a-z]{0,2})?)\.?", re.IGNORECASE)
 _RULE_KEY = re.compile(r"^([0-9][0-9a-z.]{0,15}?)(?:_(\d{4}-\d{2}-\d{2}))?$")
 
 
@@ -192,6 +194,17 @@ def search_page(
     state = state_of(request)
     every = edition == "all"
     date = None if every else str(state.resolve(edition).date)
+    number = _RULE_NUMBER.fullmatch(q.strip())
+    if number is not None:
+        # A rule number goes straight to its page, as the site's script does; here it needs
+        # no JavaScript: the server answers the box's plain form submission.
+        ask = Ask(request, edition if date else "latest")
+        try:
+            found = existing_rule(ask.edition(), number.group(1).lower())
+        except NotFound:
+            found = None
+        if found is not None:
+            return RedirectResponse(f"rules/{found}_{ask.infos[0].date}.html", status_code=303)
     index = state.flight.do("search-index", lambda: open_index(state.corpus))
     doc = search_document(index, q, edition=date, all_editions=every, limit=50)
     html = render_search_results(build_search_view(doc, q, edition, date))
