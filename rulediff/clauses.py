@@ -138,6 +138,7 @@ class ClauseTransformer(Transformer):
                         malformed=malformed,
                         target_start=token.start_pos if token is not None else -1,
                         target_end=token.end_pos if token is not None else -1,
+                        bare=keyword is None,
                     )
                 )
         clause_end = title_tok.end_pos if title_tok is not None else end
@@ -419,6 +420,7 @@ def shift(clause: Clause, delta: int) -> Clause:
                 r.malformed,
                 r.target_start + delta if r.target_start >= 0 else -1,
                 r.target_end + delta if r.target_end >= 0 else -1,
+                r.bare,
             )
             for r in clause.references
         ),

@@ -474,6 +474,8 @@ class Reference:
     """Offset of the characters that write this target (``601.2a`` or the ``h`` of
     ``601.2a–h``) in the text it was read from; -1 for a member a range leaves unwritten."""
     target_end: int = -1
+    bare: bool = False
+    """Cited by its number alone, no keyword before it ("the steps described in 409.1a")."""
 
     #: The ``references`` item of ``rulediff parse --format json``.
     __json_fields__ = ("target", "text", "title", "start", "end")

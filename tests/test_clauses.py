@@ -176,6 +176,8 @@ def test_a_dotted_number_without_keyword_is_a_reference() -> None:
     written = [text[r.target_start : r.target_end] for r in refs if not r.implied]
     assert written == ["616.1a", "d", "616.1e", "613.10"]
     assert [r.text for r in refs if not r.implied] == ["616.1a–d", "616.1a–d", "616.1e", "613.10"]
+    assert all(r.bare for r in refs)
+    assert not any(r.bare for r in references("See rule 616.1e and 613.10."))
     assert all(r.target_start == r.target_end == -1 for r in refs if r.implied)
     # titled members of a list ("rules 702.109, “Dash,” 702.152, “Blitz”") keep their titles
     titled = references("(See rules 702.109, “Dash,” and 702.152, “Blitz.”)")
