@@ -28,7 +28,9 @@ Kind = Literal[
 #: Every match kind. ``renamed`` is the glossary's ``renumbered``: the term changed.
 KINDS: tuple[Kind, ...] = get_args(Kind)
 Domain = Literal["rule", "example", "glossary"]
-Method = Literal["anchor", "fuzzy", "structure", "sentence", "term", "split", "merge", "none"]
+Method = Literal[
+    "anchor", "fuzzy", "structure", "sentence", "content", "term", "split", "merge", "none"
+]
 
 
 @dataclass(frozen=True, slots=True)

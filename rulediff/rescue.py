@@ -1,0 +1,235 @@
+"""The last matching pass: rules still without a counterpart after the confident passes.
+
+A rule reworded past every similarity threshold, cut into pieces or folded into another
+rule still shares its *rare* words with where it went ("phased-out", "fortification",
+"kicker"), and usually went near where its neighbours went. So each free rule is scored
+against the rules of the other edition by content words weighted by rarity (IDF over
+both editions), with a bonus when the candidate sits where the rule's matched
+neighbours (parent, siblings, children) or its whole family (top-level rule) went, and
+is given a counterpart only with a clear margin over the runner-up.
+
+The candidate may already have a counterpart: then the free rule joins it (an old rule
+joins a merge, a new rule joins a split), but only if what the two share is mostly
+content the candidate's present counterpart does not explain: a new rule copying the
+template of a kept rule is new content, not a piece of it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from rapidfuzz import fuzz
+
+if TYPE_CHECKING:
+    from .align import _Node, _Pairing
+
+#: A free rule takes its best candidate at this score (weighted cosine plus bonuses) ...
+RESCUE_SCORE = 0.45
+#: ... this far ahead of the runner-up (else the text does not decide).
+RESCUE_MARGIN = 0.1
+#: Joining a rule that already has a counterpart needs more.
+RESCUE_JOIN_SCORE = 0.55
+#: Bonus for a candidate next to where the rule's matched neighbours went ...
+NEAR_BONUS = 0.15
+#: ... or inside a top-level rule where its family went.
+FAMILY_BONUS = 0.07
+#: A family went to a top-level rule that received at least this share of its matches.
+FAMILY_SHARE = 0.1
+#: Joining a taken rule: this share (IDF) of the shared words must be unexplained by it.
+RESIDUAL_SHARE = 0.5
+#: ... and make up this share (IDF) of the joining rule's own words: it is a piece of
+#: what the taken rule does not already account for.
+PIECE_RESIDUAL = 0.4
+#: Candidates per free rule from the word index.
+INDEX_CANDIDATES = 12
+#: A word in more texts than this does not help to find candidates.
+MAX_POSTINGS = 80
+
+_STOP = frozenset(
+    "a an and the of or to in on for from with by as at its it is are be this that general "
+    "rules rule not can may any each which when while if then than who whose has have had "
+    "was were been being does do did into onto only also other such these those there their "
+    "they them his her he she your you see".split()
+)
+
+
+def _stems(lower: str) -> frozenset[str]:
+    """Crude stems of the content words (first five letters: ability / abilities)."""
+    return frozenset(w[:5] for w in re.findall(r"[a-z]+", lower) if len(w) > 2 and w not in _STOP)
+
+
+def _family(node_id: str) -> str:
+    """The top-level rule a rule belongs to ("401" for 401.3a); sections have none."""
+    return node_id.split(".", 1)[0] if len(node_id.split(".", 1)[0]) == 3 else ""
+
+
+class _Side:
+    """One edition's texts as weighted stem sets, with their tree context."""
+
+    def __init__(self, nodes: Sequence[_Node], by_id: dict[str, int], kids: dict) -> None:
+        self.nodes = nodes
+        self.stems = [_stems(n.lower) for n in nodes]
+        self.context: list[frozenset[int]] = []
+        for k, node in enumerate(nodes):
+            near: set[int] = set(kids.get(node.id, ()))
+            parent = by_id.get(node.parent) if node.parent is not None else None
+            if parent is not None:
+                near.add(parent)
+                near.update(kids.get(node.parent, ()))
+                grand = nodes[parent].parent
+                if grand is not None and grand in by_id:
+                    near.add(by_id[grand])
+            near.discard(k)
+            self.context.append(frozenset(near))
+
+
+def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]) -> None:
+    """Give free rules the counterpart their rare words and their neighbours point to."""
+    old = _Side(p.old, p.old_by_id, p.old_children)
+    new = _Side(p.new, p.new_by_first, p.new_children)
+    df: Counter = Counter()
+    for stems in (*old.stems, *new.stems):
+        df.update(stems)
+    total = len(old.stems) + len(new.stems)
+    idf = {w: math.log(total / c) for w, c in df.items()}
+
+    def mass(words: frozenset[str] | set[str]) -> float:
+        return sum(idf[w] for w in words)
+
+    targets_of: dict[int, list[int]] = defaultdict(list)
+    sources_of: dict[int, list[int]] = defaultdict(list)
+    for i, j in enumerate(p.o2n):
+        if j >= 0:
+            targets_of[i].append(j)
+            sources_of[j].append(i)
+    for i, group in splits.items():
+        targets_of[i] = list(group)
+        for j in group:
+            sources_of[j] = [i]
+    for j, group in merges.items():
+        sources_of[j] = list(group)
+        for i in group:
+            targets_of[i] = [j]
+
+    def family_map(src: Sequence[_Node], dst: Sequence[_Node], links: dict) -> dict[str, set]:
+        votes: dict[str, Counter] = defaultdict(Counter)
+        for a, bs in links.items():
+            fa = _family(src[a].id)
+            for b in bs:
+                fb = _family(dst[b].id)
+                if fa and fb:
+                    votes[fa][fb] += 1
+        out: dict[str, set] = {}
+        for fa, counter in votes.items():
+            n = sum(counter.values())
+            out[fa] = {fb for fb, c in counter.items() if c >= 2 and c >= FAMILY_SHARE * n}
+        return out
+
+    old_fam = family_map(p.old, p.new, targets_of)
+    new_fam = family_map(p.new, p.old, sources_of)
+
+    proposals: list[tuple[float, str, int, int, bool]] = []
+    best: dict[str, dict[int, int]] = {"old": {}, "new": {}}
+    for side in ("old", "new"):
+        mine, theirs = (old, new) if side == "old" else (new, old)
+        links, back = (targets_of, sources_of) if side == "old" else (sources_of, targets_of)
+        fam = old_fam if side == "old" else new_fam
+        postings: dict[str, list[int]] = defaultdict(list)
+        for k, node in enumerate(theirs.nodes):
+            if not node.heading:
+                for w in theirs.stems[k]:
+                    postings[w].append(k)
+        for a, node in enumerate(mine.nodes):
+            if node.heading or links.get(a) or len(mine.stems[a]) < 3:
+                continue
+            words = mine.stems[a]
+            votes: dict[int, float] = defaultdict(float)
+            for w in words:
+                posting = postings.get(w)
+                if posting and len(posting) <= MAX_POSTINGS:
+                    for b in posting:
+                        votes[b] += idf[w]
+            near = {b for k in mine.context[a] for b in links.get(k, ())}
+            near = {b for b in near if not _is_section_id(theirs.nodes[b].id)}
+            cands = set(sorted(votes, key=lambda b: (-votes[b], b))[:INDEX_CANDIDATES])
+            cands.update(
+                b
+                for k in near
+                for b in (k, *theirs.context[k])
+                if not theirs.nodes[b].heading
+            )
+            families = fam.get(_family(node.id), set())
+            scored: list[tuple[float, int, bool]] = []
+            for b in cands:
+                i, j = (a, b) if side == "old" else (b, a)
+                if not p.same_topic(i, j):
+                    continue  # a template sentence of another keyword, step or zone
+                other = theirs.stems[b]
+                shared = words & other
+                if not shared:
+                    continue
+                cosine = mass(shared) / math.sqrt(mass(words) * mass(other))
+                # Rare words say what a rule is about; the wording says which rule of
+                # several on one topic it is (a template sentence shares the words).
+                cosine = (cosine + fuzz.ratio(node.lower, theirs.nodes[b].lower) / 100) / 2
+                bonus = -1.0  # nowhere near where its neighbours or family went
+                if near & (theirs.context[b] | {b}):
+                    bonus = NEAR_BONUS
+                elif _family(theirs.nodes[b].id) in families:
+                    bonus = FAMILY_BONUS
+                usable = True
+                if back.get(b):
+                    explained = set().union(*(mine.stems[k] for k in back[b]))
+                    unexplained = mass(shared - explained)
+                    usable = (
+                        unexplained >= RESIDUAL_SHARE * mass(shared)
+                        and unexplained >= PIECE_RESIDUAL * mass(words)
+                    )
+                scored.append((cosine + bonus, b, usable))
+            scored.sort(key=lambda t: (-t[0], t[1]))
+            best[side][a] = scored[0][1] if scored else -1
+            if not scored or not scored[0][2] or scored[0][0] < RESCUE_SCORE:
+                continue
+            if len(scored) > 1 and scored[1][0] > scored[0][0] - RESCUE_MARGIN:
+                continue
+            b = scored[0][1]
+            proposals.append((scored[0][0], side, a, b, bool(back.get(b))))
+    proposals.sort(key=lambda t: (-t[0], t[1], t[2], t[3]))
+    for score, side, a, b, taken in proposals:
+        i, j = (a, b) if side == "old" else (b, a)
+        if taken and score < RESCUE_JOIN_SCORE:
+            continue
+        if taken != bool(sources_of.get(j) if side == "old" else targets_of.get(i)):
+            continue  # the candidate changed since it was scored
+        if side == "old" and targets_of.get(i):
+            continue
+        if side == "new" and sources_of.get(j):
+            continue
+        if not targets_of.get(i) and not sources_of.get(j):
+            if best["old"].get(i) != j or best["new"].get(j) != i:
+                continue  # two free rules pair only when each is the other's best
+            p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "content")
+            targets_of[i] = [j]
+            sources_of[j] = [i]
+        elif side == "old":  # a free old rule joins the rule that took its content
+            if any(j in g for g in splits.values()):
+                continue
+            group = sorted({*sources_of[j], i}, key=lambda k: p.old[k].order)
+            merges[j] = group
+            sources_of[j] = group
+            targets_of[i] = [j]
+        else:  # a free new rule is a piece of the old rule it came from
+            if any(i in g for g in merges.values()):
+                continue
+            group = sorted({*targets_of[i], j}, key=lambda k: p.new[k].order)
+            splits[i] = group
+            targets_of[i] = group
+            sources_of[j] = [i]
+
+
+def _is_section_id(node_id: str) -> bool:
+    return node_id.isdigit() and len(node_id) == 1
