@@ -65,7 +65,9 @@ class Match:
     method: Method = "none"
     """How it was found: ``anchor`` (unique exact text), ``fuzzy``, ``structure`` (a
     heading by where its children went), ``sentence`` (where its sentences went),
-    ``term`` (glossary term), ``split``/``merge``."""
+    ``content`` (a rule left free by every other pass, found by its rare words and where
+    its neighbours went: :mod:`rulediff.rescue`), ``term`` (glossary term),
+    ``split``/``merge``."""
     ambiguous: bool = False
     """Another candidate scored within :data:`AMBIGUITY_MARGIN`: check it by hand."""
     alternatives: tuple[str, ...] = ()

@@ -16,6 +16,7 @@ template of a kept rule is new content, not a piece of it.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter, defaultdict
@@ -44,6 +45,8 @@ RESIDUAL_SHARE = 0.5
 #: ... and make up this share (IDF) of the joining rule's own words: it is a piece of
 #: what the taken rule does not already account for.
 PIECE_RESIDUAL = 0.4
+#: Siblings or children in a group larger than this say nothing about where a rule is.
+CONTEXT_GROUP = 40
 #: Candidates per free rule from the word index.
 INDEX_CANDIDATES = 12
 #: A word in more texts than this does not help to find candidates.
@@ -57,6 +60,7 @@ _STOP = frozenset(
 )
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def _stems(lower: str) -> frozenset[str]:
     """Crude stems of the content words (first five letters: ability / abilities)."""
     return frozenset(w[:5] for w in re.findall(r"[a-z]+", lower) if len(w) > 2 and w not in _STOP)
@@ -64,31 +68,59 @@ def _stems(lower: str) -> frozenset[str]:
 
 def _family(node_id: str) -> str:
     """The top-level rule a rule belongs to ("401" for 401.3a); sections have none."""
-    return node_id.split(".", 1)[0] if len(node_id.split(".", 1)[0]) == 3 else ""
+    head = node_id.split(".", 1)[0]
+    return head if len(head) == 3 else ""
 
 
 class _Side:
-    """One edition's texts as weighted stem sets, with their tree context."""
+    """One edition's texts as stem sets, with their tree context (computed on demand)."""
 
     def __init__(self, nodes: Sequence[_Node], by_id: dict[str, int], kids: dict) -> None:
         self.nodes = nodes
+        self.by_id = by_id
+        self.kids = kids
         self.stems = [_stems(n.lower) for n in nodes]
-        self.context: list[frozenset[int]] = []
-        for k, node in enumerate(nodes):
-            near: set[int] = set(kids.get(node.id, ()))
-            parent = by_id.get(node.parent) if node.parent is not None else None
-            if parent is not None:
-                near.add(parent)
-                near.update(kids.get(node.parent, ()))
-                grand = nodes[parent].parent
-                if grand is not None and grand in by_id:
-                    near.add(by_id[grand])
-            near.discard(k)
-            self.context.append(frozenset(near))
+        self._context: dict[int, frozenset[int]] = {}
+
+    def context(self, k: int) -> frozenset[int]:
+        """Parent, grandparent, children and siblings of node ``k`` (siblings and children
+        only from groups small enough to say where a rule belongs)."""
+        found = self._context.get(k)
+        if found is not None:
+            return found
+        node = self.nodes[k]
+        near: set[int] = set()
+        children = self.kids.get(node.id, ())
+        if len(children) <= CONTEXT_GROUP:
+            near.update(children)
+        parent = self.by_id.get(node.parent) if node.parent is not None else None
+        if parent is not None:
+            near.add(parent)
+            siblings = self.kids.get(node.parent, ())
+            if len(siblings) <= CONTEXT_GROUP:
+                near.update(siblings)
+            grand = self.nodes[parent].parent
+            if grand is not None and grand in self.by_id:
+                near.add(self.by_id[grand])
+        near.discard(k)
+        found = self._context[k] = frozenset(near)
+        return found
 
 
 def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]) -> None:
     """Give free rules the counterpart their rare words and their neighbours point to."""
+    grouped_old = set(splits) | {i for group in merges.values() for i in group}
+    grouped_new = set(merges) | {j for group in splits.values() for j in group}
+    free = {
+        "old": [
+            i for i, n in enumerate(p.old) if not n.heading and p.o2n[i] < 0 and i not in grouped_old
+        ],
+        "new": [
+            j for j, n in enumerate(p.new) if not n.heading and p.n2o[j] < 0 and j not in grouped_new
+        ],
+    }
+    if not free["old"] and not free["new"]:
+        return
     old = _Side(p.old, p.old_by_id, p.old_children)
     new = _Side(p.new, p.new_by_first, p.new_children)
     df: Counter = Counter()
@@ -143,8 +175,11 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             if not node.heading:
                 for w in theirs.stems[k]:
                     postings[w].append(k)
-        for a, node in enumerate(mine.nodes):
-            if node.heading or links.get(a) or len(mine.stems[a]) < 3:
+        if not free[side]:
+            continue
+        for a in free[side]:
+            node = mine.nodes[a]
+            if len(mine.stems[a]) < 3:
                 continue
             words = mine.stems[a]
             votes: dict[int, float] = defaultdict(float)
@@ -153,13 +188,13 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
                 if posting and len(posting) <= MAX_POSTINGS:
                     for b in posting:
                         votes[b] += idf[w]
-            near = {b for k in mine.context[a] for b in links.get(k, ())}
+            near = {b for k in mine.context(a) for b in links.get(k, ())}
             near = {b for b in near if not _is_section_id(theirs.nodes[b].id)}
             cands = set(sorted(votes, key=lambda b: (-votes[b], b))[:INDEX_CANDIDATES])
             cands.update(
                 b
                 for k in near
-                for b in (k, *theirs.context[k])
+                for b in (k, *theirs.context(k))
                 if not theirs.nodes[b].heading
             )
             families = fam.get(_family(node.id), set())
@@ -177,7 +212,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
                 # several on one topic it is (a template sentence shares the words).
                 cosine = (cosine + fuzz.ratio(node.lower, theirs.nodes[b].lower) / 100) / 2
                 bonus = -1.0  # nowhere near where its neighbours or family went
-                if near & (theirs.context[b] | {b}):
+                if near & (theirs.context(b) | {b}):
                     bonus = NEAR_BONUS
                 elif _family(theirs.nodes[b].id) in families:
                     bonus = FAMILY_BONUS
