@@ -170,13 +170,13 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
         mine, theirs = (old, new) if side == "old" else (new, old)
         links, back = (targets_of, sources_of) if side == "old" else (sources_of, targets_of)
         fam = old_fam if side == "old" else new_fam
-        postings: dict[str, list[int]] = defaultdict(list)
-        for k, node in enumerate(theirs.nodes):
-            if not node.heading:
-                for w in theirs.stems[k]:
-                    postings[w].append(k)
         if not free[side]:
             continue
+        postings: dict[str, list[int]] = defaultdict(list)
+        for k, other_node in enumerate(theirs.nodes):
+            if not other_node.heading:
+                for w in theirs.stems[k]:
+                    postings[w].append(k)
         for a in free[side]:
             node = mine.nodes[a]
             if len(mine.stems[a]) < 3:
@@ -210,7 +210,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
                 cosine = mass(shared) / math.sqrt(mass(words) * mass(other))
                 # Rare words say what a rule is about; the wording says which rule of
                 # several on one topic it is (a template sentence shares the words).
-                cosine = (cosine + fuzz.ratio(node.lower, theirs.nodes[b].lower) / 100) / 2
+                similarity = (cosine + fuzz.ratio(node.lower, theirs.nodes[b].lower) / 100) / 2
                 bonus = -1.0  # nowhere near where its neighbours or family went
                 if near & (theirs.context(b) | {b}):
                     bonus = NEAR_BONUS
@@ -224,7 +224,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
                         unexplained >= RESIDUAL_SHARE * mass(shared)
                         and unexplained >= PIECE_RESIDUAL * mass(words)
                     )
-                scored.append((cosine + bonus, b, usable))
+                scored.append((similarity + bonus, b, usable))
             scored.sort(key=lambda t: (-t[0], t[1]))
             best[side][a] = scored[0][1] if scored else -1
             if not scored or not scored[0][2] or scored[0][0] < RESCUE_SCORE:
