@@ -47,6 +47,12 @@ RESIDUAL_SHARE = 0.5
 PIECE_RESIDUAL = 0.4
 #: Siblings or children in a group larger than this say nothing about where a rule is.
 CONTEXT_GROUP = 40
+#: A free rule this similar to a taken one (before bonuses) is a parallel copy of it.
+COPY_SIMILARITY = 0.7
+#: Bonus for a candidate between where the linked rules before and after it went ...
+GAP_BONUS = 0.05
+#: ... when those are at most this many rules apart.
+GAP_WIDTH = 12
 #: Candidates per free rule from the word index.
 INDEX_CANDIDATES = 12
 #: A word in more texts than this does not help to find candidates.
@@ -164,11 +170,10 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
     old_fam = family_map(p.old, p.new, targets_of)
     new_fam = family_map(p.new, p.old, sources_of)
 
-    proposals: list[tuple[float, str, int, int, bool]] = []
-    best: dict[str, dict[int, int]] = {"old": {}, "new": {}}
+    ranked: dict[str, dict[int, list[tuple[float, int, float]]]] = {"old": {}, "new": {}}
     for side in ("old", "new"):
         mine, theirs = (old, new) if side == "old" else (new, old)
-        links, back = (targets_of, sources_of) if side == "old" else (sources_of, targets_of)
+        links = targets_of if side == "old" else sources_of
         fam = old_fam if side == "old" else new_fam
         if not free[side]:
             continue
@@ -179,9 +184,9 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
                     postings[w].append(k)
         for a in free[side]:
             node = mine.nodes[a]
-            if len(mine.stems[a]) < 3:
-                continue
             words = mine.stems[a]
+            if len(words) < 3:
+                continue
             votes: dict[int, float] = defaultdict(float)
             for w in words:
                 posting = postings.get(w)
@@ -192,13 +197,11 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             near = {b for b in near if not _is_section_id(theirs.nodes[b].id)}
             cands = set(sorted(votes, key=lambda b: (-votes[b], b))[:INDEX_CANDIDATES])
             cands.update(
-                b
-                for k in near
-                for b in (k, *theirs.context(k))
-                if not theirs.nodes[b].heading
+                b for k in near for b in (k, *theirs.context(k)) if not theirs.nodes[b].heading
             )
             families = fam.get(_family(node.id), set())
-            scored: list[tuple[float, int, bool]] = []
+            gap = _gap(a, links, len(mine.nodes))
+            scored: list[tuple[float, int, float]] = []
             for b in cands:
                 i, j = (a, b) if side == "old" else (b, a)
                 if not p.same_topic(i, j):
@@ -216,41 +219,56 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
                     bonus = NEAR_BONUS
                 elif _family(theirs.nodes[b].id) in families:
                     bonus = FAMILY_BONUS
-                usable = True
-                if back.get(b):
-                    explained = set().union(*(mine.stems[k] for k in back[b]))
-                    unexplained = mass(shared - explained)
-                    usable = (
-                        unexplained >= RESIDUAL_SHARE * mass(shared)
-                        and unexplained >= PIECE_RESIDUAL * mass(words)
-                    )
-                scored.append((similarity + bonus, b, usable))
+                if gap[0] < b < gap[1]:
+                    bonus += GAP_BONUS  # between where the rules before and after it went
+                scored.append((similarity + bonus, b, similarity))
             scored.sort(key=lambda t: (-t[0], t[1]))
-            best[side][a] = scored[0][1] if scored else -1
-            if not scored or not scored[0][2] or scored[0][0] < RESCUE_SCORE:
+            ranked[side][a] = scored
+
+    def joinable(side: str, a: int, b: int, similarity: float) -> bool:
+        """Free ``a`` may join taken ``b``: what they share is mostly not explained by
+        ``b``'s present counterpart(s), or ``a`` is a near copy of ``b`` and that
+        counterpart was rewritten too (parallel rules folded into one)."""
+        mine, theirs = (old, new) if side == "old" else (new, old)
+        back = sources_of if side == "old" else targets_of
+        words, shared = mine.stems[a], mine.stems[a] & theirs.stems[b]
+        if side == "old" and similarity >= COPY_SIMILARITY and not any(
+            _kept(p, *((k, b) if side == "old" else (b, k))) for k in back[b]
+        ):
+            return True
+        explained = set().union(*(mine.stems[k] for k in back[b]))
+        unexplained = mass(shared - explained)
+        return unexplained >= RESIDUAL_SHARE * mass(shared) and unexplained >= (
+            PIECE_RESIDUAL * mass(words)
+        )
+
+    proposals: list[tuple[float, str, int, int]] = []
+    for side in ("old", "new"):
+        for a, scored in ranked[side].items():
+            if not scored or scored[0][0] < RESCUE_SCORE:
                 continue
-            if len(scored) > 1 and scored[1][0] > scored[0][0] - RESCUE_MARGIN:
-                continue
-            b = scored[0][1]
-            proposals.append((scored[0][0], side, a, b, bool(back.get(b))))
+            score, b, _similarity = scored[0]
+            if len(scored) > 1 and scored[1][0] > score - RESCUE_MARGIN:
+                continue  # the text does not decide between the two
+            proposals.append((score, side, a, b))
     proposals.sort(key=lambda t: (-t[0], t[1], t[2], t[3]))
-    for score, side, a, b, taken in proposals:
+    for score, side, a, b in proposals:
         i, j = (a, b) if side == "old" else (b, a)
-        if taken and score < RESCUE_JOIN_SCORE:
-            continue
-        if taken != bool(sources_of.get(j) if side == "old" else targets_of.get(i)):
-            continue  # the candidate changed since it was scored
-        if side == "old" and targets_of.get(i):
-            continue
-        if side == "new" and sources_of.get(j):
-            continue
-        if not targets_of.get(i) and not sources_of.get(j):
-            if best["old"].get(i) != j or best["new"].get(j) != i:
+        if (targets_of.get(i) if side == "old" else sources_of.get(j)):
+            continue  # taken meanwhile
+        taken = bool(sources_of.get(j) if side == "old" else targets_of.get(i))
+        if not taken:
+            mutual = ranked["new" if side == "old" else "old"].get(b)
+            if not mutual or mutual[0][1] != a:
                 continue  # two free rules pair only when each is the other's best
             p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "content")
             targets_of[i] = [j]
             sources_of[j] = [i]
-        elif side == "old":  # a free old rule joins the rule that took its content
+            continue
+        similarity = next(s for _t, c, s in ranked[side][a] if c == b)
+        if score < RESCUE_JOIN_SCORE or not joinable(side, a, b, similarity):
+            continue
+        if side == "old":  # a free old rule joins the rule that took its content
             if any(j in g for g in splits.values()):
                 continue
             group = sorted({*sources_of[j], i}, key=lambda k: p.old[k].order)
@@ -264,6 +282,21 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             splits[i] = group
             targets_of[i] = group
             sources_of[j] = [i]
+
+
+def _gap(a: int, links: dict[int, list[int]], size: int) -> tuple[int, int]:
+    """The other side's positions of the nearest linked rules before and after ``a`` (in
+    document order); an empty range when they are far apart or out of order."""
+    lo = next((min(links[k]) for k in range(a - 1, -1, -1) if links.get(k)), -1)
+    hi = next((max(links[k]) for k in range(a + 1, size) if links.get(k)), -1)
+    if lo < 0 or hi < 0 or not 0 < hi - lo <= GAP_WIDTH:
+        return (0, 0)
+    return (lo, hi)
+
+
+def _kept(p: _Pairing, i: int, j: int) -> bool:
+    """Old ``i`` and new ``j`` are one text kept word for word (up to typography)."""
+    return p.o2n[i] == j and p.old[i].key == p.new[j].key
 
 
 def _is_section_id(node_id: str) -> bool:
