@@ -138,20 +138,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
     def mass(words: frozenset[str] | set[str]) -> float:
         return sum(idf[w] for w in words)
 
-    targets_of: dict[int, list[int]] = defaultdict(list)
-    sources_of: dict[int, list[int]] = defaultdict(list)
-    for i, j in enumerate(p.o2n):
-        if j >= 0:
-            targets_of[i].append(j)
-            sources_of[j].append(i)
-    for i, group in splits.items():
-        targets_of[i] = list(group)
-        for j in group:
-            sources_of[j] = [i]
-    for j, group in merges.items():
-        sources_of[j] = list(group)
-        for i in group:
-            targets_of[i] = [j]
+    targets_of, sources_of = _links(p, splits, merges)
 
     def family_map(src: Sequence[_Node], dst: Sequence[_Node], links: dict) -> dict[str, set]:
         votes: dict[str, Counter] = defaultdict(Counter)
@@ -282,6 +269,105 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             splits[i] = group
             targets_of[i] = group
             sources_of[j] = [i]
+
+
+def _links(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> tuple[dict[int, list[int]], dict[int, list[int]]]:
+    """Old node → its new counterparts and new node → its old ones (pairs, splits, merges)."""
+    targets_of: dict[int, list[int]] = defaultdict(list)
+    sources_of: dict[int, list[int]] = defaultdict(list)
+    for i, j in enumerate(p.o2n):
+        if j >= 0:
+            targets_of[i].append(j)
+            sources_of[j].append(i)
+    for i, group in splits.items():
+        targets_of[i] = list(group)
+        for j in group:
+            sources_of[j] = [i]
+    for j, group in merges.items():
+        sources_of[j] = list(group)
+        for i in group:
+            targets_of[i] = [j]
+    return targets_of, sources_of
+
+
+#: A free heading goes to the deepest new rule holding at least this share of its matched
+#: texts (and at least two of them) ...
+HEADING_SHARE = 0.35
+#: ... the title deciding between equally deep ones only by this many points (0–100).
+HEADING_TITLE_MARGIN = 10.0
+
+
+def rescue_headings(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """Headings still free go where their texts went (container matching, once more).
+
+    After the rescue of texts, a heading whose texts now sit under one new rule (a heading,
+    or a rule with text that lists them) is that rule; if another old heading already took
+    it, the two headings were merged ("Bands with Other" folded into "Banding"). The
+    counterparts of the heading's own ancestors are not candidates (its chapter's
+    counterpart holds its texts trivially).
+    """
+    targets_of, sources_of = _links(p, splits, merges)
+    depth = [n.id.count(".") + (0 if _is_section_id(n.id) else 1) for n in p.new]
+    for h, node in enumerate(p.old):
+        if not node.heading or _is_section_id(node.id) or targets_of.get(h):
+            continue
+        excluded: set[int] = set()
+        parent = node.parent
+        while parent is not None:
+            k = p.old_by_id.get(parent)
+            if k is None:
+                break
+            excluded.update(targets_of.get(k, ()))
+            parent = p.old[k].parent
+        votes: Counter = Counter()
+        total = 0
+        for i, heads in enumerate(p.old_heads):
+            if h not in heads or p.old[i].heading or not targets_of.get(i):
+                continue
+            total += 1
+            containers: set[int] = set()
+            for j in targets_of[i]:
+                containers.add(j)
+                parent = p.new[j].parent
+                while parent is not None:
+                    k = p.new_by_first.get(parent)
+                    if k is None:
+                        break
+                    containers.add(k)
+                    parent = p.new[k].parent
+            votes.update(
+                c for c in containers if c not in excluded and not _is_section_id(p.new[c].id)
+            )
+        eligible = [g for g, c in votes.items() if c >= 2 and c >= HEADING_SHARE * total]
+        if not eligible:
+            continue
+        deepest = max(depth[g] for g in eligible)
+        ranked = sorted(
+            (
+                (fuzz.token_set_ratio(node.lower, p.new[g].lower), g)
+                for g in eligible
+                if depth[g] == deepest
+            ),
+            key=lambda t: (-t[0], t[1]),
+        )
+        if len(ranked) > 1 and ranked[1][0] > ranked[0][0] - HEADING_TITLE_MARGIN:
+            continue  # two equally specific places: the title does not decide
+        title, g = ranked[0]
+        owners = sources_of.get(g, [])
+        if not owners:
+            p.pair(h, g, round(fuzz.ratio(node.lower, p.new[g].lower), 1), "structure")
+            targets_of[h], sources_of[g] = [g], [h]
+        elif all(p.old[k].heading for k in owners) and not any(
+            g in group for group in splits.values()
+        ):
+            group = sorted({*owners, h}, key=lambda k: p.old[k].order)
+            merges[g] = group
+            sources_of[g] = group
+            targets_of[h] = [g]
 
 
 def _gap(a: int, links: dict[int, list[int]], size: int) -> tuple[int, int]:
