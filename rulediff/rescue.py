@@ -38,6 +38,9 @@ RESCUE_JOIN_SCORE = 0.55
 NEAR_BONUS = 0.15
 #: ... or inside a top-level rule where its family went.
 FAMILY_BONUS = 0.07
+#: A candidate in neither place still competes (a rival makes the text undecided) but
+#: must be this much better to be taken.
+OUT_OF_PLACE = 0.1
 #: A family went to a top-level rule that received at least this share of its matches.
 FAMILY_SHARE = 0.1
 #: Joining a taken rule: this share (IDF) of the shared words must be unexplained by it.
@@ -201,7 +204,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
                 # Rare words say what a rule is about; the wording says which rule of
                 # several on one topic it is (a template sentence shares the words).
                 similarity = (cosine + fuzz.ratio(node.lower, theirs.nodes[b].lower) / 100) / 2
-                bonus = -1.0  # nowhere near where its neighbours or family went
+                bonus = -OUT_OF_PLACE  # nowhere near where its neighbours or family went
                 if near & (theirs.context(b) | {b}):
                     bonus = NEAR_BONUS
                 elif _family(theirs.nodes[b].id) in families:
