@@ -65,3 +65,31 @@ def test_new_rule_copying_a_kept_rule_is_not_a_piece_of_it() -> None:
     m = a.match_for_new("303.6")
     assert m is not None and m.kind == "added", m
     assert not [x for x in a.rules if x.method == "content"], "neighbours need no rescue"
+
+
+def test_free_heading_goes_to_the_rule_that_lists_its_texts() -> None:
+    # A titled list of actions that skip the stack became a rule with text whose
+    # subrules list them; its texts split between that rule and another, the title
+    # decides.
+    m = m2010().match_for_old("408.2")
+    assert m is not None and m.new_ids == ("405.6",), m
+
+
+def test_two_keyword_headings_folded_into_one_are_a_merge() -> None:
+    m = m2010().match_for_new("702.19")
+    assert m is not None
+    assert (m.kind, m.old_ids) == ("merged", ("502.10", "502.11"))
+
+
+def test_a_heading_never_goes_to_its_own_ancestors_counterpart() -> None:
+    a = m2010()
+    parents = {
+        str(r.id): str(r.id.parent) for r in corpus_edition("2008-10-01").body if r.id.parent
+    }
+    for m in a.rules:
+        for old_id in m.old_ids:
+            parent = parents.get(old_id)
+            while parent is not None:
+                up = a.match_for_old(parent)
+                assert up is None or up is m or not set(up.new_ids) & set(m.new_ids), (m, up)
+                parent = parents.get(parent)
