@@ -132,11 +132,17 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
         return
     old = _Side(p.old, p.old_by_id, p.old_children)
     new = _Side(p.new, p.new_by_first, p.new_children)
-    df: Counter = Counter()
-    for stems in (*old.stems, *new.stems):
-        df.update(stems)
+    # Word → the texts holding it, per side: the candidate index and the IDF in one pass.
+    index: dict[str, dict[str, list[int]]] = {"old": defaultdict(list), "new": defaultdict(list)}
+    for name, side_ in (("old", old), ("new", new)):
+        for k, stems in enumerate(side_.stems):
+            for w in stems:
+                index[name][w].append(k)
     total = len(old.stems) + len(new.stems)
-    idf = {w: math.log(total / c) for w, c in df.items()}
+    idf = {
+        w: math.log(total / (len(index["old"].get(w, ())) + len(index["new"].get(w, ()))))
+        for w in index["old"].keys() | index["new"].keys()
+    }
 
     def mass(words: frozenset[str] | set[str]) -> float:
         return sum(idf[w] for w in words)
@@ -167,11 +173,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
         fam = old_fam if side == "old" else new_fam
         if not free[side]:
             continue
-        postings: dict[str, list[int]] = defaultdict(list)
-        for k, other_node in enumerate(theirs.nodes):
-            if not other_node.heading:
-                for w in theirs.stems[k]:
-                    postings[w].append(k)
+        postings = index["new" if side == "old" else "old"]
         for a in free[side]:
             node = mine.nodes[a]
             words = mine.stems[a]
@@ -179,13 +181,14 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
                 continue
             votes: dict[int, float] = defaultdict(float)
             for w in words:
-                posting = postings.get(w)
-                if posting and len(posting) <= MAX_POSTINGS:
+                posting = postings.get(w, ())
+                if len(posting) <= MAX_POSTINGS:
                     for b in posting:
                         votes[b] += idf[w]
             near = {b for k in mine.context(a) for b in links.get(k, ())}
             near = {b for b in near if not _is_section_id(theirs.nodes[b].id)}
-            cands = set(sorted(votes, key=lambda b: (-votes[b], b))[:INDEX_CANDIDATES])
+            texts = (b for b in votes if not theirs.nodes[b].heading)
+            cands = set(sorted(texts, key=lambda b: (-votes[b], b))[:INDEX_CANDIDATES])
             cands.update(
                 b for k in near for b in (k, *theirs.context(k)) if not theirs.nodes[b].heading
             )
