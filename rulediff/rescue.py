@@ -122,10 +122,14 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
     grouped_new = set(merges) | {j for group in splits.values() for j in group}
     free = {
         "old": [
-            i for i, n in enumerate(p.old) if not n.heading and p.o2n[i] < 0 and i not in grouped_old
+            i
+            for i, n in enumerate(p.old)
+            if not n.heading and p.o2n[i] < 0 and i not in grouped_old
         ],
         "new": [
-            j for j, n in enumerate(p.new) if not n.heading and p.n2o[j] < 0 and j not in grouped_new
+            j
+            for j, n in enumerate(p.new)
+            if not n.heading and p.n2o[j] < 0 and j not in grouped_new
         ],
     }
     if not free["old"] and not free["new"]:
@@ -225,8 +229,10 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
         mine, theirs = (old, new) if side == "old" else (new, old)
         back = sources_of if side == "old" else targets_of
         words, shared = mine.stems[a], mine.stems[a] & theirs.stems[b]
-        if side == "old" and similarity >= COPY_SIMILARITY and not any(
-            _kept(p, *((k, b) if side == "old" else (b, k))) for k in back[b]
+        if (
+            side == "old"
+            and similarity >= COPY_SIMILARITY
+            and not any(_kept(p, *((k, b) if side == "old" else (b, k))) for k in back[b])
         ):
             return True
         explained = set().union(*(mine.stems[k] for k in back[b]))
@@ -247,7 +253,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
     proposals.sort(key=lambda t: (-t[0], t[1], t[2], t[3]))
     for score, side, a, b in proposals:
         i, j = (a, b) if side == "old" else (b, a)
-        if (targets_of.get(i) if side == "old" else sources_of.get(j)):
+        if targets_of.get(i) if side == "old" else sources_of.get(j):
             continue  # taken meanwhile
         taken = bool(sources_of.get(j) if side == "old" else targets_of.get(i))
         if not taken:
