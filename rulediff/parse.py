@@ -385,7 +385,9 @@ def _layout_error(exc: UnexpectedInput, work: str, source: str) -> ParseError:
     )
 
 
-def _merge_glued_sections(sections: list, contents: list[ContentsEntry], builder: _Builder) -> list:
+def _merge_glued_sections(
+    sections: list, contents: list[ContentsEntry], builder: _Builder
+) -> list:
     """A section heading glued under a rule's text is a hard-wrapped line, not a section…
 
     …unless it is plainly the next section: real headings follow a blank line, and

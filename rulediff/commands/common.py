@@ -192,7 +192,8 @@ def check_output_path(path: Path) -> Path:
         )
     if not stat.S_ISREG(st.st_mode):
         raise OutputError(
-            "not a regular file (FIFO, device or socket); leave out -o to write to standard output",
+            "not a regular file (FIFO, device or socket); leave out -o to write to "
+            "standard output",
             file=shown,
         )
     return path

@@ -23,18 +23,14 @@ def _show(value: object) -> str:
 
 def _run_text(r: Run, sc: Scenario, flags: object) -> str:
     decided = ", ".join(f"{k}={_show(v)}" for k, v in sorted(r.flags.items()))
-    lines = [
-        f"scenario: {r.scenario}" + (f" - {sc.summary}" if sc.summary else ""),
-        f"edition:  {r.edition}",
-        f"flags:    {decided or '(none read)'}",
-        f"result:   {r.result}",
-    ]
+    lines = [f"scenario: {r.scenario}" + (f" - {sc.summary}" if sc.summary else ""),
+             f"edition:  {r.edition}", f"flags:    {decided or '(none read)'}",
+             f"result:   {r.result}"]
     expected = sc.expected(flags)
     if expected is not None:
         verdict = "as expected" if expected.result == r.result else f"EXPECTED {expected.result!r}"
-        lines.append(
-            f"          ({verdict}: {expected.why})" if expected.why else f"          ({verdict})"
-        )
+        lines.append(f"          ({verdict}: {expected.why})" if expected.why else
+                     f"          ({verdict})")
     lines.append("log:")
     lines += [f"  {entry}" for entry in r.log]
     return "\n".join(lines) + "\n"
@@ -42,27 +38,17 @@ def _run_text(r: Run, sc: Scenario, flags: object) -> str:
 
 @engine.command("run")
 @click.argument("scenario")
-@click.option(
-    "--edition",
-    "-e",
-    metavar="EDITION",
-    help="Edition whose rules apply (default: latest, unless --flags is given).",
-)
-@click.option(
-    "--flags",
-    "flags_file",
-    metavar="FILE",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="A hand-written flags file (TOML/JSON) to run under instead of an edition.",
-)
-@click.option(
-    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
-)
+@click.option("--edition", "-e", metavar="EDITION",
+              help="Edition whose rules apply (default: latest, unless --flags is given).")
+@click.option("--flags", "flags_file", metavar="FILE",
+              type=click.Path(dir_okay=False, path_type=Path),
+              help="A hand-written flags file (TOML/JSON) to run under instead of an edition.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
 @corpus_options
 @output_option
-def run_command(
-    scenario: str, edition: str | None, flags_file: Path | None, fmt: str, output: Path | None
-) -> None:
+def run_command(scenario: str, edition: str | None, flags_file: Path | None, fmt: str,
+                output: Path | None) -> None:
     """Run SCENARIO (a name or a .toml file) and print its result and narrated log.
 
     With --flags the hand-written flags decide; an --edition given as well only
@@ -98,14 +84,10 @@ def _compare_text(name: str, summary: str, spans: tuple[ResultRun, ...]) -> str:
 
 @engine.command("compare")
 @click.argument("scenario")
-@click.option(
-    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
-)
-@click.option(
-    "--check",
-    is_flag=True,
-    help="Exit 1 if an edition's result differs from the scenario's expectation.",
-)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+@click.option("--check", is_flag=True,
+              help="Exit 1 if an edition's result differs from the scenario's expectation.")
 @corpus_options
 @output_option
 def compare_command(scenario: str, fmt: str, check: bool, output: Path | None) -> None:

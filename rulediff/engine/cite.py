@@ -63,10 +63,8 @@ def under(heading: str, pattern: str = "") -> Find:
     return Find(pattern, "under", heading)
 
 
-_EMPTY_LIBRARY = (
-    r"draw (?:a card )?from (?:a library with no cards|an empty library)"
-    r"|attempted to draw|required to draw more cards than"
-)
+_EMPTY_LIBRARY = (r"draw (?:a card )?from (?:a library with no cards|an empty library)"
+                  r"|attempted to draw|required to draw more cards than")
 _LAYERS = r"interaction of continuous effects"
 _SBA_LIST = re.compile(r"state-based (?:effects|actions) are(?: as follows)?:", re.I)
 
@@ -86,10 +84,8 @@ CONCEPTS: dict[str, tuple[Find, ...]] = {
     "step-cleanup": (Find(r"^cleanup step$", "title"),),
     "draw": (under(r"draw step", r"\bdraws a card"), Find(r"^draw step$", "title")),
     "draw-card": (under(r"drawing a card"), Find(r"^a player draws a card by\b")),
-    "enter": (
-        under(_LAYERS, r"\btimestamp\b.{0,60}\benter"),
-        Find(r"timestamp is the time it (?:entered|came into|enters)"),
-    ),
+    "enter": (under(_LAYERS, r"\btimestamp\b.{0,60}\benter"),
+              Find(r"timestamp is the time it (?:entered|came into|enters)")),
     "effect-timestamp": (
         under(_LAYERS, r"\bresolution of a spell or ability\b.{0,20}\btimestamp"),
     ),
@@ -101,67 +97,42 @@ CONCEPTS: dict[str, tuple[Find, ...]] = {
     ),
     "cleanup-priority": (under(r"cleanup step", r"another cleanup step"),),
     "cleanup-again": (under(r"cleanup step", r"another cleanup step"),),
-    "end-turn": (
-        under(r"ending (?:the turn|turns and phases)", r"\bcleanup step\b"),
-        Find(r"^ending the turn$", "title"),
-    ),
-    "trigger": (
-        under(r"handling triggered abilities", r"^once an ability has triggered\b"),
-        Find(r"^handling triggered abilities$", "title"),
-    ),
-    "resolve": (
-        under(
-            r"stack|timing and priority",
-            r"\bpass in succession\b.{0,80}"
-            r"(?:top|resolves)",
-        ),
-    ),
+    "end-turn": (under(r"ending (?:the turn|turns and phases)", r"\bcleanup step\b"),
+                 Find(r"^ending the turn$", "title")),
+    "trigger": (under(r"handling triggered abilities", r"^once an ability has triggered\b"),
+                Find(r"^handling triggered abilities$", "title")),
+    "resolve": (under(r"stack|timing and priority", r"\bpass in succession\b.{0,80}"
+                      r"(?:top|resolves)"),),
     "counter-ability": (under(r"counter|countering spells and abilities", r"^to counter\b"),),
     "sacrifice": (under(r"sacrifice", r"^to sacrifice\b"),),
     # state-based actions
-    "sba-zero-life": (
-        Find(
-            r"(?:0|zero) (?:or less )?life(?: or less)?"
-            r"|life total (?:of )?(?:0|zero)",
-            "sba",
-        ),
-    ),
+    "sba-zero-life": (Find(r"(?:0|zero) (?:or less )?life(?: or less)?"
+                           r"|life total (?:of )?(?:0|zero)", "sba"),),
     "sba-empty-library": (Find(_EMPTY_LIBRARY, "sba"),),
     "draw-empty": (Find(_EMPTY_LIBRARY, "sba"),),
     "sba-zero-toughness": (Find(r"toughness (?:0|zero) or less", "sba"),),
-    "sba-lethal-damage": (
-        Find(r"lethal damage|damage marked on it (?:is )?greater than or equal", "sba"),
-    ),
+    "sba-lethal-damage": (Find(r"lethal damage|damage marked on it (?:is )?greater than or equal",
+                               "sba"),),
     "sba-deathtouch": (Find(r"deathtouch", "sba"),),
     "sba-zero-loyalty": (Find(r"loyalty (?:0|zero)|(?:0|zero) loyalty", "sba"),),
     "world-rule": (Find(r"enchant worlds?|supertype world|world permanents?", "sba"),),
     # damage and combat
-    "damage-player": (
-        under(r"damage|life", r"^damage dealt to a player\b"),
-        Find(r"damage (?:dealt )?to a player.{0,60}los(?:e|s)"),
-    ),
+    "damage-player": (under(r"damage|life", r"^damage dealt to a player\b"),
+                      Find(r"damage (?:dealt )?to a player.{0,60}los(?:e|s)")),
     "damage-creature": (
         under(r"damage|creatures?", r"^damage dealt to a creature\b.{0,80}\bmarked"),
         Find(r"damage (?:dealt )?to a creature.{0,60}(?:stays|remains|marked)"),
     ),
-    "damage-planeswalker": (
-        under(r"damage|planeswalkers?", r"^damage dealt to a planeswalker\b.{0,40}\bloyalty"),
-    ),
+    "damage-planeswalker": (under(r"damage|planeswalkers?",
+                                  r"^damage dealt to a planeswalker\b.{0,40}\bloyalty"),),
     "declare-attackers": (Find(r"^declare attackers step$", "title"),),
     "declare-blockers": (Find(r"^declare blockers step$", "title"),),
     "combat-damage": (Find(r"^combat damage step$", "title"),),
     # power and toughness
-    "pt-timestamp": (
-        under(_LAYERS, r"\bdependent effects form a loop\b.{0,60}timestamp order"),
-        under(_LAYERS, r"using a timestamp system"),
-    ),
-    "pt-counters": (
-        under(
-            _LAYERS,
-            r"(?:power or toughness changes due to|changes from) "
-            r"counters",
-        ),
-    ),
+    "pt-timestamp": (under(_LAYERS, r"\bdependent effects form a loop\b.{0,60}timestamp order"),
+                     under(_LAYERS, r"using a timestamp system")),
+    "pt-counters": (under(_LAYERS, r"(?:power or toughness changes due to|changes from) "
+                                   r"counters"),),
     # the sublayers: labels of the enumerated list in the layers rule
     "pt-6b": (under(_LAYERS, r"\(6b\)"),),
     "pt-6c": (under(_LAYERS, r"\(6c\)"),),

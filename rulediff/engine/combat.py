@@ -38,25 +38,19 @@ def deal_damage(game: Game, source: Source, target: str, amount: int, *, combat:
     if target in game.players:
         player = game.players[target]
         player.life -= amount
-        game.say(
-            "damage-player", f"{source.id} deals {amount} {what} to {target} (life {player.life})"
-        )
+        game.say("damage-player", f"{source.id} deals {amount} {what} to {target} "
+                 f"(life {player.life})")
     elif target in game.battlefield:
         perm = game.battlefield[target]
         if perm.is_a("creature"):
             perm.damage += amount
-            game.say(
-                "damage-creature",
-                f"{source.id} deals {amount} {what} to {target} (damage marked {perm.damage})",
-            )
+            game.say("damage-creature", f"{source.id} deals {amount} {what} to {target} "
+                     f"(damage marked {perm.damage})")
         if perm.is_a("planeswalker"):
             loyalty = perm.counters.get("loyalty", 0)
             perm.counters["loyalty"] = max(0, loyalty - amount)
-            game.say(
-                "damage-planeswalker",
-                f"{source.id} deals {amount} {what} to {target}, "
-                f"removing loyalty counters (loyalty {perm.counters['loyalty']})",
-            )
+            game.say("damage-planeswalker", f"{source.id} deals {amount} {what} to {target}, "
+                     f"removing loyalty counters (loyalty {perm.counters['loyalty']})")
         if perm.is_a("creature") and "deathtouch" in source.keywords:
             _deathtouch(game, source, perm)
     else:
@@ -79,15 +73,9 @@ def _deathtouch(game: Game, source: Source, victim: Permanent) -> None:
             else:
                 g.say("deathtouch", f"deathtouch trigger resolves: {victim.id} is gone")
 
-        game.pending.append(
-            StackObject(
-                game.new_id("trigger"),
-                "trigger",
-                source.controller,
-                f"{source.id}'s deathtouch trigger ({victim.id})",
-                destroy,
-            )
-        )
+        game.pending.append(StackObject(game.new_id("trigger"), "trigger", source.controller,
+                                        f"{source.id}'s deathtouch trigger ({victim.id})",
+                                        destroy))
     else:
         game.say("", f"deathtouch has no rules meaning in this rule set ({source.id})")
 
@@ -97,17 +85,11 @@ def _lifelink(game: Game, source: Source, amount: int) -> None:
     if mode == "static":
         gain_life(game, source.controller, amount, f"lifelink of {source.id}")
     elif mode == "triggered":
-        game.pending.append(
-            StackObject(
-                game.new_id("trigger"),
-                "trigger",
-                source.controller,
-                f"{source.id}'s lifelink trigger ({amount})",
-                lambda g: gain_life(
-                    g, source.controller, amount, f"lifelink trigger of {source.id}"
-                ),
-            )
-        )
+        game.pending.append(StackObject(
+            game.new_id("trigger"), "trigger", source.controller,
+            f"{source.id}'s lifelink trigger ({amount})",
+            lambda g: gain_life(g, source.controller, amount, f"lifelink trigger of {source.id}"),
+        ))
     else:
         game.say("", f"lifelink has no rules meaning in this rule set ({source.id})")
 
@@ -118,22 +100,15 @@ def gain_life(game: Game, pid: str, amount: int, why: str) -> None:
     game.say("lifelink", f"{pid} gains {amount} life from {why} (life {player.life})")
 
 
-def noncombat_damage(
-    game: Game, source: Source, target: str, amount: int, redirect_to: str | None
-) -> None:
+def noncombat_damage(game: Game, source: Source, target: str, amount: int,
+                     redirect_to: str | None) -> None:
     """Damage from a spell or ability, with planeswalker redirection when it exists."""
-    if (
-        redirect_to
-        and target in game.players
-        and source.controller != target
-        and game.flag("planeswalker_damage_redirection")
-    ):
+    if (redirect_to and target in game.players and source.controller != target
+            and game.flag("planeswalker_damage_redirection")):
         walker = game.battlefield.get(redirect_to)
         if walker is not None and walker.is_a("planeswalker") and walker.controller == target:
-            game.say(
-                "planeswalker-redirection",
-                f"{source.controller} has the damage to {target} dealt to {redirect_to}",
-            )
+            game.say("planeswalker-redirection",
+                     f"{source.controller} has the damage to {target} dealt to {redirect_to}")
             target = redirect_to
     elif redirect_to:
         game.say("", f"damage to {target} can't be redirected to {redirect_to} in this rule set")
@@ -142,12 +117,8 @@ def noncombat_damage(
 
 # --- declaring and assigning ------------------------------------------------------------
 def declare_attackers(game: Game, attackers: list[str], defender: str) -> None:
-    game.combat = {
-        "attacking": {a: defender for a in attackers},
-        "blocks": {},
-        "order": {},
-        "assigned": {},
-    }
+    game.combat = {"attacking": {a: defender for a in attackers}, "blocks": {}, "order": {},
+                   "assigned": {}}
     for a in attackers:
         game.permanent(a)
     game.say("declare-attackers", f"{game.active} attacks {defender} with {', '.join(attackers)}")
@@ -169,17 +140,12 @@ def order_blockers(game: Game, attacker: str, order: list[str]) -> None:
         raise EngineError(f"the order for {attacker} must list its blockers {blockers}")
     if game.flag("damage_assignment_order"):
         game.combat["order"][attacker] = list(order)
-        game.say(
-            "damage-assignment-order",
-            f"{game.active} orders the blockers of {attacker}: {', '.join(order)}",
-        )
+        game.say("damage-assignment-order",
+                 f"{game.active} orders the blockers of {attacker}: {', '.join(order)}")
     else:
         game.combat["blocks"][attacker] = list(order)
-        game.say(
-            "assign-damage",
-            f"no damage assignment order exists in this rule set; "
-            f"{attacker}'s damage may be divided freely",
-        )
+        game.say("assign-damage", f"no damage assignment order exists in this rule set; "
+                 f"{attacker}'s damage may be divided freely")
 
 
 def _lethal(game: Game, source: Source, blocker: str) -> int:
@@ -234,11 +200,8 @@ def _default_split(game: Game, attacker: str) -> dict[str, int]:
     perm = game.battlefield[attacker]
     power = power_toughness(game, perm)[0]
     defender = game.combat["attacking"][attacker]
-    blockers = [
-        b
-        for b in game.combat["order"].get(attacker) or game.combat["blocks"].get(attacker, [])
-        if b in game.battlefield
-    ]
+    blockers = [b for b in game.combat["order"].get(attacker) or
+                game.combat["blocks"].get(attacker, []) if b in game.battlefield]
     if attacker not in game.combat["blocks"]:
         return {defender: power}
     split: dict[str, int] = {}
@@ -280,9 +243,8 @@ def combat_damage_step(game: Game) -> None:
             deal_damage(g, src, target, n, combat=True)
 
     if game.flag("combat_damage_uses_stack"):
-        game.stack.append(
-            StackObject(game.new_id("damage"), "combat-damage", game.active, "combat damage", deal)
-        )
+        game.stack.append(StackObject(game.new_id("damage"), "combat-damage", game.active,
+                                      "combat damage", deal))
         game.say("combat-damage-stack", f"combat damage is assigned and put on the stack ({text})")
     else:
         game.say("combat-damage-now", f"combat damage is assigned and dealt at once ({text})")

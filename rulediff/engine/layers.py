@@ -47,12 +47,8 @@ SCHEMES: dict[str, tuple[Sublayer, ...]] = {
         ("6d", lambda e: _modify(e) and e.static, False),
         ("6e", _switch, False),
     ),
-    "7e": (
-        ("7b", _set, False),
-        ("7c", _modify, False),
-        ("7d", _none, True),
-        ("7e", _switch, False),
-    ),
+    "7e": (("7b", _set, False), ("7c", _modify, False), ("7d", _none, True),
+           ("7e", _switch, False)),
     "7d": (("7b", _set, False), ("7c", _modify, True), ("7d", _switch, False)),
 }
 

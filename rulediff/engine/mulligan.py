@@ -32,10 +32,8 @@ def mulligan(game: Game, pid: str, rng: random.Random) -> None:
     if n <= 0 and style != "london":
         raise EngineError(f"{pid} can't take a mulligan to zero cards")
     player.hand, player.library = player.library[:n], player.library[n:]
-    game.say(
-        "mulligan",
-        f"{pid} takes mulligan {player.mulligans}: shuffles the hand away and draws {n} cards",
-    )
+    game.say("mulligan", f"{pid} takes mulligan {player.mulligans}: shuffles the hand away "
+             f"and draws {n} cards")
 
 
 def keep(game: Game, pid: str, bottom: list[str] | None, scry: str | None) -> None:
@@ -50,10 +48,8 @@ def keep(game: Game, pid: str, bottom: list[str] | None, scry: str | None) -> No
             player.hand.remove(card)
             player.library.append(card)
         player.bottomed += n
-        game.say(
-            "mulligan",
-            f"{pid} keeps and puts {n} card{'s' if n > 1 else ''} on the bottom of the library",
-        )
+        game.say("mulligan", f"{pid} keeps and puts {n} card{'s' if n > 1 else ''} on the "
+                 "bottom of the library")
     else:
         game.say("mulligan", f"{pid} keeps {len(player.hand)} cards")
     player.kept = True
@@ -62,11 +58,8 @@ def keep(game: Game, pid: str, bottom: list[str] | None, scry: str | None) -> No
         if scry == "bottom":
             player.library.append(player.library.pop(0))
             player.bottomed += 1
-        game.say(
-            "mulligan-scry",
-            f"{pid} looks at the top card of the library and leaves it "
-            f"on the {'bottom' if scry == 'bottom' else 'top'}",
-        )
+        game.say("mulligan-scry", f"{pid} looks at the top card of the library and leaves it "
+                 f"on the {'bottom' if scry == 'bottom' else 'top'}")
 
 
 def summary(game: Game, pid: str) -> str:

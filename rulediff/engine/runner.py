@@ -37,21 +37,15 @@ class Run:
     as_dict = to_data
 
 
-def run(
-    scenario: Scenario, flags: Any, *, edition: Edition | None = None, label: str | None = None
-) -> Run:
+def run(scenario: Scenario, flags: Any, *, edition: Edition | None = None,
+        label: str | None = None) -> Run:
     """Play ``scenario`` under ``flags``; with ``edition``, the log cites its rules."""
     cite = citations(edition) if edition is not None else (lambda concept: ())
     if label is None and edition is not None and edition.effective_date is not None:
         label = edition.effective_date.isoformat()
     game = play(scenario, flags, cite)
-    return Run(
-        scenario.name,
-        label,
-        render_result(game, scenario.result),
-        tuple(game.log),
-        dict(game.flags_read),
-    )
+    return Run(scenario.name, label, render_result(game, scenario.result), tuple(game.log),
+               dict(game.flags_read))
 
 
 _FLAGS: dict[str, Any] = {}
@@ -91,14 +85,8 @@ class ResultRun:
     def last(self) -> str:
         return self.editions[-1]
 
-    __json_fields__ = (
-        "first",
-        "last",
-        Out("count", lambda r: len(r.editions)),
-        "result",
-        "editions",
-        "unexpected",
-    )
+    __json_fields__ = ("first", "last", Out("count", lambda r: len(r.editions)), "result",
+                       "editions", "unexpected")
     as_dict = to_data
 
 
@@ -135,10 +123,8 @@ def corpus_rule_sets(corpus: Corpus, *, use_cache: bool = True) -> list[tuple[st
     """
     from ..flags.timeline import corpus_timeline
 
-    return [
-        (fs.effective_date.isoformat() if fs.effective_date else "?", fs)
-        for fs in corpus_timeline(corpus, use_cache=use_cache)
-    ]
+    return [(fs.effective_date.isoformat() if fs.effective_date else "?", fs)
+            for fs in corpus_timeline(corpus, use_cache=use_cache)]
 
 
 # --- finding scenario files ---------------------------------------------------------------

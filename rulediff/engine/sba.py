@@ -32,23 +32,13 @@ def _check_once(game: Game) -> bool:
         if p.life <= 0:
             losers.append((p.id, "sba-zero-life", f"{p.id} has {p.life} life and loses the game"))
         elif p.drew_from_empty:
-            losers.append(
-                (
-                    p.id,
-                    "sba-empty-library",
-                    f"{p.id} attempted to draw from an empty library and loses the game",
-                )
-            )
+            losers.append((p.id, "sba-empty-library",
+                           f"{p.id} attempted to draw from an empty library and loses the game"))
         elif p.poison:
             threshold = threshold or game.flag("poison_threshold")
             if p.poison >= threshold:
-                losers.append(
-                    (
-                        p.id,
-                        "sba-poison",
-                        f"{p.id} has {p.poison} poison counters and loses the game",
-                    )
-                )
+                losers.append((p.id, "sba-poison",
+                               f"{p.id} has {p.poison} poison counters and loses the game"))
     for perm in game.battlefield.values():
         if perm.is_a("creature"):
             power, toughness = power_toughness(game, perm)

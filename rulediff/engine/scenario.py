@@ -260,39 +260,24 @@ def load_scenario(path: str | Path) -> Scenario:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         m = re.search(r"line (\d+)", str(exc))
-        raise ScenarioError(
-            f"invalid TOML: {exc}", file=str(path), line=int(m.group(1)) if m else None
-        ) from None
+        raise ScenarioError(f"invalid TOML: {exc}", file=str(path),
+                            line=int(m.group(1)) if m else None) from None
     except RecursionError:
         raise ScenarioError("invalid TOML: nested too deeply", file=str(path)) from None
     return scenario_from_mapping(data, name=path.stem, source=str(path), text=text)
 
 
-def scenario_from_mapping(
-    data: Mapping[str, Any], *, name: str, source: str = "<scenario>", text: str = ""
-) -> Scenario:
+def scenario_from_mapping(data: Mapping[str, Any], *, name: str, source: str = "<scenario>",
+                          text: str = "") -> Scenario:
     def fail(message: str, line: int | None = None) -> ScenarioError:
         return ScenarioError(message, file=source, line=line)
 
-    known = {
-        "name",
-        "summary",
-        "result",
-        "start",
-        "active",
-        "players",
-        "permanents",
-        "actions",
-        "choices",
-        "expect",
-        "seed",
-    }
+    known = {"name", "summary", "result", "start", "active", "players", "permanents",
+             "actions", "choices", "expect", "seed"}
     for key in data:
         if key not in known:
-            raise fail(
-                f"unknown key {key!r} (expected one of: {', '.join(sorted(known))})",
-                _line_of(text, key),
-            )
+            raise fail(f"unknown key {key!r} (expected one of: {', '.join(sorted(known))})",
+                       _line_of(text, key))
     if not isinstance(data.get("result"), str):
         raise fail("a scenario needs a 'result' template, e.g. result = \"{pt:bear}\"")
     _check_schema(data, fail, text)
@@ -313,43 +298,31 @@ def scenario_from_mapping(
         kind = action.get("do")
         if kind not in ACTIONS:
             line = action_lines[i] if i < len(action_lines) else None
-            raise fail(
-                f"action {i + 1}: unknown 'do' {kind!r} (one of: {', '.join(ACTIONS)})", line
-            )
+            raise fail(f"action {i + 1}: unknown 'do' {kind!r} (one of: {', '.join(ACTIONS)})",
+                       line)
     for m in _PLACEHOLDER.finditer(data["result"]):
         if m.group(1) not in RESULTS:
-            raise fail(
-                f"unknown result function {m.group(1)!r} (one of: {', '.join(RESULTS)})",
-                _line_of(text, "result"),
-            )
+            raise fail(f"unknown result function {m.group(1)!r} (one of: {', '.join(RESULTS)})",
+                       _line_of(text, "result"))
     expect = []
     for item in data.get("expect", ()):
         if "result" not in item:
             raise fail("each [[expect]] needs a 'result'")
         for flag_name in item.get("when", {}):
             if flag_name not in _flag_names():
-                raise fail(
-                    f"[[expect]] names an unknown flag {flag_name!r}", _line_of(text, "when")
-                )
-        expect.append(
-            Expectation(dict(item.get("when", {})), str(item["result"]), str(item.get("why", "")))
-        )
+                raise fail(f"[[expect]] names an unknown flag {flag_name!r}",
+                           _line_of(text, "when"))
+        expect.append(Expectation(dict(item.get("when", {})), str(item["result"]),
+                                  str(item.get("why", ""))))
     start = data.get("start", "precombat-main")
     if start not in [position_name(*p) for p in POSITIONS]:
         raise fail(f"unknown start {start!r}", _line_of(text, "start"))
     return Scenario(
-        name=str(data.get("name", name)),
-        summary=str(data.get("summary", "")),
-        result=data["result"],
-        start=start,
-        active=str(data.get("active", players[0]["id"])),
-        players=players,
-        permanents=tuple(data.get("permanents", ())),
-        actions=actions,
-        choices=dict(data.get("choices", {})),
-        expect=tuple(expect),
-        seed=int(data.get("seed", 0)),
-        source=source,
+        name=str(data.get("name", name)), summary=str(data.get("summary", "")),
+        result=data["result"], start=start, active=str(data.get("active", players[0]["id"])),
+        players=players, permanents=tuple(data.get("permanents", ())), actions=actions,
+        choices=dict(data.get("choices", {})), expect=tuple(expect),
+        seed=int(data.get("seed", 0)), source=source,
         lines=dict(enumerate(action_lines)),
     )
 
@@ -381,33 +354,24 @@ def _permanent(game: Game, spec: Mapping[str, Any], timestamp: int) -> Permanent
         counters["loyalty"] = int(spec["loyalty"])
     controller = str(spec.get("controller", game.active))
     return Permanent(
-        id=str(spec["id"]),
-        name=str(spec.get("name", spec["id"])),
-        controller=controller,
-        owner=str(spec.get("owner", controller)),
-        timestamp=timestamp,
-        card_types=tuple(spec.get("types", ())),
-        subtypes=tuple(spec.get("subtypes", ())),
-        supertypes=tuple(spec.get("supertypes", ())),
-        power=spec.get("power"),
-        toughness=spec.get("toughness"),
-        keywords=tuple(spec.get("keywords", ())),
+        id=str(spec["id"]), name=str(spec.get("name", spec["id"])), controller=controller,
+        owner=str(spec.get("owner", controller)), timestamp=timestamp,
+        card_types=tuple(spec.get("types", ())), subtypes=tuple(spec.get("subtypes", ())),
+        supertypes=tuple(spec.get("supertypes", ())), power=spec.get("power"),
+        toughness=spec.get("toughness"), keywords=tuple(spec.get("keywords", ())),
         counters=counters,
     )
 
 
 def new_game(scenario: Scenario, flags: Any, cite: Citer) -> Game:
     """The starting state of a scenario under ``flags``."""
-    game = Game(
-        flags=flags, players={}, cite=cite, active=scenario.active, choices=dict(scenario.choices)
-    )
+    game = Game(flags=flags, players={}, cite=cite, active=scenario.active,
+                choices=dict(scenario.choices))
     for spec in scenario.players:
         pid = str(spec["id"])
         life = spec["life"] if "life" in spec else game.flag("starting_life")
         game.players[pid] = Player(
-            id=pid,
-            life=int(life),
-            poison=int(spec.get("poison", 0)),
+            id=pid, life=int(life), poison=int(spec.get("poison", 0)),
             hand=_cards(spec.get("hand", 0), f"{pid}-hand"),
             library=_cards(spec.get("library", 0), f"{pid}-card"),
             mana=list(str(spec.get("mana", ""))),
@@ -444,24 +408,15 @@ def _effect(game: Game, a: Mapping[str, Any], kind: str) -> None:
     target = _need(a, "target")
     game.permanent(target)
     static = bool(a.get("static", False))
-    e = Effect(
-        id=str(a.get("id", game.new_id("effect"))),
-        target=target,
-        kind=kind,
-        timestamp=game.tick(),
-        power=int(a.get("power", 0)),
-        toughness=int(a.get("toughness", 0)),
-        static=static,
-        source=a.get("source"),
-        until=a.get("until", None if static else "end-of-turn"),
-    )
+    e = Effect(id=str(a.get("id", game.new_id("effect"))), target=target, kind=kind,
+               timestamp=game.tick(), power=int(a.get("power", 0)),
+               toughness=int(a.get("toughness", 0)), static=static, source=a.get("source"),
+               until=a.get("until", None if static else "end-of-turn"))
     game.effects.append(e)
     label = sublayer_of(game, e)
-    what = {
-        "set": f"becomes {e.power}/{e.toughness}",
-        "modify": f"gets {e.power:+d}/{e.toughness:+d}",
-        "switch": "has its power and toughness switched",
-    }[kind]
+    what = {"set": f"becomes {e.power}/{e.toughness}",
+            "modify": f"gets {e.power:+d}/{e.toughness:+d}",
+            "switch": "has its power and toughness switched"}[kind]
     p, t = power_toughness(game, game.permanent(target))
     concept = "pt-switch" if kind == "switch" and game.cite("pt-switch") else f"pt-{label}"
     game.say(concept, f"{target} {what} ({e.id}, applied in {label}): now {p}/{t}")
@@ -500,10 +455,8 @@ def _counters(game: Game, a: Mapping[str, Any]) -> None:
     perm = game.permanent(_need(a, "target"))
     kind, n = str(_need(a, "kind")), int(a.get("n", 1))
     perm.counters[kind] = perm.counters.get(kind, 0) + n
-    game.say(
-        "counters" if "/" in kind else "",
-        f"{n} {kind} counter{'s' if n != 1 else ''} put on {perm.id}",
-    )
+    game.say("counters" if "/" in kind else "", f"{n} {kind} counter{'s' if n != 1 else ''} "
+             f"put on {perm.id}")
 
 
 @action("enter")
@@ -515,23 +468,17 @@ def _enter(game: Game, a: Mapping[str, Any]) -> None:
         perm = _permanent(game, spec, stamp)
         game.battlefield[perm.id] = perm
     ids = ", ".join(str(s["id"]) for s in specs)
-    game.say(
-        "enter",
-        f"{ids} enter{'s' if len(specs) == 1 else ''} the battlefield"
-        + (" simultaneously" if len(specs) > 1 else "")
-        + f" (timestamp {stamp})",
-    )
+    game.say("enter", f"{ids} enter{'s' if len(specs) == 1 else ''} the battlefield"
+             + (" simultaneously" if len(specs) > 1 else "") + f" (timestamp {stamp})")
 
 
 @action("damage")
 def _damage(game: Game, a: Mapping[str, Any]) -> None:
     """A spell or ability from ``source`` (controlled by ``controller``) deals damage."""
-    src = combat.Source(
-        str(_need(a, "source")), str(a.get("controller", game.active)), tuple(a.get("keywords", ()))
-    )
-    combat.noncombat_damage(
-        game, src, str(_need(a, "target")), int(_need(a, "amount")), a.get("redirect_to")
-    )
+    src = combat.Source(str(_need(a, "source")), str(a.get("controller", game.active)),
+                        tuple(a.get("keywords", ())))
+    combat.noncombat_damage(game, src, str(_need(a, "target")), int(_need(a, "amount")),
+                            a.get("redirect_to"))
 
 
 @action("activate-sacrifice")
@@ -545,15 +492,9 @@ def _activate_sacrifice(game: Game, a: Mapping[str, Any]) -> None:
     sba.leave_battlefield(game, pid, "graveyard")
     game.say("sacrifice", f"{src.controller} sacrifices {pid} to activate its ability")
     target, amount = str(_need(a, "target")), int(_need(a, "amount"))
-    game.stack.append(
-        StackObject(
-            game.new_id("ability"),
-            "ability",
-            src.controller,
-            f"{pid}'s ability",
-            lambda g: combat.noncombat_damage(g, src, target, amount, None),
-        )
-    )
+    game.stack.append(StackObject(
+        game.new_id("ability"), "ability", src.controller, f"{pid}'s ability",
+        lambda g: combat.noncombat_damage(g, src, target, amount, None)))
 
 
 @action("counter-trigger")
@@ -570,15 +511,9 @@ def _counter_trigger(game: Game, a: Mapping[str, Any]) -> None:
 @action("trigger")
 def _trigger(game: Game, a: Mapping[str, Any]) -> None:
     """A triggered ability (with no effect of its own) triggers."""
-    game.pending.append(
-        StackObject(
-            game.new_id("trigger"),
-            "trigger",
-            str(a.get("player", game.active)),
-            str(a.get("text", "a triggered ability")),
-            lambda g: None,
-        )
-    )
+    game.pending.append(StackObject(game.new_id("trigger"), "trigger",
+                                    str(a.get("player", game.active)),
+                                    str(a.get("text", "a triggered ability")), lambda g: None))
 
 
 @action("resolve")
@@ -724,9 +659,8 @@ RESULTS: dict[str, Callable[[Game, str], object]] = {
     "status": lambda g, arg: "lost" if g.player(arg).lost else "alive",
     "zone": lambda g, arg: g.zone_of(arg),
     "damage": lambda g, arg: g.permanent(arg).damage,
-    "loyalty": lambda g, arg: (
-        g.battlefield[arg].counters.get("loyalty", 0) if arg in g.battlefield else g.zone_of(arg)
-    ),
+    "loyalty": lambda g, arg: g.battlefield[arg].counters.get("loyalty", 0)
+    if arg in g.battlefield else g.zone_of(arg),
     "counters": _counters_of,
     "note": lambda g, arg: g.notes.get(arg, "none"),
     "mulligan": lambda g, arg: mulligan.summary(g, arg),
@@ -751,9 +685,8 @@ def play(scenario: Scenario, flags: Any, cite: Citer) -> Game:
             exc.file, exc.args = scenario.source, (exc.message,)
         raise
     except (KeyError, ValueError, TypeError) as exc:
-        raise ScenarioError(
-            f"setting up the game: bad value ({exc})", file=scenario.source
-        ) from None
+        raise ScenarioError(f"setting up the game: bad value ({exc})",
+                            file=scenario.source) from None
     game.rng = random.Random(scenario.seed)
     for i, a in enumerate(scenario.actions):
         try:
@@ -767,9 +700,6 @@ def play(scenario: Scenario, flags: Any, cite: Citer) -> Game:
                 exc.args = (exc.message,)
             raise
         except (KeyError, ValueError, TypeError, AttributeError) as exc:
-            raise ScenarioError(
-                f"action {i + 1} ({a['do']}): bad value ({exc})",
-                file=scenario.source,
-                line=scenario.lines.get(i),
-            ) from None
+            raise ScenarioError(f"action {i + 1} ({a['do']}): bad value ({exc})",
+                                file=scenario.source, line=scenario.lines.get(i)) from None
     return game

@@ -19,16 +19,8 @@ from ..serialize import to_data
 TURN: tuple[tuple[str, tuple[str | None, ...]], ...] = (
     ("beginning", ("untap", "upkeep", "draw")),
     ("precombat-main", (None,)),
-    (
-        "combat",
-        (
-            "beginning-of-combat",
-            "declare-attackers",
-            "declare-blockers",
-            "combat-damage",
-            "end-of-combat",
-        ),
-    ),
+    ("combat", ("beginning-of-combat", "declare-attackers", "declare-blockers",
+                "combat-damage", "end-of-combat")),
     ("postcombat-main", (None,)),
     ("ending", ("end", "cleanup")),
 )

@@ -43,7 +43,9 @@ def end_position(game: Game) -> None:
     if not any(p.mana for p in game.players.values()):
         return  # nothing to empty: the flags don't matter
     phase, step = POSITIONS[game.position]
-    last_of_phase = game.position + 1 == len(POSITIONS) or POSITIONS[game.position + 1][0] != phase
+    last_of_phase = (
+        game.position + 1 == len(POSITIONS) or POSITIONS[game.position + 1][0] != phase
+    )
     if step is not None and not last_of_phase:
         if game.flag("mana_empties") == "step":
             empty_pools(game, f"the {step} step ends")
@@ -79,10 +81,8 @@ def advance(game: Game) -> None:
     end_position(game)
     if game.step == "cleanup":
         if game.cleanup_priority:
-            game.say(
-                "cleanup-again",
-                "all players passed with an empty stack: another cleanup step begins",
-            )
+            game.say("cleanup-again", "all players passed with an empty stack: "
+                     "another cleanup step begins")
         else:
             next_turn(game)
     else:
@@ -125,7 +125,7 @@ def cleanup(game: Game) -> None:
     for perm in game.battlefield.values():
         perm.damage = 0
     game.effects = [e for e in game.effects if e.until != "end-of-turn"]
-    game.say("cleanup-damage", 'damage wears off and "until end of turn" effects end')
+    game.say("cleanup-damage", "damage wears off and \"until end of turn\" effects end")
     settle(game)
 
 
@@ -156,21 +156,15 @@ def end_turn(game: Game) -> None:
     sba.check(game)
     in_cleanup = game.step == "cleanup"
     end_position(game)
-    game.say(
-        "end-turn",
-        f"the turn is ended during the {game.where} step"
-        if game.step
-        else f"the turn is ended during the {game.where} phase",
-    )
+    game.say("end-turn", f"the turn is ended during the {game.where} step"
+             if game.step else f"the turn is ended during the {game.where} phase")
     if in_cleanup and not game.flag("cleanup_repeats_after_end_turn"):
         game.say("end-turn", "the cleanup step ends and, with it, the turn")
         next_turn(game)
         begin_position(game)
         return
     if in_cleanup:
-        game.say(
-            "end-turn-cleanup",
-            "the turn was ended during the cleanup step: a new cleanup step begins",
-        )
+        game.say("end-turn-cleanup", "the turn was ended during the cleanup step: "
+                 "a new cleanup step begins")
     game.position = len(POSITIONS) - 1
     begin_position(game)

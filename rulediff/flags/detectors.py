@@ -164,9 +164,8 @@ def has_all(text: str, terms: Terms) -> bool:
     return all(_compiled(term).search(text) for term in terms)
 
 
-def having(
-    t: EditionText, *alternatives: Terms, key: str | tuple[str, ...], scopes: tuple[Scope, ...] = ()
-) -> list[Hit]:
+def having(t: EditionText, *alternatives: Terms, key: str | tuple[str, ...],
+           scopes: tuple[Scope, ...] = ()) -> list[Hit]:
     """Sentences that have one of the vocabularies (first term = the hit's match)."""
     out: list[Hit] = []
     seen: set[tuple[str, str]] = set()
@@ -237,28 +236,19 @@ def _clean_item(item: str) -> str:
 # --- mana ----------------------------------------------------------------------------------
 _MANA_LOST: tuple[Terms, ...] = (
     (r"\b(?:unused|unspent) mana\b", r"\b(?:is lost|lost|empties|emptied)\b"),
-    (
-        r"\bmana pools?\b",
-        r"\b(?:empties|empty|emptied|is cleared|are cleared)\b",
-        r"\b(?:phase|step)",
-    ),
+    (r"\bmana pools?\b", r"\b(?:empties|empty|emptied|is cleared|are cleared)\b",
+     r"\b(?:phase|step)"),
 )
 _EMPTIES_KINDS: list[tuple[object, Terms]] = [
     ("step", (r"\b(?:step or phase|step and phase|phase or step|phase and step)\b",)),
-    (
-        "phase",
-        (
-            r"\bphase ends \(but not a step\)|\bwhen a phase ends\b|"
-            r"\bend of (?:each|a) phase\b|\bas a phase ends\b",
-        ),
-    ),
+    ("phase", (r"\bphase ends \(but not a step\)|\bwhen a phase ends\b|"
+               r"\bend of (?:each|a) phase\b|\bas a phase ends\b",)),
 ]
 
 
 def _emptying(t: EditionText) -> list[Hit]:
     hits = [
-        h
-        for h in current(having(t, *_MANA_LOST, key=("mana",)))
+        h for h in current(having(t, *_MANA_LOST, key=("mana",)))
         if "drain power" not in h.norm.lower()
     ]
     return [h for h in hits if re.search(r"\b(?:phase|step)\b", h.norm, re.I)]
@@ -436,9 +426,8 @@ def legend_rule(t: EditionText) -> Outcome:
     hits = [
         h
         for h in current(
-            having(
-                t, (r"\bsame name\b", r"\blegend(?:s|ary)?\b", r"\bgraveyards?\b"), key="same name"
-            )
+            having(t, (r"\bsame name\b", r"\blegend(?:s|ary)?\b", r"\bgraveyards?\b"),
+                   key="same name")
         )
         if "planeswalker" not in h.norm.lower() and not h.norm.lower().startswith("in the event of")
     ]
@@ -509,12 +498,10 @@ def planeswalker_damage_redirection(t: EditionText) -> Outcome:
         if clause is None:
             continue
         condition, consequence = clause
-        if not (
-            re.search(r"\bnoncombat damage\b", condition, re.I)
-            and re.search(r"\b(?:player|opponent)\b", condition, re.I)
-            and re.search(r"\bplaneswalkers?\b", consequence, re.I)
-            and re.search(r"\binstead\b|\bredirect", hit.norm, re.I)
-        ):
+        if not (re.search(r"\bnoncombat damage\b", condition, re.I)
+                and re.search(r"\b(?:player|opponent)\b", condition, re.I)
+                and re.search(r"\bplaneswalkers?\b", consequence, re.I)
+                and re.search(r"\binstead\b|\bredirect", hit.norm, re.I)):
             continue
         votes.setdefault(not _NEGATION.search(consequence), []).append(hit)
     if len(votes) == 1:
@@ -537,20 +524,15 @@ def planeswalker_damage_redirection(t: EditionText) -> Outcome:
     return Undetermined(
         "planeswalkers exist but no rule could be read as letting (or not letting) damage "
         "dealt to a player be dealt to a planeswalker instead",
-        _looked_at(
-            t,
-            r"\bplaneswalkers?\b[^.]*\bdamage\b|\bdamage\b[^.]*\bplaneswalkers?\b",
-            "planeswalker",
-        ),
+        _looked_at(t, r"\bplaneswalkers?\b[^.]*\bdamage\b|\bdamage\b[^.]*\bplaneswalkers?\b",
+                   "planeswalker"),
     )
 
 
 # --- mulligan ------------------------------------------------------------------------------
 _LONDON: tuple[Terms, ...] = (
-    (
-        r"\bnew hand of (?:cards equal to\b|seven cards)",
-        r"\bon the bottom of (?:their|his or her|the player's) library",
-    ),
+    (r"\bnew hand of (?:cards equal to\b|seven cards)",
+     r"\bon the bottom of (?:their|his or her|the player's) library"),
 )
 _FEWER = _re(r"\bnew hand of (?:one fewer|six)\b|\bone fewer card")
 _SCRY: tuple[Terms, ...] = (
@@ -820,9 +802,8 @@ def commander_zone_change(t: EditionText) -> Outcome:
             r"\binstead\b", consequence, re.I
         ):
             replacement.append(hit)
-        elif re.search(
-            r"\b(?:is|are) in (?:a |the |its owner's )?(?:graveyard|exile)", condition, re.I
-        ):
+        elif re.search(r"\b(?:is|are) in (?:a |the |its owner's )?(?:graveyard|exile)", condition,
+                       re.I):
             state.append(hit)
     if state:
         return decide("state-based-action", state)
@@ -834,12 +815,12 @@ def commander_zone_change(t: EditionText) -> Outcome:
         (r"\bcommander game\b",),
         (r"\bcommand zone\b", r"\b(?:commander|general)\b"),
         key=("edh", "commander", "general"),
-    ) and not any(
-        re.fullmatch(r"commander|edh", normalize(x).strip(), re.I) for x in t.titles.values()
-    ):
+    ) and not any(re.fullmatch(r"commander|edh", normalize(x).strip(), re.I)
+                  for x in t.titles.values()):
         return Decision("absent", (), "no rule describes the Commander (or EDH) variant")
     return Undetermined(
-        "the Commander variant exists but no rule says how a commander returns to the command zone",
+        "the Commander variant exists but no rule says how a commander returns to the "
+        "command zone",
         _looked_at(t, r"\bcommand zone\b", "command zone"),
     )
 
@@ -902,16 +883,14 @@ def battlefield_term(t: EditionText) -> Outcome:
 )
 def sideboard_up_to_15(t: EditionText) -> Outcome:
     up_to = having(
-        t,
-        (r"\b(?:no more than|up to|at most) (?:fifteen|15)\b", r"\bsideboard\b"),
+        t, (r"\b(?:no more than|up to|at most) (?:fifteen|15)\b", r"\bsideboard\b"),
         key="sideboard",
     )
     exactly = having(t, (r"\bexactly (?:fifteen|15)\b", r"\bsideboards?\b"), key="sideboard")
     contrary = [h for h in (*up_to, *exactly) if negated(h)]
     if contrary:
         return Undetermined(
-            "a rule about the sideboard's size is negated",
-            (contrary[0].where,),
+            "a rule about the sideboard's size is negated", (contrary[0].where,),
             contrary[0].sentence,
         )
     if up_to and exactly:
@@ -1000,12 +979,8 @@ def starting_life(t: EditionText) -> Outcome:
     return _number(
         t,
         "starting_life",
-        (
-            (
-                rf"\b(?:sets? (?:his or her|their|its) life totals? to|begins? the game with "
-                rf"(?:a )?(?:starting )?life total of) (?P<n>{NUMBER})\b",
-            ),
-        ),
+        ((rf"\b(?:sets? (?:his or her|their|its) life totals? to|begins? the game with "
+          rf"(?:a )?(?:starting )?life total of) (?P<n>{NUMBER})\b",),),
         "the starting life total",
         ("life total",),
     )
@@ -1040,10 +1015,8 @@ def starting_hand_size(t: EditionText) -> Outcome:
         "starting_hand_size",
         (
             (rf"\bdraws? a hand of (?P<n>{NUMBER})\b",),
-            (
-                rf"\bstarting hand size, which is normally (?P<n>{NUMBER})\b",
-                r"\bdraws? a number of cards equal to\b",
-            ),
+            (rf"\bstarting hand size, which is normally (?P<n>{NUMBER})\b",
+             r"\bdraws? a number of cards equal to\b"),
             (rf"\bstarting hand size is (?P<n>{NUMBER})\b",),
         ),
         "the starting hand size",
@@ -1194,7 +1167,9 @@ def kindred_type_name(t: EditionText) -> Outcome:
 
 
 # --- counters (added for the engine) -------------------------------------------------------
-_REMOVAL = re.compile(r"\b(?:removed?|removes|cancel(?:s|led|ed)?|annihilat\w*|taken off)\b", re.I)
+_REMOVAL = re.compile(
+    r"\b(?:removed?|removes|cancel(?:s|led|ed)?|annihilat\w*|taken off)\b", re.I
+)
 
 
 @flag(

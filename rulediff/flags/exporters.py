@@ -28,13 +28,10 @@ def flag_entry(fs: FlagSet, name: str) -> dict[str, Any]:
     """``{"value", "rules", "evidence", "reason"}`` for one flag (reason: why undetermined)."""
     out = fs.outcome(name)
     if isinstance(out, Decision):
-        return {
-            "value": _json_value(out.value),
-            "rules": list(out.rules),
-            "evidence": out.evidence,
-            "reason": None,
-        }
-    return {"value": None, "rules": list(out.rules), "evidence": out.evidence, "reason": out.reason}
+        return {"value": _json_value(out.value), "rules": list(out.rules),
+                "evidence": out.evidence, "reason": None}
+    return {"value": None, "rules": list(out.rules), "evidence": out.evidence,
+            "reason": out.reason}
 
 
 def flags_as_dict(fs: FlagSet) -> dict[str, Any]:
@@ -97,22 +94,14 @@ def to_toml(fs: FlagSet) -> str:
             lines.append(f"{name} = {_toml_value(value)}")
     for name in REGISTRY:
         rules, text = fs.provenance(name)
-        lines += [
-            "",
-            f"[provenance.{name}]",
-            f"rules = {_toml_value(list(rules))}",
-            f"evidence = {_toml_value(' '.join(text.split()))}",
-        ]
+        lines += ["", f"[provenance.{name}]", f"rules = {_toml_value(list(rules))}",
+                  f"evidence = {_toml_value(' '.join(text.split()))}"]
     return "\n".join(lines) + "\n"
 
 
 # --- Python --------------------------------------------------------------------------------
-_PY_TYPES = {
-    "bool": "Optional[bool]",
-    "int": "Optional[int]",
-    "enum": "Optional[str]",
-    "list": "Optional[Tuple[str, ...]]",
-}
+_PY_TYPES = {"bool": "Optional[bool]", "int": "Optional[int]", "enum": "Optional[str]",
+             "list": "Optional[Tuple[str, ...]]"}
 
 
 def to_python(fs: FlagSet) -> str:
@@ -152,12 +141,8 @@ def to_python(fs: FlagSet) -> str:
     )
     for name in REGISTRY:
         lines.append(f"    {name}={getattr(fs, name)!r},")
-    lines += [
-        ")",
-        "",
-        "#: Rule ids and the text that decided each flag.",
-        "PROVENANCE: Dict[str, Tuple[Tuple[str, ...], str]] = {",
-    ]
+    lines += [")", "", "#: Rule ids and the text that decided each flag.",
+              "PROVENANCE: Dict[str, Tuple[Tuple[str, ...], str]] = {"]
     for name in REGISTRY:
         rules, text = fs.provenance(name)
         lines.append(f"    {name!r}: ({tuple(rules)!r}, {' '.join(text.split())!r}),")
@@ -199,10 +184,8 @@ def flags_schema() -> dict[str, Any]:
                 "value": _value_schema(spec),
                 "rules": {"type": "array", "items": {"type": "string"}},
                 "evidence": {"type": "string"},
-                "reason": {
-                    "type": ["string", "null"],
-                    "description": "Why the value is null (undetermined).",
-                },
+                "reason": {"type": ["string", "null"],
+                           "description": "Why the value is null (undetermined)."},
             },
         }
         for name, spec in REGISTRY.items()
@@ -225,16 +208,14 @@ def flags_schema() -> dict[str, Any]:
         "$id": "https://rulediff.invalid/schemas/flags.schema.json",
         "title": "rulediff behaviour flags",
         "description": "Behaviour flags derived from the text of Comprehensive Rules editions: "
-        "one edition (format rulediff-flags) or every edition "
-        "(format rulediff-flags-timeline).",
+                       "one edition (format rulediff-flags) or every edition "
+                       "(format rulediff-flags-timeline).",
         "$defs": {"flagset": flagset},
         "oneOf": [
             {
                 "allOf": [{"$ref": "#/$defs/flagset"}],
-                "properties": {
-                    "format": {"const": "rulediff-flags"},
-                    "version": {"const": FLAGS_FORMAT_VERSION},
-                },
+                "properties": {"format": {"const": "rulediff-flags"},
+                               "version": {"const": FLAGS_FORMAT_VERSION}},
                 "required": ["format", "version"],
             },
             {

@@ -97,6 +97,8 @@ class _FlagSetMethods:
         }
 
 
+
+
 def _annotation(spec: Flag) -> Any:
     """The attribute type of one flag (``None`` always allowed: undetermined)."""
     if spec.type == "enum":

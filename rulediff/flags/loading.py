@@ -185,7 +185,9 @@ def mapping_to_flagset(
             continue
         problem = spec.check(value)
         if problem is not None:
-            raise FlagError(f"flag {name!r}: {_cut(problem)}", file=source, line=_line(text, name))
+            raise FlagError(
+                f"flag {name!r}: {_cut(problem)}", file=source, line=_line(text, name)
+            )
         outcomes[name] = Decision(spec.normalize(value), rules, evidence)  # type: ignore[arg-type]
     for name in REGISTRY:
         outcomes.setdefault(name, Undetermined(f"not declared in {source}"))
