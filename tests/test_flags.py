@@ -7,11 +7,13 @@ copied rule paragraph.
 
 from __future__ import annotations
 
+import ast
 import datetime as dt
 import importlib.util
 import json
 import sys
-from dataclasses import FrozenInstanceError, fields
+import typing
+from dataclasses import FrozenInstanceError, dataclass, field, fields
 from pathlib import Path
 
 import jsonschema
@@ -20,9 +22,19 @@ import tomllib
 
 import rulediff
 from rulediff.errors import FlagError, RuleDiffError
-from rulediff.flags import REGISTRY, Decision, FlagSet, Undetermined, flags_for, load_flagset
+from rulediff.flags import (
+    REGISTRY,
+    Decision,
+    FlagSet,
+    Undetermined,
+    detectors,
+    flags_for,
+    load_flagset,
+)
+from rulediff.flags import flagset as flagset_module
 from rulediff.flags.exporters import flags_schema, shipped_schema, to_json, to_python, to_toml
 from rulediff.flags.flagset import flagset_field_names
+from rulediff.flags.registry import flag, registry_of
 from rulediff.flags.text import normalize, split_sentences
 from rulediff.flags.timeline import changes, check_engine
 
@@ -313,6 +325,40 @@ def test_flagset_fields_follow_the_registry():
     for spec in REGISTRY.values():
         assert spec.description
         assert (spec.type == "enum") == bool(spec.allowed)
+
+
+def test_each_flag_is_declared_once_as_a_written_out_field():
+    """Readers and type checkers see every flag: an annotated field in FlagSet's source,
+    whose annotation is the domain the registry reports (nothing made at run time)."""
+    source = Path(flagset_module.__file__).read_text(encoding="utf-8")
+    cls = next(n for n in ast.parse(source).body
+               if isinstance(n, ast.ClassDef) and n.name == "FlagSet")
+    written = [n.target.id for n in cls.body
+               if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)]
+    assert [n for n in written if n not in ("effective_date", "_outcomes")] == list(REGISTRY)
+    hints = typing.get_type_hints(FlagSet)
+    assert hints["legend_rule"] == (
+        typing.Literal["oldest-stays", "all-die", "controller-chooses"] | None)
+    assert hints["mana_burn"] == bool | None and hints["starting_life"] == int | None
+    assert hints["ability_words"] == tuple[str, ...] | None
+    assert REGISTRY["legend_rule"].allowed == ("oldest-stays", "all-die", "controller-chooses")
+    assert REGISTRY["starting_life"].type == "int" and REGISTRY["ability_words"].type == "list"
+    assert REGISTRY["mana_burn"].detector is detectors.mana_burn
+
+
+def test_a_flag_with_an_unknown_domain_is_refused():
+    @dataclass(frozen=True)
+    class Odd:
+        ratio: float | None = field(default=None, metadata=flag(detectors.mana_burn, "x"))
+
+    @dataclass(frozen=True)
+    class NotOptional:
+        burn: bool = field(default=False, metadata=flag(detectors.mana_burn, "x"))
+
+    with pytest.raises(TypeError, match="ratio"):
+        registry_of(Odd)
+    with pytest.raises(TypeError, match="burn"):
+        registry_of(NotOptional)
 
 
 def test_flagset_is_frozen_hashable_and_public():

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from ..clauses import parse_clauses
-from .registry import Decision, Outcome, Undetermined, flag
+from .registry import Decision, Outcome, Undetermined
 from .text import NUMBER, EditionText, Hit, Scope, normalize, number_value
 
 # --- helpers -----------------------------------------------------------------------------
@@ -254,11 +254,6 @@ def _emptying(t: EditionText) -> list[Hit]:
     return [h for h in hits if re.search(r"\b(?:phase|step)\b", h.norm, re.I)]
 
 
-@flag(
-    "mana_burn",
-    "bool",
-    "Unused mana causes its player to lose life as the pool empties (mana burn).",
-)
 def mana_burn(t: EditionText) -> Outcome:
     burn = affirmed(
         t.find(
@@ -295,12 +290,6 @@ def mana_burn(t: EditionText) -> Outcome:
     return Undetermined("no rule says what happens to unused mana")
 
 
-@flag(
-    "mana_empties",
-    "enum",
-    "Mana pools empty at the end of each phase only ('phase'), or of each step and phase ('step').",
-    ("phase", "step"),
-)
 def mana_empties(t: EditionText) -> Outcome:
     result = classify("mana_empties", _emptying(t), _EMPTIES_KINDS)
     return (
@@ -311,11 +300,6 @@ def mana_empties(t: EditionText) -> Outcome:
 
 
 # --- combat --------------------------------------------------------------------------------
-@flag(
-    "combat_damage_uses_stack",
-    "bool",
-    "Combat damage is put on the stack and can be responded to before it is dealt.",
-)
 def combat_damage_uses_stack(t: EditionText) -> Outcome:
     on_stack = current(
         t.find(
@@ -358,12 +342,6 @@ def combat_damage_uses_stack(t: EditionText) -> Outcome:
     return Undetermined("no rule says how combat damage is dealt")
 
 
-@flag(
-    "damage_assignment_order",
-    "bool",
-    "A creature blocked by several creatures has a damage "
-    "assignment order and must assign lethal damage in that order.",
-)
 def damage_assignment_order(t: EditionText) -> Outcome:
     hits = t.find(
         r"^a blocked creature (?:will )?assigns? (?:its )?combat damage", key="a blocked creature"
@@ -416,12 +394,6 @@ _UNIQUE_KINDS: list[tuple[object, Terms]] = [
 ]
 
 
-@flag(
-    "legend_rule",
-    "enum",
-    "What happens when legendary permanents share a name.",
-    ("oldest-stays", "all-die", "controller-chooses"),
-)
 def legend_rule(t: EditionText) -> Outcome:
     hits = [
         h
@@ -445,12 +417,6 @@ def legend_rule(t: EditionText) -> Outcome:
     )
 
 
-@flag(
-    "planeswalker_uniqueness",
-    "enum",
-    "What happens when planeswalkers share a planeswalker type ('absent': no such rule).",
-    ("absent", "all-die", "controller-chooses"),
-)
 def planeswalker_uniqueness(t: EditionText) -> Outcome:
     hits = current(
         t.find(
@@ -482,12 +448,6 @@ def planeswalker_uniqueness(t: EditionText) -> Outcome:
     )
 
 
-@flag(
-    "planeswalker_damage_redirection",
-    "bool",
-    "Noncombat damage a source would deal to an "
-    "opponent may be dealt to a planeswalker that opponent controls instead.",
-)
 def planeswalker_damage_redirection(t: EditionText) -> Outcome:
     # "If noncombat damage would be dealt to a player …, [someone] may have it dealt to a
     # planeswalker … instead": the condition names noncombat damage to a player, the
@@ -541,14 +501,6 @@ _SCRY: tuple[Terms, ...] = (
 )
 
 
-@flag(
-    "mulligan",
-    "enum",
-    "How a mulligan works: 'paris' (a new hand of one fewer card), "
-    "'vancouver' (Paris, then scry 1 if the hand is smaller), 'london' (draw seven, put one "
-    "card on the bottom per mulligan).",
-    ("paris", "vancouver", "london"),
-)
 def mulligan(t: EditionText) -> Outcome:
     # The ordinary two-player procedure: rules that say how to take a mulligan, minus
     # the variants (Two-Headed Giant, Commander, Vanguard, multiplayer…) that modify it.
@@ -592,14 +544,6 @@ def mulligan(t: EditionText) -> Outcome:
 
 
 # --- layers --------------------------------------------------------------------------------
-@flag(
-    "pt_switch_sublayer",
-    "enum",
-    "Where effects that switch power and toughness apply: "
-    "'timestamp' (in timestamp order with the other power/toughness effects), or the "
-    "sublayer the text names.",
-    ("timestamp", "6e", "7e", "7d"),
-)
 def pt_switch_sublayer(t: EditionText) -> Outcome:
     named = t.find(
         r"(?:\(|\blayer )(\d[a-z])\)?:?\s*effects that switch\b", key="effects that switch"
@@ -656,34 +600,15 @@ def _keyword_kind(t: EditionText, keyword: str) -> Outcome:
     return Undetermined(f"{keyword} is mentioned but no rule says what kind of ability it is")
 
 
-@flag(
-    "deathtouch",
-    "enum",
-    "Whether deathtouch exists and whether it is a triggered or a static ability.",
-    ("absent", "triggered", "static"),
-)
 def deathtouch(t: EditionText) -> Outcome:
     return _keyword_kind(t, "deathtouch")
 
 
-@flag(
-    "lifelink",
-    "enum",
-    "Whether lifelink exists and whether it is a triggered or a static ability.",
-    ("absent", "triggered", "static"),
-)
 def lifelink(t: EditionText) -> Outcome:
     return _keyword_kind(t, "lifelink")
 
 
 # --- costs, turn structure ---------------------------------------------------------------
-@flag(
-    "x_in_alternative_and_additional_costs",
-    "bool",
-    "While a spell is on the stack, an X "
-    "in its alternative or additional costs equals the announced value too, not only an X "
-    "in its mana cost.",
-)
 def x_in_alternative_and_additional_costs(t: EditionText) -> Outcome:
     hits = t.find(
         r"\b(?:while|as long as) (?:a|the) spell is on the stack, (?:any|each|every) "
@@ -707,11 +632,6 @@ def x_in_alternative_and_additional_costs(t: EditionText) -> Outcome:
     return decide(False, hits)
 
 
-@flag(
-    "cleanup_repeats_after_end_turn",
-    "bool",
-    "Ending the turn during the cleanup step starts a new cleanup step.",
-)
 def cleanup_repeats_after_end_turn(t: EditionText) -> Outcome:
     hits = having(
         t,
@@ -741,12 +661,6 @@ def cleanup_repeats_after_end_turn(t: EditionText) -> Outcome:
 
 
 # --- terms ---------------------------------------------------------------------------------
-@flag(
-    "mana_value_term",
-    "enum",
-    "The name of the number of mana symbols in a mana cost.",
-    ("converted mana cost", "mana value"),
-)
 def mana_value_term(t: EditionText) -> Outcome:
     defined = current(
         t.find(
@@ -757,7 +671,7 @@ def mana_value_term(t: EditionText) -> Outcome:
     names = {h.group(1).lower() for h in defined}
     if len(names) == 1:
         return decide(names.pop(), defined[:1])
-    counts = Counter()
+    counts: Counter[str] = Counter()
     first: dict[str, Hit] = {}
     for hit in current(
         t.find(r"\b(mana value|converted mana cost)s?\b", key=("mana value", "converted mana cost"))
@@ -773,14 +687,6 @@ def mana_value_term(t: EditionText) -> Outcome:
     return decide(top, [first[top]])
 
 
-@flag(
-    "commander_zone_change",
-    "enum",
-    "How a commander (earlier: EDH general) that goes to "
-    "the graveyard or exile returns to the command zone: a replacement effect, a "
-    "state-based action, or 'absent' (no such variant).",
-    ("absent", "replacement", "state-based-action"),
-)
 def commander_zone_change(t: EditionText) -> Outcome:
     # "If a commander is in exile (or a graveyard) …, its owner may put it into the command
     # zone" (a state: checked as a state-based action) versus "If a commander would be put
@@ -834,12 +740,6 @@ def _zone_list(t: EditionText) -> tuple[Hit, tuple[str, ...]] | None:
     return None
 
 
-@flag(
-    "exile_zone_name",
-    "enum",
-    "The name of the zone for cards removed from the game.",
-    ("removed-from-game", "exile"),
-)
 def exile_zone_name(t: EditionText) -> Outcome:
     found = _zone_list(t)
     if found is None:
@@ -856,12 +756,6 @@ def exile_zone_name(t: EditionText) -> Outcome:
     )
 
 
-@flag(
-    "battlefield_term",
-    "enum",
-    "The name of the zone permanents are in.",
-    ("in play", "battlefield"),
-)
 def battlefield_term(t: EditionText) -> Outcome:
     found = _zone_list(t)
     if found is None:
@@ -876,11 +770,6 @@ def battlefield_term(t: EditionText) -> Outcome:
     )
 
 
-@flag(
-    "sideboard_up_to_15",
-    "bool",
-    "A constructed sideboard may have up to fifteen cards (false: exactly fifteen if used).",
-)
 def sideboard_up_to_15(t: EditionText) -> Outcome:
     up_to = having(
         t, (r"\b(?:no more than|up to|at most) (?:fifteen|15)\b", r"\bsideboard\b"),
@@ -921,7 +810,6 @@ def _listed(t: EditionText, noun: str, concept: str) -> Outcome:
     return Undetermined(f"the text mentions {concept} but lists no {noun}")
 
 
-@flag("planeswalker_types", "list", "The planeswalker types (sorted).")
 def planeswalker_types(t: EditionText) -> Outcome:
     result = _listed(t, "planeswalker types", "planeswalkers")
     if isinstance(result, Undetermined) and not _planeswalkers_exist(t):
@@ -932,11 +820,6 @@ def planeswalker_types(t: EditionText) -> Outcome:
     return result
 
 
-@flag(
-    "ability_words",
-    "list",
-    "The ability words (sorted): words with no rules meaning that tie cards together.",
-)
 def ability_words(t: EditionText) -> Outcome:
     result = _listed(t, "ability words", "ability words")
     if isinstance(result, Undetermined) and not t.mentions(
@@ -974,7 +857,6 @@ def _number(
     return decide(value, chosen[:2])
 
 
-@flag("starting_life", "int", "Each player's starting life total in an ordinary game.")
 def starting_life(t: EditionText) -> Outcome:
     return _number(
         t,
@@ -986,7 +868,6 @@ def starting_life(t: EditionText) -> Outcome:
     )
 
 
-@flag("max_hand_size", "int", "The normal maximum hand size checked in the cleanup step.")
 def max_hand_size(t: EditionText) -> Outcome:
     return _number(
         t,
@@ -997,7 +878,6 @@ def max_hand_size(t: EditionText) -> Outcome:
     )
 
 
-@flag("poison_threshold", "int", "How many poison counters make a player lose the game.")
 def poison_threshold(t: EditionText) -> Outcome:
     return _number(
         t,
@@ -1008,7 +888,6 @@ def poison_threshold(t: EditionText) -> Outcome:
     )
 
 
-@flag("starting_hand_size", "int", "How many cards each player draws for an opening hand.")
 def starting_hand_size(t: EditionText) -> Outcome:
     return _number(
         t,
@@ -1054,12 +933,6 @@ def _term(
     )
 
 
-@flag(
-    "state_based_term",
-    "enum",
-    "What the rules call the checks the game makes whenever a player would receive priority.",
-    ("state-based effects", "state-based actions"),
-)
 def state_based_term(t: EditionText) -> Outcome:
     return _term(
         t,
@@ -1073,12 +946,6 @@ def state_based_term(t: EditionText) -> Outcome:
     )
 
 
-@flag(
-    "spell_verb",
-    "enum",
-    "The verb for putting a spell on the stack: 'play' (older rules) or 'cast'.",
-    ("play", "cast"),
-)
 def spell_verb(t: EditionText) -> Outcome:
     return _term(
         t,
@@ -1119,13 +986,6 @@ def _card_type_headings(t: EditionText) -> tuple[str, list[tuple[str, str]]] | N
     return None
 
 
-@flag(
-    "kindred_type_name",
-    "enum",
-    "The card type for typal cards like 'Tribal Instant — "
-    "Goblin': 'tribal', 'kindred', or 'absent'.",
-    ("absent", "tribal", "kindred"),
-)
 def kindred_type_name(t: EditionText) -> Outcome:
     listing = _re(r"\b(?:the card types are|one or more card types:)\s*")
     for hit in t.find(listing, key="card type"):
@@ -1172,12 +1032,6 @@ _REMOVAL = re.compile(
 )
 
 
-@flag(
-    "counter_annihilation",
-    "bool",
-    "A permanent with both +1/+1 and -1/-1 counters on it "
-    "has pairs of them removed as a state-based action.",
-)
 def counter_annihilation(t: EditionText) -> Outcome:
     # The topic: a sentence about one permanent with both kinds of counters.
     both = [
