@@ -13,6 +13,7 @@ import functools
 import re
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from ..clauses import parse_clauses
 from .registry import Decision, Outcome, Undetermined
@@ -64,6 +65,24 @@ def if_clause(sentence: str) -> tuple[str, str] | None:
     if comma < 0:
         return None
     return rest[:comma], rest[comma + 1 :]
+
+
+def condition_of(sentence: str) -> tuple[str, str] | None:
+    """``(condition, consequence)`` of a sentence built "If [condition], [consequence]".
+
+    The clause grammar's ``condition`` (from "If" to the comma that ends it) when it
+    opens the sentence; otherwise the other conjunctions ("Should …, …", "When …, …") by
+    :func:`if_clause`.
+    """
+    for clause in parse_clauses(sentence):
+        if clause.kind == "condition" and not sentence[: clause.start].strip():
+            inner = sentence[clause.start + 2 : clause.end]
+            if not inner.endswith(","):
+                return None
+            return inner[:-1].strip(), sentence[clause.end :]
+        if clause.kind != "text" or sentence[clause.start : clause.end].strip():
+            break
+    return if_clause(sentence)
 
 
 # Phrases with a negative word that state a limit, not the opposite of the rule.
@@ -830,26 +849,99 @@ def ability_words(t: EditionText) -> Outcome:
 
 
 # --- numbers -------------------------------------------------------------------------------
-def _number(
-    t: EditionText, name: str, vocabularies: tuple[Terms, ...], what: str, key: tuple[str, ...]
-) -> Outcome:
-    """A number the rules state: the first term of a vocabulary holds it (group ``n``)."""
-    found = core(t, current(having(t, *vocabularies, key=key)))
-    contrary = [h for h in found if negated(h, *(term for v in vocabularies for term in v))]
+@dataclass(frozen=True, slots=True)
+class Quantity:
+    """A number the rules state about one term, and the place where they state it."""
+
+    name: str
+    what: str
+    place: str
+    """Heading titles (a regex, whole title) the rule sits below; in a document without
+    any such heading, every rule of the ordinary game is read instead."""
+    terms: Terms
+    """The quantity's names (short regexes); a sentence states it with any one."""
+    key: tuple[str, ...]
+    number_first: bool = False
+    """The number stands before the term ("ten or more poison counters")."""
+    outcome: str = ""
+    """A consequence the sentence must state about the quantity ("loses the game")."""
+    sba: bool = False
+    """The items of the state-based actions list are a place of the rule too."""
+
+
+#: Words that may stand between a term and its number: "life total *of* 20", "hand size,
+#: *which is normally* seven", "(normally 8)"; any other word means the number is not the
+#: term's ("reduced *by* one").
+_LINK_AFTER = frozenset({"is", "of", "to", "normally", "which", "usually", "equal", "equals",
+                         "be", "always"})
+_LINK_BEFORE = frozenset({"or", "more"})
+_WORD = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*|[;.:]")
+_IS_NUMBER = re.compile(rf"{NUMBER}", re.I)
+
+
+def _number_by(norm: str, term: re.Match[str], number_first: bool) -> int | None:
+    """The number written next to ``term`` in ``norm``, joined to it only by link words."""
+    if number_first:
+        words = list(reversed(_WORD.findall(norm[: term.start()])))
+        links = _LINK_BEFORE
+    else:
+        words = _WORD.findall(norm[term.end() :])
+        links = _LINK_AFTER
+    for word in words[:5]:
+        if _IS_NUMBER.fullmatch(word):
+            return number_value(word)
+        if word.lower() not in links:
+            return None
+    return None
+
+
+def _quantity(t: EditionText, q: Quantity) -> Outcome:
+    """Read a :class:`Quantity`: the sentences at its place that give the term a number.
+
+    With an ``outcome``, the sentence must state it: after the condition that holds the
+    term when the sentence is built "If/Should [condition], [consequence]", else after the
+    term. A negated term or outcome is the opposite of the rule: undetermined.
+    """
+    place = set(t.below(q.place)) | (set(t.sba_items()) if q.sba else set())
+    stated: list[tuple[int, Hit]] = []
+    contrary: list[Hit] = []
+    for term in q.terms:
+        for hit in core(t, current(t.find(term, key=q.key))):
+            if place and hit.where not in place:
+                continue
+            value = _number_by(hit.norm, hit.match, q.number_first)
+            if value is None:
+                continue
+            negative = clause_negated(hit.norm, hit.match.start(), hit.match.end())
+            if q.outcome:
+                split = condition_of(hit.norm)
+                after = hit.norm[hit.match.end():] if split is None else split[1]
+                if split is not None and not re.search(term, split[0], re.I):
+                    continue  # the term is in the consequence: not this rule's shape
+                said = _compiled(q.outcome).search(after)
+                if said is None:
+                    continue
+                negative = negative or clause_negated(after, said.start(), said.end())
+            if negative:
+                contrary.append(hit)
+            else:
+                stated.append((value, hit))
     if contrary:
         return Undetermined(
-            f"{name}: a rule stating {what} is negated", (contrary[0].where,), contrary[0].sentence
+            f"{q.name}: a rule stating {q.what} is negated", (contrary[0].where,),
+            contrary[0].sentence,
         )
-    hits = found
     values: dict[int, list[Hit]] = {}
-    for hit in hits:
-        values.setdefault(number_value(hit.group("n")), []).append(hit)
+    for value, hit in sorted(stated, key=lambda vh: vh[1].order):
+        if hit not in values.get(value, []):
+            values.setdefault(value, []).append(hit)
     if not values:
-        return Undetermined(f"no rule states {what}")
+        where = f" below the headings ({q.place})" if place else ""
+        return Undetermined(f"no rule{where} states {q.what}", tuple(sorted(place))[:6])
     if len(values) > 1:
         detail = ", ".join(f"{v} ({hs[0].where})" for v, hs in sorted(values.items()))
         return Undetermined(
-            f"{name}: the text states several values: {detail}",
+            f"{q.name}: the text states several values: {detail}",
             tuple(hs[0].where for hs in values.values()),
             " ".join(hs[0].sentence for hs in values.values()),
         )
@@ -857,50 +949,40 @@ def _number(
     return decide(value, chosen[:2])
 
 
+STARTING_LIFE = Quantity(
+    "starting_life", "the starting life total", r"starting the game|life",
+    (r"\blife totals?\b",), ("life total",),
+)
+MAX_HAND_SIZE = Quantity(
+    "max_hand_size", "the maximum hand size", r"hand|cleanup step",
+    (r"\bmaximum hand size\b",), ("maximum hand size",),
+)
+POISON_THRESHOLD = Quantity(
+    "poison_threshold", "how many poison counters lose the game",
+    r"winning and losing|ending the game|counters",
+    (r"\bpoison counters\b",), ("poison counters",),
+    number_first=True, outcome=r"\bloses? the game\b", sba=True,
+)
+STARTING_HAND_SIZE = Quantity(
+    "starting_hand_size", "the starting hand size", r"starting the game|hand",
+    (r"\bstarting hand size\b", r"\bdraws? a hand\b"), ("starting hand size", "a hand"),
+)
+
+
 def starting_life(t: EditionText) -> Outcome:
-    return _number(
-        t,
-        "starting_life",
-        ((rf"\b(?:sets? (?:his or her|their|its) life totals? to|begins? the game with "
-          rf"(?:a )?(?:starting )?life total of) (?P<n>{NUMBER})\b",),),
-        "the starting life total",
-        ("life total",),
-    )
+    return _quantity(t, STARTING_LIFE)
 
 
 def max_hand_size(t: EditionText) -> Outcome:
-    return _number(
-        t,
-        "max_hand_size",
-        ((rf"\bmaximum hand size,? (?:which is )?\(?normally (?P<n>{NUMBER})\b",),),
-        "the maximum hand size",
-        ("maximum hand size",),
-    )
+    return _quantity(t, MAX_HAND_SIZE)
 
 
 def poison_threshold(t: EditionText) -> Outcome:
-    return _number(
-        t,
-        "poison_threshold",
-        ((rf"\b(?P<n>{NUMBER}) or more poison counters\b", r"\bloses? the game"),),
-        "how many poison counters lose the game",
-        ("poison counters",),
-    )
+    return _quantity(t, POISON_THRESHOLD)
 
 
 def starting_hand_size(t: EditionText) -> Outcome:
-    return _number(
-        t,
-        "starting_hand_size",
-        (
-            (rf"\bdraws? a hand of (?P<n>{NUMBER})\b",),
-            (rf"\bstarting hand size, which is normally (?P<n>{NUMBER})\b",
-             r"\bdraws? a number of cards equal to\b"),
-            (rf"\bstarting hand size is (?P<n>{NUMBER})\b",),
-        ),
-        "the starting hand size",
-        ("hand of", "starting hand size"),
-    )
+    return _quantity(t, STARTING_HAND_SIZE)
 
 
 # --- more terms (added where the text supports them) --------------------------------------

@@ -229,6 +229,7 @@ class EditionText:
         self._blobs: dict[Scope, _Blob] = {}
         self._variant: dict[str, bool] = {}
         self._sba: tuple[str, ...] | None = None
+        self._below: dict[str, tuple[str, ...]] = {}
 
     def blob(self, scope: Scope) -> _Blob:
         found = self._blobs.get(scope)
@@ -311,6 +312,22 @@ class EditionText:
                 if title:
                     out.append(title)
         return out
+
+    def below(self, titles: str) -> tuple[str, ...]:
+        """The rules, in document order, that sit below a heading (their own title, a
+        rule above them, or their section) whose whole title is ``titles`` (a regex):
+        the place where a topic is written ("Starting the Game", "Zones"…)."""
+        found = self._below.get(titles)
+        if found is None:
+            pattern = re.compile(titles, re.IGNORECASE)
+            found = self._below[titles] = tuple(
+                dict.fromkeys(
+                    rid
+                    for rid in self.rule_texts
+                    if any(pattern.fullmatch(normalize(h).strip()) for h in self.headings(rid))
+                )
+            )
+        return found
 
     def in_variant(self, where: str) -> bool:
         """Whether the rule sits under a heading about a variant or multiplayer play."""
