@@ -603,20 +603,46 @@ def pt_switch_sublayer(t: EditionText) -> Outcome:
 
 
 # --- keywords ------------------------------------------------------------------------------
+_ABILITY_KINDS: list[tuple[object, Terms]] = [
+    ("static", (r"\bstatic abilit(?:y|ies)\b",)),
+    ("triggered", (r"\btriggered abilit(?:y|ies)\b",)),
+]
+
+
 def _keyword_kind(t: EditionText, keyword: str) -> Outcome:
-    hits = current(t.find(rf"^{keyword} is an? (static|triggered) ability\b", key=keyword))
-    kinds = {h.group(1).lower() for h in hits}
-    if len(kinds) == 1:
-        return decide(kinds.pop(), hits[:1], t.find(rf"^\"?{keyword}\"? means\b", key=keyword)[:1])
-    if len(kinds) > 1:
-        return Undetermined(
-            f"{keyword} is described as both static and triggered",
-            tuple(h.where for h in hits),
-            " ".join(h.sentence for h in hits[:2]),
-        )
+    """Whether a keyword ability is static or triggered.
+
+    Place: the rules below the keyword's own heading ("702.2. Deathtouch"), or, in a
+    document without it, any rule. There, the sentences whose subject is the keyword
+    (they open with it) are classified by the kind of ability they name; a definition
+    clause ("Deathtouch" means "…") of the same rule is cited with them.
+    """
+    place = set(t.below(keyword))
+    subject = re.compile(rf"^[\"']?{keyword}\b", re.I)
+    hits = [
+        h
+        for h in current(t.find(rf"\b{keyword}\b", key=keyword))
+        if (h.where in place or not place) and subject.match(h.norm)
+    ]
+    result = classify(keyword, hits, _ABILITY_KINDS)
+    if isinstance(result, Decision):
+        where = result.rules[0]
+        defined = [
+            s for s in t.sentences_of(where)
+            if any(c.kind == "definition" and (c.value or "").lower() == keyword
+                   for c in parse_clauses(normalize(s)))
+        ]
+        if defined and defined[0] not in result.evidence:
+            return Decision(result.value, result.rules, f"{result.evidence} {defined[0]}")
+        return result
+    if result is not None:
+        return result
     if not t.mentions(rf"\b{keyword}\b", key=keyword):
         return Decision("absent", (), f"no rule mentions {keyword}")
-    return Undetermined(f"{keyword} is mentioned but no rule says what kind of ability it is")
+    return Undetermined(
+        f"{keyword} is mentioned but no rule says what kind of ability it is",
+        tuple(sorted(place))[:6],
+    )
 
 
 def deathtouch(t: EditionText) -> Outcome:
