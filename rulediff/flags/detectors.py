@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..clauses import parse_clauses
+from ..model import Clause
 from .registry import Decision, Outcome, Undetermined
 from .text import NUMBER, EditionText, Hit, Scope, normalize, number_value
 
@@ -213,13 +214,43 @@ def _planeswalkers_exist(t: EditionText) -> bool:
     return t.mentions(r"\bplaneswalkers?\b", key="planeswalker")
 
 
-def _card_types_evidence(t: EditionText) -> list[Hit]:
-    """The sentence listing the card types (to cite when a card type is absent)."""
-    return t.find(
-        r"card types?[:]? (?:are )?artifact, creature|the card types are|"
-        r"one or more card types:",
-        key="card type",
-    )[:1]
+@dataclass(frozen=True, slots=True)
+class Enumeration:
+    """An enumerated list (the clause grammar's ``list``) and the sentence holding it."""
+
+    where: str
+    sentence: str
+    items: tuple[str, ...]
+
+    def decide(self, value: object) -> Decision:
+        return Decision(value, (self.where,), self.sentence)  # type: ignore[arg-type]
+
+
+def _enumeration(t: EditionText, place: str, lead: str, key: str) -> Enumeration | None:
+    """The first list whose lead-in names ``lead`` ("There are seven zones:", "The card
+    types are"), in the rules below the ``place`` headings, or in any rule of the
+    ordinary game when the document has no such heading."""
+    rules = t.below(place) or tuple(r for r in t.rule_texts if not t.in_variant(r))
+    named = _compiled(lead)
+    for where in rules:
+        if key not in t.rule_text(where).lower():
+            continue
+        for sentence in t.sentences_of(where):
+            norm = normalize(sentence)
+            for clause in parse_clauses(norm):
+                if clause.kind == "list" and clause.children and named.search(clause.value or ""):
+                    items = _items_of(norm, clause)
+                    if items:
+                        return Enumeration(where, sentence, items)
+    return None
+
+
+CARD_TYPES_PLACE = r"card types?|type line"
+
+
+def _card_types(t: EditionText) -> Enumeration | None:
+    """The list of the card types (cited too when a card type is absent)."""
+    return _enumeration(t, CARD_TYPES_PLACE, r"\bcard types\b", "card type")
 
 
 def _list_items(sentence: str, intro: re.Pattern[str]) -> tuple[str, ...] | None:
@@ -234,17 +265,22 @@ def _list_items(sentence: str, intro: re.Pattern[str]) -> tuple[str, ...] | None
         return None
     for clause in parse_clauses(norm):
         if clause.kind == "list" and clause.end > m.start() and clause.children:
-            items = [c.value or norm[c.start : c.end] for c in clause.children]
-            # "a, b and c" / "a and b": the last item may still hold the final "and".
-            if " and " in items[-1] and not any(" and " in i for i in items[:-1]):
-                items[-1:] = items[-1].split(" and ")
-            cleaned = [_clean_item(i) for i in items]
-            return tuple(i for i in cleaned if i)
+            return _items_of(norm, clause)
     # Fallback: split the rest of the sentence on commas and "and".
     rest = norm[m.end() :].strip().rstrip(".")
     parts = re.split(r",\s*(?:and\s+)?|\s+and\s+", rest)
     cleaned = [_clean_item(p) for p in parts]
     return tuple(i for i in cleaned if i) or None
+
+
+def _items_of(norm: str, clause: Clause) -> tuple[str, ...]:
+    """The cleaned items of a ``list`` clause of ``norm``."""
+    items = [c.value or norm[c.start : c.end] for c in clause.children]
+    # "a, b and c" / "a and b": the last item may still hold the final "and".
+    if " and " in items[-1] and not any(" and " in i for i in items[:-1]):
+        items[-1:] = items[-1].split(" and ")
+    cleaned = [_clean_item(i) for i in items]
+    return tuple(i for i in cleaned if i)
 
 
 def _clean_item(item: str) -> str:
@@ -456,9 +492,9 @@ def planeswalker_uniqueness(t: EditionText) -> Outcome:
     if removed:
         return decide("absent", removed)
     if not _planeswalkers_exist(t):
-        types = _card_types_evidence(t)
-        if types:
-            return decide("absent", types)
+        types = _card_types(t)
+        if types is not None:
+            return types.decide("absent")
         return Decision("absent", (), "no rule mentions planeswalkers")
     return Undetermined(
         "planeswalkers exist but no rule could be read as limiting (or not limiting) "
@@ -496,9 +532,9 @@ def planeswalker_damage_redirection(t: EditionText) -> Outcome:
     if removed:
         return decide(False, removed)
     if not _planeswalkers_exist(t):
-        types = _card_types_evidence(t)
-        if types:
-            return decide(False, types)
+        types = _card_types(t)
+        if types is not None:
+            return types.decide(False)
         return Decision(False, (), "no rule mentions planeswalkers")
     return Undetermined(
         "planeswalkers exist but no rule could be read as letting (or not letting) damage "
@@ -776,42 +812,40 @@ def commander_zone_change(t: EditionText) -> Outcome:
     )
 
 
-def _zone_list(t: EditionText) -> tuple[Hit, tuple[str, ...]] | None:
-    intro = _re(r"\bthere are (?:normally |\w+ )*(?:basic )?zones:\s*")
-    for hit in t.find(intro, key="zones"):
-        items = _list_items(hit.sentence, intro)
-        if items:
-            return hit, tuple(i.lower() for i in items)
-    return None
+def _zone_list(t: EditionText) -> Enumeration | None:
+    """The list of the zones: below the "Zones" heading, the list whose lead-in names them."""
+    found = _enumeration(t, r"zones", r"\bzones\b", "zone")
+    if found is None:
+        return None
+    return Enumeration(found.where, found.sentence, tuple(i.lower() for i in found.items))
 
 
 def exile_zone_name(t: EditionText) -> Outcome:
-    found = _zone_list(t)
-    if found is None:
+    zones = _zone_list(t)
+    if zones is None:
         return Undetermined("no rule lists the zones")
-    hit, items = found
-    if "exile" in items:
-        return decide("exile", [hit])
-    if any(re.fullmatch(r"removed[- ]from[- ](?:the[- ])?game", i) for i in items):
-        return decide("removed-from-game", [hit])
+    if "exile" in zones.items:
+        return zones.decide("exile")
+    if any(re.fullmatch(r"removed[- ]from[- ](?:the[- ])?game", i) for i in zones.items):
+        return zones.decide("removed-from-game")
     return Undetermined(
         "the list of zones names neither exile nor removed from the game",
-        (hit.where,),
-        hit.sentence,
+        (zones.where,),
+        zones.sentence,
     )
 
 
 def battlefield_term(t: EditionText) -> Outcome:
-    found = _zone_list(t)
-    if found is None:
+    zones = _zone_list(t)
+    if zones is None:
         return Undetermined("no rule lists the zones")
-    hit, items = found
-    if "battlefield" in items:
-        return decide("battlefield", [hit])
-    if "in play" in items:
-        return decide("in play", [hit])
+    if "battlefield" in zones.items:
+        return zones.decide("battlefield")
+    if "in play" in zones.items:
+        return zones.decide("in play")
     return Undetermined(
-        "the list of zones names neither the battlefield nor in play", (hit.where,), hit.sentence
+        "the list of zones names neither the battlefield nor in play", (zones.where,),
+        zones.sentence,
     )
 
 
@@ -858,9 +892,9 @@ def _listed(t: EditionText, noun: str, concept: str) -> Outcome:
 def planeswalker_types(t: EditionText) -> Outcome:
     result = _listed(t, "planeswalker types", "planeswalkers")
     if isinstance(result, Undetermined) and not _planeswalkers_exist(t):
-        types = _card_types_evidence(t)
-        if types:
-            return decide((), types)
+        types = _card_types(t)
+        if types is not None:
+            return types.decide(())
         return Decision((), (), "no rule mentions planeswalkers")
     return result
 
@@ -1095,15 +1129,13 @@ def _card_type_headings(t: EditionText) -> tuple[str, list[tuple[str, str]]] | N
 
 
 def kindred_type_name(t: EditionText) -> Outcome:
-    listing = _re(r"\b(?:the card types are|one or more card types:)\s*")
-    for hit in t.find(listing, key="card type"):
-        items = {i.lower() for i in (_list_items(hit.sentence, listing) or ())}
-        if "kindred" in items:
-            return decide("kindred", [hit])
-        if "tribal" in items:
-            return decide("tribal", [hit])
-        if items:
-            return decide("absent", [hit])
+    types = _card_types(t)
+    if types is not None:
+        items = {i.lower() for i in types.items}
+        for name in ("kindred", "tribal"):
+            if name in items:
+                return types.decide(name)
+        return types.decide("absent")
     # Older layouts give each card type a heading ("212.8. Tribals") instead of a list.
     headings = _card_type_headings(t)
     if headings is not None:
@@ -1123,9 +1155,6 @@ def kindred_type_name(t: EditionText) -> Outcome:
         m = re.fullmatch(r"(tribal|kindred)s?", normalize(title).strip(), re.I)
         if m:
             return Decision(m.group(1).lower(), (rid,), title)
-    typal = current(t.find(r"\beach (tribal|kindred) card\b", key=("tribal", "kindred")))
-    if typal:
-        return decide(typal[0].group(1).lower(), typal[:1])
     return Undetermined(
         "no list or headings of the card types to look for tribal or kindred in",
         _looked_at(
