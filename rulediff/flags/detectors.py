@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from ..clauses import parse_clauses
 from ..model import Clause
 from .registry import Decision, Outcome, Undetermined
-from .text import NUMBER, EditionText, Hit, Scope, normalize, number_value
+from .text import NUMBER, EditionText, Hit, Scope, normalize, number_value, split_sentences
 
 # --- helpers -----------------------------------------------------------------------------
 _NEGATION = re.compile(
@@ -226,16 +226,24 @@ class Enumeration:
         return Decision(value, (self.where,), self.sentence)  # type: ignore[arg-type]
 
 
-def _enumeration(t: EditionText, place: str, lead: str, key: str) -> Enumeration | None:
+def _enumeration(
+    t: EditionText, lead: str, key: str, *, place: str = "", scope: Scope = "rules"
+) -> Enumeration | None:
     """The first list whose lead-in names ``lead`` ("There are seven zones:", "The card
     types are"), in the rules below the ``place`` headings, or in any rule of the
-    ordinary game when the document has no such heading."""
-    rules = t.below(place) or tuple(r for r in t.rule_texts if not t.in_variant(r))
+    ordinary game when there is no place or the document has no such heading
+    (``scope="glossary"``: in any glossary definition)."""
+    if scope == "rules":
+        placed = t.below(place) if place else ()
+        wheres = placed or tuple(r for r in t.rule_texts if not t.in_variant(r))
+        sources = [(where, t.rule_texts[where]) for where in wheres]
+    else:
+        sources = t.texts(scope)
     named = _compiled(lead)
-    for where in rules:
-        if key not in t.rule_text(where).lower():
+    for where, text in sources:
+        if key not in text.lower():
             continue
-        for sentence in t.sentences_of(where):
+        for sentence in split_sentences(text):
             norm = normalize(sentence)
             for clause in parse_clauses(norm):
                 if clause.kind == "list" and clause.children and named.search(clause.value or ""):
@@ -250,27 +258,7 @@ CARD_TYPES_PLACE = r"card types?|type line"
 
 def _card_types(t: EditionText) -> Enumeration | None:
     """The list of the card types (cited too when a card type is absent)."""
-    return _enumeration(t, CARD_TYPES_PLACE, r"\bcard types\b", "card type")
-
-
-def _list_items(sentence: str, intro: re.Pattern[str]) -> tuple[str, ...] | None:
-    """The items of the enumerated list that follows ``intro`` in ``sentence``.
-
-    Uses the clause grammar's list structure; item text is normalized (straight
-    apostrophes) so a change of typography is not a change of value.
-    """
-    norm = normalize(sentence)
-    m = intro.search(norm)
-    if m is None:
-        return None
-    for clause in parse_clauses(norm):
-        if clause.kind == "list" and clause.end > m.start() and clause.children:
-            return _items_of(norm, clause)
-    # Fallback: split the rest of the sentence on commas and "and".
-    rest = norm[m.end() :].strip().rstrip(".")
-    parts = re.split(r",\s*(?:and\s+)?|\s+and\s+", rest)
-    cleaned = [_clean_item(p) for p in parts]
-    return tuple(i for i in cleaned if i) or None
+    return _enumeration(t, r"\bcard types\b", "card type", place=CARD_TYPES_PLACE)
 
 
 def _items_of(norm: str, clause: Clause) -> tuple[str, ...]:
@@ -814,7 +802,7 @@ def commander_zone_change(t: EditionText) -> Outcome:
 
 def _zone_list(t: EditionText) -> Enumeration | None:
     """The list of the zones: below the "Zones" heading, the list whose lead-in names them."""
-    found = _enumeration(t, r"zones", r"\bzones\b", "zone")
+    found = _enumeration(t, r"\bzones\b", "zone", place=r"zones")
     if found is None:
         return None
     return Enumeration(found.where, found.sentence, tuple(i.lower() for i in found.items))
@@ -876,16 +864,13 @@ def sideboard_up_to_15(t: EditionText) -> Outcome:
 
 # --- lists ---------------------------------------------------------------------------------
 def _listed(t: EditionText, noun: str, concept: str) -> Outcome:
-    rule_intro = _re(rf"\bthe {noun} are\s+")
-    for hit in t.find(rule_intro, key=noun):
-        items = _list_items(hit.sentence, rule_intro)
-        if items:
-            return decide(tuple(sorted(set(items))), [hit])
-    gloss_intro = _re(rf"\bthe list of {noun}\b[^:]*\bis as follows:\s*")
-    for hit in t.find(gloss_intro, "glossary", key=noun):
-        items = _list_items(hit.sentence, gloss_intro)
-        if items:
-            return decide(tuple(sorted(set(items))), [hit])
+    """A list of names: the rule's list whose lead-in is "The {noun} are", else the
+    glossary's list whose lead-in names the {noun} ("… is as follows:")."""
+    scopes: tuple[Scope, ...] = ("rules", "glossary")
+    for scope in scopes:
+        found = _enumeration(t, rf"\b{noun}\b", noun, scope=scope)
+        if found is not None:
+            return found.decide(tuple(sorted(set(found.items))))
     return Undetermined(f"the text mentions {concept} but lists no {noun}")
 
 

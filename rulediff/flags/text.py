@@ -265,6 +265,10 @@ class EditionText:
             return True
         return False
 
+    def texts(self, scope: Scope) -> list[tuple[str, str]]:
+        """``(where, text)`` of every item of a scope, in document order."""
+        return list(self._items[scope])
+
     def rule_text(self, rule_id: str) -> str:
         """The normalized text of a rule (all paragraphs), or ``""``."""
         return normalize(self.rule_texts.get(rule_id, ""))
