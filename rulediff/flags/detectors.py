@@ -871,6 +871,12 @@ def _listed(t: EditionText, noun: str, concept: str) -> Outcome:
         found = _enumeration(t, rf"\b{noun}\b", noun, scope=scope)
         if found is not None:
             return found.decide(tuple(sorted(set(found.items))))
+    # Two names need no serial comma ("The cog types are Big and Small."), which the
+    # grammar's list does not take: the words after "are", split at the one "and".
+    pairs = t.find(rf"\bthe {noun} are\s+(?P<a>[^,;.]+?)\s+and\s+(?P<b>[^,;.]+)\.$", key=noun)
+    if pairs:
+        names = {_clean_item(pairs[0].group("a")), _clean_item(pairs[0].group("b"))}
+        return decide(tuple(sorted(names)), pairs[:1])
     return Undetermined(f"the text mentions {concept} but lists no {noun}")
 
 
