@@ -127,10 +127,19 @@ def current(hits: Iterable[Hit]) -> list[Hit]:
 def core(t: EditionText, hits: Iterable[Hit]) -> list[Hit]:
     """Hits about the ordinary two-player game, not a variant's modification of it.
 
-    A hit is a variant's when its sentence names one, or when a heading above its rule
-    (rule title, section title) does: "903. Commander", "8. Multiplayer Rules".
+    A hit is a variant's when its sentence names one, when its rule opens with a sentence
+    that names one, or when a heading above its rule (rule title, section title) does:
+    "903. Commander", "8. Multiplayer Rules".
     """
-    return [h for h in hits if not _VARIANT.search(h.norm) and not t.in_variant(h.where)]
+    return [h for h in hits if not _VARIANT.search(h.norm) and not t.in_variant(h.where)
+            and not _opens_with_variant(t, h.where)]
+
+
+def _opens_with_variant(t: EditionText, where: str) -> bool:
+    """Whether a rule's first sentence names a variant: the rule is that variant's
+    ("The Two-Headed Giant variant uses the standard mulligan rule, with …")."""
+    first = t.sentences_of(where)[:1]
+    return bool(first) and _VARIANT.search(normalize(first[0])) is not None
 
 
 def classify(name: str, hits: Iterable[Hit], kinds: list[tuple[object, Terms]]) -> Outcome | None:
@@ -533,57 +542,84 @@ def planeswalker_damage_redirection(t: EditionText) -> Outcome:
 
 
 # --- mulligan ------------------------------------------------------------------------------
-_LONDON: tuple[Terms, ...] = (
-    (r"\bnew hand of (?:cards equal to\b|seven cards)",
-     r"\bon the bottom of (?:their|his or her|the player's) library"),
-)
-_FEWER = _re(r"\bnew hand of (?:one fewer|six)\b|\bone fewer card")
-_SCRY: tuple[Terms, ...] = (
-    (r"\bfewer cards than\b", r"\bstarting hand size\b", r"\b(?:look at the top card|scry)"),
-    (r"\bafter all players have kept (?:an )?opening hands?\b", r"\bscry\b"),
-)
+#: What a mulligan does after the new hand is drawn: put cards on the bottom of the
+#: library, or look at the top card (scry).
+_BOTTOM: Terms = (r"\bbottom\b", r"\blibrary\b")
+_LOOK = r"\bscry\b|\btop card\b"
+
+
+def _new_hand_size(t: EditionText, hit: Hit) -> str | None:
+    """``"smaller"`` or ``"full"``: the words after "new hand", up to the clause's end.
+
+    "one fewer card" is smaller; "cards equal to [their] starting hand size" is full; a
+    number is compared with the starting hand size the same document states (none
+    stated: not read).
+    """
+    rest = re.split(r"[,;.]", hit.norm[hit.match.end():], maxsplit=1)[0]
+    if re.search(r"\bfewer\b", rest, re.I):
+        return "smaller"
+    if has_all(rest, (r"\bequal to\b", r"\bstarting hand size\b")):
+        return "full"
+    drawn = _number_by(hit.norm, hit.match, False)
+    usual = starting_hand_size(t)
+    if drawn is None or not isinstance(usual, Decision):
+        return None
+    return "full" if drawn == usual.value else "smaller" if drawn < usual.value else None  # type: ignore[operator]
 
 
 def mulligan(t: EditionText) -> Outcome:
-    # The ordinary two-player procedure: rules that say how to take a mulligan, minus
-    # the variants (Two-Headed Giant, Commander, Vanguard, multiplayer…) that modify it.
-    how = core(t, t.find(r"\bto take a mulligan\b|\bmay (?:take a )?mulligan\b", key="mulligan"))
+    """The ordinary two-player mulligan, read where the game's start is described.
+
+    Place: the rules below "Starting the Game" (any rule when the document has no such
+    heading) that speak of the mulligan, minus sentences about variants. There, the
+    new hand is read as smaller or full, and what follows as putting cards on the
+    bottom or looking at the top card: full + bottom is London, smaller + a look at
+    the top card (for a hand smaller than the starting one) is Vancouver, smaller and
+    nothing else is Paris; anything else is undetermined.
+    """
+    place = set(t.below(r"starting the game"))
+    how = [
+        h for h in core(t, t.find(r"\bmulligan", key="mulligan"))
+        if h.where in place or not place
+    ]
     if not how:
         return Undetermined("no rule describes the mulligan")
     rules = list(dict.fromkeys(h.where for h in how))
-    london = [h for h in core(t, having(t, *_LONDON, key="new hand")) if h.where in rules]
-    if any(negated(h, _LONDON[0][1]) for h in london):
+    sentences = [h for h in core(t, t.find(r".", key=("hand", "library", "scry", "top card")))
+                 if h.where in rules]
+    sizes = [(h, _new_hand_size(t, h)) for h in core(t, t.find(r"\bnew hand\b", key="new hand"))
+             if h.where in rules]
+    bottom = [h for h in sentences if has_all(h.norm, _BOTTOM)]
+    look = [h for h in sentences if re.search(_LOOK, h.norm, re.I)]
+    if any(negated(h, _BOTTOM[0]) for h in bottom):
         return Undetermined(
             "the mulligan rule speaks of the bottom of the library in a negated clause",
-            tuple(h.where for h in london),
-            london[0].sentence,
+            tuple(dict.fromkeys(h.where for h in bottom)),
+            bottom[0].sentence,
         )
-    if london:
-        return decide("london", london)
-    fewer = [h for h in core(t, t.find(_FEWER, key=("new hand", "fewer card"))) if h.where in rules]
-    if not fewer:
-        return Undetermined(
-            "the mulligan rule states neither a smaller hand nor cards put on the bottom",
-            tuple(rules),
-            how[0].sentence,
-        )
-    scry = [
-        h
-        for h in core(t, having(t, *_SCRY, key=("starting hand size", "scry")))
-        if h.where in rules
-    ]
-    if scry:
-        return decide("vancouver", fewer[:1], scry[:1])
-    later = re.compile(r"\bscry\b|\btop card\b|\bbottom\b", re.I)
-    unread = [r for r in rules if later.search(t.rule_text(r))]
-    if unread:  # something happens after the smaller hand that we could not read
+    full = [h for h, size in sizes if size == "full"]
+    smaller = [h for h, size in sizes if size == "smaller"]
+    if full and bottom and not smaller:
+        return decide("london", full, [h for h in bottom if h not in full])
+    if smaller and not full:
+        scry = [h for h in look if re.search(r"\bfewer\b", h.norm, re.I)]
+        if scry:
+            return decide("vancouver", smaller[:1], scry[:1])
+        if not bottom and not look:
+            return decide("paris", smaller[:1])
+        unread = tuple(dict.fromkeys(h.where for h in (*bottom, *look)))
         return Undetermined(
             "the mulligan rule draws a smaller hand, then does something with the library that "
             "reads neither as Paris nor as Vancouver",
-            tuple(unread),
-            fewer[0].sentence,
+            unread,
+            smaller[0].sentence,
         )
-    return decide("paris", fewer[:1])
+    return Undetermined(
+        "the mulligan rule states neither a smaller hand nor a full one with cards put on "
+        "the bottom",
+        tuple(rules),
+        (sizes[0][0] if sizes else how[0]).sentence,
+    )
 
 
 # --- layers --------------------------------------------------------------------------------
