@@ -370,10 +370,8 @@ def combat_damage_uses_stack(t: EditionText) -> Outcome:
         if re.search(r"(?:doesn't|does not) use the stack", rule, re.I):
             dealt.append(hit)
             dealt.extend(
-                t.find(
-                    r"\bbetween the time combat damage is assigned\b[^.]*\bdealt\b",
-                    key="between the time",
-                )
+                having(t, (r"\bbetween the time combat damage is assigned\b", r"\bdealt\b"),
+                       key="between the time")
             )
     if on_stack and dealt:
         return Undetermined(
@@ -536,8 +534,9 @@ def planeswalker_damage_redirection(t: EditionText) -> Outcome:
     return Undetermined(
         "planeswalkers exist but no rule could be read as letting (or not letting) damage "
         "dealt to a player be dealt to a planeswalker instead",
-        _looked_at(t, r"\bplaneswalkers?\b[^.]*\bdamage\b|\bdamage\b[^.]*\bplaneswalkers?\b",
-                   "planeswalker"),
+        tuple(dict.fromkeys(
+            h.where for h in having(t, (r"\bplaneswalkers?\b", r"\bdamage\b"), key="planeswalker")
+        ))[:6],
     )
 
 
@@ -643,18 +642,16 @@ def pt_switch_sublayer(t: EditionText) -> Outcome:
                 named[0].sentence,
             )
         return decide(value, named[:1])
-    normally = t.find(
-        r"\bafter the switching effect\b[^.]*\bnormally\b",
-        key="switching effect",
-    )
+    normally = having(t, (r"\bafter the switching effect\b", r"\bnormally\b"),
+                      key="switching effect")
     if normally:
         return decide("timestamp", normally)
     if not t.mentions(
         r"\bswitch(?:es|ing)? (?:a |the )?(?:creature's |object's )?power and toughness",
         key="switch",
     ):
-        order = t.find(
-            r"\bcharacteristics?\b[^.]*\b(?:is|are) determined by starting with\b",
+        order = having(
+            t, (r"\b(?:is|are) determined by starting with\b", r"\bcharacteristics?\b"),
             key="determined by starting",
         )
         if order:
