@@ -957,7 +957,7 @@ class Quantity:
 #: *which is normally* seven", "(normally 8)"; any other word means the number is not the
 #: term's ("reduced *by* one").
 _LINK_AFTER = frozenset({"is", "of", "to", "normally", "which", "usually", "equal", "equals",
-                         "be", "always"})
+                         "be", "always", "set", "starts", "at"})
 _LINK_BEFORE = frozenset({"or", "more"})
 _WORD = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*|[;.:]")
 _IS_NUMBER = re.compile(rf"{NUMBER}", re.I)
