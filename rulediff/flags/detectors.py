@@ -545,6 +545,8 @@ def planeswalker_damage_redirection(t: EditionText) -> Outcome:
 #: library, or look at the top card (scry).
 _BOTTOM: Terms = (r"\bbottom\b", r"\blibrary\b")
 _LOOK = r"\bscry\b|\btop card\b"
+#: Cards put back that scale with the mulligans taken: the hand drawn was a full one.
+_PER_MULLIGAN = r"\b(?:for each|per|each) mulligan\b|\bnumber of (?:times|mulligans)\b"
 
 
 def _new_hand_size(t: EditionText, hit: Hit) -> str | None:
@@ -572,7 +574,8 @@ def mulligan(t: EditionText) -> Outcome:
     Place: the rules below "Starting the Game" (any rule when the document has no such
     heading) that speak of the mulligan, minus sentences about variants. There, the
     new hand is read as smaller or full, and what follows as putting cards on the
-    bottom or looking at the top card: full + bottom is London, smaller + a look at
+    bottom or looking at the top card: full (or of a size not read, when the cards put
+    back scale with the mulligans taken) + bottom is London, smaller + a look at
     the top card (for a hand smaller than the starting one) is Vancouver, smaller and
     nothing else is Paris; anything else is undetermined.
     """
@@ -598,8 +601,10 @@ def mulligan(t: EditionText) -> Outcome:
         )
     full = [h for h, size in sizes if size == "full"]
     smaller = [h for h, size in sizes if size == "smaller"]
-    if full and bottom and not smaller:
-        return decide("london", full, [h for h in bottom if h not in full])
+    scaled = [h for h in bottom if re.search(_PER_MULLIGAN, h.norm, re.I)]
+    drawn = full or [h for h, size in sizes if size is None]
+    if bottom and not smaller and (full or (scaled and drawn)):
+        return decide("london", drawn, [h for h in bottom if h not in drawn])
     if smaller and not full:
         scry = [h for h in look if re.search(r"\bfewer\b", h.norm, re.I)]
         if scry:
