@@ -136,8 +136,8 @@ def core(t: EditionText, hits: Iterable[Hit]) -> list[Hit]:
 
 
 def _opens_with_variant(t: EditionText, where: str) -> bool:
-    """Whether a rule's first sentence names a variant: the rule is that variant's
-    ("The Two-Headed Giant variant uses the standard mulligan rule, with …")."""
+    """Whether a rule's first sentence names a variant: then the whole rule is about
+    that variant (its later sentences need not name it again)."""
     first = t.sentences_of(where)[:1]
     return bool(first) and _VARIANT.search(normalize(first[0])) is not None
 
