@@ -563,9 +563,11 @@ def _new_hand_size(t: EditionText, hit: Hit) -> str | None:
         return "full"
     drawn = _number_by(hit.norm, hit.match, False)
     usual = starting_hand_size(t)
-    if drawn is None or not isinstance(usual, Decision):
+    if drawn is None or not isinstance(usual, Decision) or not isinstance(usual.value, int):
         return None
-    return "full" if drawn == usual.value else "smaller" if drawn < usual.value else None  # type: ignore[operator]
+    if drawn == usual.value:
+        return "full"
+    return "smaller" if drawn < usual.value else None
 
 
 def mulligan(t: EditionText) -> Outcome:
@@ -1199,11 +1201,19 @@ _REMOVAL = re.compile(
 
 
 def counter_annihilation(t: EditionText) -> Outcome:
+    """Whether +1/+1 and -1/-1 counters on one permanent cancel as a state-based action.
+
+    Place: the items of the state-based actions list and the rules below the "Counters"
+    heading (any rule in a document with neither). There, a sentence about one permanent
+    with both kinds of counters is read as removing them or keeping them.
+    """
+    sba = t.sba_items()
+    place = set(sba) | set(t.below(r"counters"))
     # The topic: a sentence about one permanent with both kinds of counters.
     both = [
         h
         for h in current(t.find(r"\+1/\+1 counters?", key=("-1/-1",)))
-        if re.search(r"-1/-1 counters?", h.norm)
+        if re.search(r"-1/-1 counters?", h.norm) and (h.where in place or not place)
     ]
     votes: dict[bool, list[Hit]] = {}
     for hit in both:
@@ -1225,14 +1235,20 @@ def counter_annihilation(t: EditionText) -> Outcome:
             tuple(dict.fromkeys(h.where for h in both))[:6],
             both[0].sentence,
         )
-    listing = t.find(
-        r"\bstate-based (?:effects|actions) are(?: as follows)?:", key=("state-based",)
-    )
-    if listing:  # the topic is absent: no rule puts both kinds of counters on one permanent
+    anywhere = [h for h in t.find(r"\+1/\+1 counters?", key=("-1/-1",))
+                if re.search(r"-1/-1 counters?", h.norm)]
+    if sba and not anywhere:  # the topic is absent: no rule puts both counters on one permanent
+        listing = t.parent_of(sba[0])
         return Decision(
             False,
-            (listing[0].where,),
+            (listing,),
             "no rule speaks of +1/+1 and -1/-1 counters on the same permanent, and the list "
-            f"of state-based actions ({listing[0].where}) has no such item",
+            f"of state-based actions ({listing}) has no such item",
+        )
+    if anywhere:
+        return Undetermined(
+            "+1/+1 and -1/-1 counters on one permanent are spoken of, but neither in the "
+            "state-based actions nor below the Counters heading",
+            tuple(dict.fromkeys(h.where for h in anywhere))[:6],
         )
     return Undetermined("no list of state-based actions to look for the counter rule in")
