@@ -11,6 +11,7 @@ import ast
 import datetime as dt
 import importlib.util
 import json
+import re
 import sys
 import typing
 from dataclasses import FrozenInstanceError, dataclass, field, fields
@@ -32,10 +33,11 @@ from rulediff.flags import (
     load_flagset,
 )
 from rulediff.flags import flagset as flagset_module
+from rulediff.flags.detectors import _number_by, condition_of
 from rulediff.flags.exporters import flags_schema, shipped_schema, to_json, to_python, to_toml
 from rulediff.flags.flagset import flagset_field_names
 from rulediff.flags.registry import flag, registry_of
-from rulediff.flags.text import normalize, split_sentences
+from rulediff.flags.text import EditionText, normalize, split_sentences
 from rulediff.flags.timeline import changes, check_engine
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -310,6 +312,43 @@ def test_detectors_never_read_the_date():
     late = flags_for(synthetic_edition(rules, date="March 3, 2099"))
     assert early.values() == late.values()
     assert early.effective_date == dt.date(1995, 3, 3)
+
+
+def test_rules_are_found_below_their_heading_in_document_order():
+    edition = synthetic_edition(
+        {"103.1": "Players shuffle.", "103.2": "Players draw.", "402.1": "A hand is a zone.",
+         "450.1": "Odd things happen."},
+        titles={"103": "Starting the Game", "402": "Hand", "450": "Odds and Ends"},
+    )
+    t = EditionText(edition)
+    assert t.below(r"starting the game") == ("103", "103.1", "103.2")
+    assert t.below(r"hand|starting the game") == ("103", "103.1", "103.2", "402", "402.1")
+    assert t.below(r"starting") == ()  # the whole title, not a part of it
+
+
+def test_condition_and_consequence_come_from_the_clause_grammar():
+    sentence = "If a player has 12 or more poison counters, that player loses the game."
+    condition, consequence = condition_of(sentence)
+    assert condition == "a player has 12 or more poison counters"
+    assert consequence.strip() == "that player loses the game."
+    should = condition_of("Should a player have twelve poison counters, the player loses.")
+    assert should is not None and should[0].startswith("a player have twelve")
+    assert condition_of("A player loses the game. If so, shuffle.") is None
+
+
+@pytest.mark.parametrize("text,term,number_first,expected", [
+    ("her life total of 25 and a hand", r"life total", False, 25),
+    ("a maximum hand size, which is normally six cards", r"maximum hand size", False, 6),
+    ("a maximum hand size (normally 9)", r"maximum hand size", False, 9),
+    ("reduce the maximum hand size by one", r"maximum hand size", False, None),
+    ("with twelve or more poison counters loses", r"poison counters", True, 12),
+    ("with 3 cards and poison counters", r"poison counters", True, None),
+])
+def test_a_number_counts_only_when_link_words_join_it_to_its_term(text, term, number_first,
+                                                                   expected):
+    match = re.search(term, text)
+    assert match is not None
+    assert _number_by(text, match, number_first) == expected
 
 
 def test_sentences_and_normalization():

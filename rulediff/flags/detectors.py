@@ -77,10 +77,10 @@ def condition_of(sentence: str) -> tuple[str, str] | None:
     """
     for clause in parse_clauses(sentence):
         if clause.kind == "condition" and not sentence[: clause.start].strip():
-            inner = sentence[clause.start + 2 : clause.end]
-            if not inner.endswith(","):
+            rest = sentence[clause.end :].lstrip()
+            if not rest.startswith(","):  # "If …." with no consequence after a comma
                 return None
-            return inner[:-1].strip(), sentence[clause.end :]
+            return sentence[clause.start + 2 : clause.end].strip(), rest[1:]
         if clause.kind != "text" or sentence[clause.start : clause.end].strip():
             break
     return if_clause(sentence)
@@ -504,7 +504,7 @@ def planeswalker_damage_redirection(t: EditionText) -> Outcome:
     # consequence a planeswalker and a redirection.
     votes: dict[bool, list[Hit]] = {}
     for hit in current(t.find(r"\bnoncombat damage\b", key="noncombat damage")):
-        clause = if_clause(hit.norm)
+        clause = condition_of(hit.norm)
         if clause is None:
             continue
         condition, consequence = clause
@@ -803,7 +803,7 @@ def commander_zone_change(t: EditionText) -> Outcome:
     state: list[Hit] = []
     replacement: list[Hit] = []
     for hit in current(t.find(r"\bcommand zone\b", key="command zone")):
-        clause = if_clause(hit.norm)
+        clause = condition_of(hit.norm)
         if clause is None:
             continue
         condition, consequence = clause
