@@ -75,6 +75,8 @@ def condition_of(sentence: str) -> tuple[str, str] | None:
     opens the sentence; otherwise the other conjunctions ("Should …, …", "When …, …") by
     :func:`if_clause`.
     """
+    if not sentence.lstrip().startswith("If"):  # the grammar's condition opens with "If"
+        return if_clause(sentence)
     for clause in parse_clauses(sentence):
         if clause.kind == "condition" and not sentence[: clause.start].strip():
             rest = sentence[clause.end :].lstrip()
@@ -549,12 +551,12 @@ _LOOK = r"\bscry\b|\btop card\b"
 _PER_MULLIGAN = r"\b(?:for each|per|each) mulligan\b|\bnumber of (?:times|mulligans)\b"
 
 
-def _new_hand_size(t: EditionText, hit: Hit) -> str | None:
+def _new_hand_size(hit: Hit, usual: Outcome) -> str | None:
     """``"smaller"`` or ``"full"``: the words after "new hand", up to the clause's end.
 
     "one fewer card" is smaller; "cards equal to [their] starting hand size" is full; a
-    number is compared with the starting hand size the same document states (none
-    stated: not read).
+    number is compared with ``usual``, the starting hand size the same document states
+    (none stated: not read).
     """
     rest = re.split(r"[,;.]", hit.norm[hit.match.end():], maxsplit=1)[0]
     if re.search(r"\bfewer\b", rest, re.I):
@@ -562,7 +564,6 @@ def _new_hand_size(t: EditionText, hit: Hit) -> str | None:
     if has_all(rest, (r"\bequal to\b", r"\bstarting hand size\b")):
         return "full"
     drawn = _number_by(hit.norm, hit.match, False)
-    usual = starting_hand_size(t)
     if drawn is None or not isinstance(usual, Decision) or not isinstance(usual.value, int):
         return None
     if drawn == usual.value:
@@ -589,10 +590,12 @@ def mulligan(t: EditionText) -> Outcome:
     if not how:
         return Undetermined("no rule describes the mulligan")
     rules = list(dict.fromkeys(h.where for h in how))
-    sentences = [h for h in core(t, t.find(r".", key=("hand", "library", "scry", "top card")))
-                 if h.where in rules]
-    sizes = [(h, _new_hand_size(t, h)) for h in core(t, t.find(r"\bnew hand\b", key="new hand"))
-             if h.where in rules]
+    sentences = core(t, [h for h in t.find(r".", key=("hand", "library", "scry", "top card"))
+                         if h.where in rules])
+    usual = starting_hand_size(t)
+    sizes = [(h, _new_hand_size(h, usual))
+             for h in core(t, [h for h in t.find(r"\bnew hand\b", key="new hand")
+                               if h.where in rules])]
     bottom = [h for h in sentences if has_all(h.norm, _BOTTOM)]
     look = [h for h in sentences if re.search(_LOOK, h.norm, re.I)]
     if any(negated(h, _BOTTOM[0]) for h in bottom):

@@ -230,6 +230,9 @@ class EditionText:
         self._variant: dict[str, bool] = {}
         self._sba: tuple[str, ...] | None = None
         self._below: dict[str, tuple[str, ...]] = {}
+        self._placed: dict[str, frozenset[str]] | None = None
+        self._sentences: dict[str, tuple[str, ...]] = {}
+        self._chains: dict[tuple[bool, int, int | None, str | None], tuple[str, ...]] = {}
 
     def blob(self, scope: Scope) -> _Blob:
         found = self._blobs.get(scope)
@@ -275,7 +278,12 @@ class EditionText:
 
     def sentences_of(self, rule_id: str) -> list[str]:
         """The sentences of one rule, as written."""
-        return split_sentences(self.rule_texts.get(rule_id, ""))
+        found = self._sentences.get(rule_id)
+        if found is None:
+            found = self._sentences[rule_id] = tuple(
+                split_sentences(self.rule_texts.get(rule_id, ""))
+            )
+        return list(found)
 
     def sba_items(self) -> tuple[str, ...]:
         """The items of the list of state-based actions (or effects), in document order.
@@ -303,19 +311,22 @@ class EditionText:
     def headings(self, where: str) -> list[str]:
         """Titles of the rule headings and section above a rule (nearest first)."""
         rid = RuleId.try_parse(where)
-        if rid is None:
-            return []
-        out: list[str] = []
-        for node in (rid, *rid.ancestors()):
+        return [] if rid is None else list(self._chain(rid))
+
+    def _chain(self, node: RuleId) -> tuple[str, ...]:
+        """The titles of ``node`` and every heading above it (memoized along the way)."""
+        key = (node.is_section, node.rule, node.number, node.letters)
+        found = self._chains.get(key)
+        if found is None:
             if node.is_section:
                 section = self.edition.section(node.rule)
-                if section is not None:
-                    out.append(section.title)
+                own = (section.title,) if section is not None else ()
             else:
                 title = self.titles.get(str(node))
-                if title:
-                    out.append(title)
-        return out
+                own = (title,) if title else ()
+            parent = node.parent
+            found = self._chains[key] = own + (self._chain(parent) if parent else ())
+        return found
 
     def below(self, titles: str) -> tuple[str, ...]:
         """The rules, in document order, that sit below a heading (their own title, a
@@ -323,13 +334,16 @@ class EditionText:
         the place where a topic is written ("Starting the Game", "Zones"…)."""
         found = self._below.get(titles)
         if found is None:
-            pattern = re.compile(titles, re.IGNORECASE)
-            found = self._below[titles] = tuple(
-                dict.fromkeys(
-                    rid
+            if self._placed is None:
+                self._placed = {
+                    rid: frozenset(normalize(h).strip().lower() for h in self.headings(rid))
                     for rid in self.rule_texts
-                    if any(pattern.fullmatch(normalize(h).strip()) for h in self.headings(rid))
-                )
+                }
+            pattern = re.compile(titles, re.IGNORECASE)
+            every = set().union(*self._placed.values())
+            named = {title for title in every if pattern.fullmatch(title)}
+            found = self._below[titles] = tuple(
+                rid for rid, above in self._placed.items() if above & named
             )
         return found
 
