@@ -1,12 +1,16 @@
 """Load test of ``rulediff serve`` on loopback: bounded, zero errors expected, latencies.
 
     python bench/serve.py [--corpus DIR] [--clients 32] [--seconds 20] [--requests 4000]
-                          [--workers 1]
+                          [--workers 1] [--generator async|threads]
 
 Starts the server as a user would (a subprocess on a free 127.0.0.1 port) over a copy of
 the warm cache without alignments or diffs (so a neighbouring pair's diff is truly not
-cached), then, one scenario at a time, ``--clients`` threads with keep-alive connections
-send requests until ``--requests`` are done or ``--seconds`` have passed:
+cached), then, one scenario at a time, ``--clients`` keep-alive connections send requests,
+each waiting for its answer before the next, until ``--requests`` are done or ``--seconds``
+have passed. The clients run on one event loop in one thread (:class:`Load`), which costs
+a fifth of the CPU per request of a thread per client with ``http.client``
+(``--generator threads``, the generator used before): on 2 shared cores the generator's
+own work was most of the measured latency.
 
 * **rule first ask** — a rule of a random edition never asked before (no memo helps);
 * **rule** — one rule of a random edition (``/api/editions/DATE/rules/N``), from a set
@@ -17,15 +21,17 @@ send requests until ``--requests`` are done or ``--seconds`` have passed:
   (single flight: computed once), a new pair each round;
 * **diff cached** — the pairs of the previous scenario again.
 
-Prints p50/p99/max per scenario, errors (must be 0), the machine's load average, the
-startup time, and, as the baseline run in the same process, the same rule lookups and
-searches made by calling the library directly (ratio = HTTP / direct). Goals: rule p99
-< 20 ms, search p99 < 50 ms on 2 cores. Figures only: a benchmark never fails.
+Prints p50/p99/max per scenario, errors (must be 0), the CPU time per request of the
+server (its processes, from ``/proc``) and of the load generator, the machine's load
+average, the startup time, and, as the baseline run in the same process, the same rule
+lookups and searches made by calling the library directly (ratio = HTTP / direct). Goals:
+rule p99 < 20 ms, search p99 < 50 ms on 2 cores. Figures only: a benchmark never fails.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import http.client
 import json
 import os
@@ -41,6 +47,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import quote
+
+import httptools
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -67,7 +75,126 @@ def percentile(values: list[float], p: float) -> float:
 
 
 class Load:
-    """``clients`` threads, each with its own keep-alive connection, asking ``next_path()``."""
+    """``clients`` keep-alive connections, each asking ``next_path()`` in turn, all driven by
+    one event loop in one thread (uvloop when installed; httptools parses the answers).
+
+    The load generator shares the 2 cores with the server, so it must be cheap: the thread
+    per client of :class:`ThreadLoad` (``http.client``) costs ~4x more CPU per request
+    than the server's own work and inflates every latency it measures. The questions, the
+    bounds and what counts as a latency are the same: from writing the request to the last
+    byte of the answer (status 200 and the whole body, per ``Content-Length`` or chunks).
+    """
+
+    def __init__(self, port: int, clients: int, timeout: float = 600.0) -> None:
+        self.port, self.clients, self.timeout = port, clients, timeout
+
+    def run(
+        self, next_path: Callable[[int], str], requests: int, seconds: float
+    ) -> tuple[list[float], int, int]:
+        job = self._run(next_path, requests, seconds)
+        try:
+            import uvloop
+        except ImportError:
+            return asyncio.run(job)
+        return uvloop.run(job)
+
+    async def _run(
+        self, next_path: Callable[[int], str], requests: int, seconds: float
+    ) -> tuple[list[float], int, int]:
+        loop = asyncio.get_running_loop()
+        latencies: list[float] = []
+        errors = 0
+        asked = 0
+        deadline = time.monotonic() + seconds
+        host = f"127.0.0.1:{self.port}".encode()
+
+        async def connect() -> _Connection:
+            _transport, connection = await loop.create_connection(
+                lambda: _Connection(host), "127.0.0.1", self.port
+            )
+            return connection
+
+        async def client() -> None:
+            nonlocal asked, errors
+            connection = await connect()
+            while asked < requests and time.monotonic() <= deadline:
+                path = next_path(asked)
+                asked += 1
+                start = time.perf_counter()
+                guard = loop.call_later(self.timeout, connection.abort)
+                try:
+                    ok = await connection.get(path) == 200
+                except (OSError, httptools.HttpParserError):
+                    ok = False
+                guard.cancel()
+                latencies.append(time.perf_counter() - start)
+                if not ok:
+                    errors += 1
+                    connection.close()
+                    connection = await connect()
+            connection.close()
+
+        await asyncio.gather(*(client() for _ in range(self.clients)))
+        return latencies, errors, asked
+
+
+class _Connection(asyncio.Protocol):
+    """One keep-alive HTTP/1.1 connection of :class:`Load`: one request at a time."""
+
+    def __init__(self, host: bytes) -> None:
+        self.host = host
+        self.parser = httptools.HttpResponseParser(self)
+        self.transport: asyncio.Transport | None = None
+        self.waiter: asyncio.Future[int] | None = None
+
+    def get(self, path: str) -> asyncio.Future[int]:
+        """The status of ``GET path``, once the whole answer has arrived."""
+        assert self.transport is not None
+        self.waiter = asyncio.get_running_loop().create_future()
+        if self.transport.is_closing():
+            self.waiter.set_exception(ConnectionError("the connection is closed"))
+            return self.waiter
+        self.transport.write(
+            b"GET " + path.encode("ascii") + b" HTTP/1.1\r\nHost: " + self.host
+            + b"\r\nAccept-Encoding: gzip\r\n\r\n"
+        )  # fmt: skip
+        return self.waiter
+
+    def abort(self) -> None:
+        self._fail(TimeoutError(f"no answer in time on {self.host.decode()}"))
+        if self.transport is not None:
+            self.transport.abort()
+
+    def close(self) -> None:
+        if self.transport is not None:
+            self.transport.close()
+
+    # asyncio.Protocol
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+
+    def data_received(self, data: bytes) -> None:
+        try:
+            self.parser.feed_data(data)
+        except httptools.HttpParserError as exc:
+            self._fail(exc)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._fail(exc or ConnectionError("the server closed the connection"))
+
+    # httptools callbacks
+    def on_message_complete(self) -> None:
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_result(self.parser.get_status_code())
+
+    def _fail(self, exc: Exception) -> None:
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_exception(exc)
+
+
+class ThreadLoad:
+    """``clients`` threads, each with its own keep-alive ``http.client`` connection, asking
+    ``next_path()`` (the generator before :class:`Load`; ``--generator threads``)."""
 
     def __init__(self, port: int, clients: int) -> None:
         self.port, self.clients = port, clients
@@ -115,7 +242,44 @@ class Load:
         return latencies, errors[0], counter[0]
 
 
-def report(name: str, lat: list[float], errors: int, direct: list[float] | None = None) -> None:
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) so far of process ``pid`` and its children (``--workers``),
+    from ``/proc``; 0 where there is no ``/proc``."""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()
+        with open(f"/proc/{pid}/task/{pid}/children") as handle:
+            children = [int(c) for c in handle.read().split()]
+    except OSError:
+        return 0.0
+    own = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return own + sum(cpu_seconds(child) for child in children)
+
+
+def measured(
+    load: Load | ThreadLoad,
+    server: int,
+    next_path: Callable[[int], str],
+    requests: int,
+    seconds: float,
+) -> tuple[list[float], int, tuple[float, float]]:
+    """``load.run(…)`` and the CPU time per request it cost: the server's, the generator's."""
+    times = os.times()
+    before = (cpu_seconds(server), times.user + times.system)
+    lat, err, asked = load.run(next_path, requests, seconds)
+    times = os.times()
+    after = (cpu_seconds(server), times.user + times.system)
+    per = tuple((b - a) / max(asked, 1) for a, b in zip(before, after, strict=True))
+    return lat, err, (per[0], per[1])
+
+
+def report(
+    name: str,
+    lat: list[float],
+    errors: int,
+    direct: list[float] | None = None,
+    cpu: tuple[float, float] | None = None,
+) -> None:
     if not lat:
         print(f"{name:<16} no requests")
         return
@@ -127,6 +291,8 @@ def report(name: str, lat: list[float], errors: int, direct: list[float] | None 
     if direct:
         d50 = statistics.median(direct) * 1000
         line += f"  | direct p50={d50:.2f} ms, HTTP/direct={p50 / d50:.1f}x"
+    if cpu:
+        line += f"  | CPU/request: server {cpu[0] * 1e6:.0f} us, load {cpu[1] * 1e6:.0f} us"
     print(line, flush=True)
 
 
@@ -138,6 +304,12 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=4000)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--pairs", type=int, default=3, help="uncached pairs (rounds)")
+    parser.add_argument(
+        "--generator",
+        choices=("async", "threads"),
+        default="async",
+        help="the load generator: one event loop (default) or a thread per client (before)",
+    )
     args = parser.parse_args()
 
     corpus = Corpus.open(args.corpus)
@@ -207,18 +379,24 @@ def main() -> None:
                     sys.exit(f"the server exited: {server.stderr.read().decode()[-2000:]}")
                 time.sleep(0.05)
         print(f"startup to first rule answered: {time.perf_counter() - start:.2f} s", flush=True)
-        load = Load(port, args.clients)
+        load = (Load if args.generator == "async" else ThreadLoad)(port, args.clients)
 
         # Warm the server's own memo a little (one pass over a few paths), as in service.
         load.run(lambda n: rule_paths[n % len(rule_paths)], len(rule_paths), args.seconds)
         load.run(lambda n: search_paths[n % len(search_paths)], len(search_paths), args.seconds)
 
-        lat, err, _ = load.run(lambda n: fresh[n % len(fresh)], len(fresh), args.seconds)
-        report("rule first ask", lat, err, direct_rule)
-        lat, err, _ = load.run(lambda n: rng.choice(rule_paths), args.requests, args.seconds)
-        report("rule", lat, err, direct_rule)
-        lat, err, _ = load.run(lambda n: rng.choice(search_paths), args.requests, args.seconds)
-        report("search", lat, err, direct_search)
+        lat, err, cpu = measured(
+            load, server.pid, lambda n: fresh[n % len(fresh)], len(fresh), args.seconds
+        )
+        report("rule first ask", lat, err, direct_rule, cpu)
+        lat, err, cpu = measured(
+            load, server.pid, lambda n: rng.choice(rule_paths), args.requests, args.seconds
+        )
+        report("rule", lat, err, direct_rule, cpu)
+        lat, err, cpu = measured(
+            load, server.pid, lambda n: rng.choice(search_paths), args.requests, args.seconds
+        )
+        report("search", lat, err, direct_search, cpu)
 
         pairs = [(str(infos[k - 1].date), str(infos[k].date)) for k in range(len(infos) - 1, 0, -1)]
         pairs = pairs[: args.pairs]
@@ -231,10 +409,11 @@ def main() -> None:
             uncached_err += err
         report("diff uncached", uncached, uncached_err)
         diff_paths = [f"/api/diff/{o}/{n}" for o, n in pairs]
-        lat, err, _ = load.run(
-            lambda n: diff_paths[n % len(diff_paths)], args.requests // 4, args.seconds
-        )
-        report("diff cached", lat, err)
+        lat, err, cpu = measured(
+            load, server.pid, lambda n: diff_paths[n % len(diff_paths)], args.requests // 4,
+            args.seconds,
+        )  # fmt: skip
+        report("diff cached", lat, err, cpu=cpu)
         computed = (
             len(list((scratch / "alignment").glob("*"))) if (scratch / "alignment").is_dir() else 0
         )
@@ -247,7 +426,9 @@ def main() -> None:
         server.wait(timeout=30)
         shutil.rmtree(scratch, ignore_errors=True)
     print(f"loadavg after={os.getloadavg()}", flush=True)
-    print(json.dumps({"clients": args.clients, "workers": args.workers}))
+    print(
+        json.dumps({"clients": args.clients, "workers": args.workers, "generator": args.generator})
+    )
 
 
 if __name__ == "__main__":

@@ -57,7 +57,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from rapidfuzz import fuzz
 
-from . import provenance
+from . import provenance, rescue
 from .classify import (  # noqa: F401
     _classify,
     _detect_sweeps,
@@ -1330,6 +1330,8 @@ def align(old: Edition, new: Edition) -> Alignment:
     _find_copies(rules, splits, merges)
     _sentence_splits(rules, prov, splits, merges)
     _pieces_in_place(rules, early_sweeps, splits, merges)
+    rescue.rescue(rules, splits, merges)
+    rescue.rescue_headings(rules, splits, merges)
     rule_pairs = _groups(rules, splits, merges)
     mapping: dict[str, str] = {}
     for pair in rule_pairs:

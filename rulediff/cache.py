@@ -610,6 +610,12 @@ def read(kind: str, key: str) -> Any:
     return value
 
 
+def has(kind: str, key: str) -> bool:
+    """Whether an entry for ``(kind, key)`` at the current version exists (not decoded:
+    a bad entry is still found and recomputed by whoever reads it)."""
+    return _recall((kind, key, version(kind))) is not MISSING or entry_path(kind, key).is_file()
+
+
 def write(kind: str, key: str, value: Any) -> Path | None:
     """Store a value atomically (mode 0600); a cache that cannot be written is a warning."""
     _remember((kind, key, version(kind)), value)

@@ -47,9 +47,7 @@ _CR = re.compile(
 )
 # A bare rule number in a comment: "// 613.4c", "# 702.36d". Section digit 1–9, and
 # not part of a longer dotted number (a version, an address, a float).
-_BARE = re.compile(
-    r"(?<![\w.\-/])(?P<n>[1-9][0-9]{2}\.[0-9]{1,3}[a-z]{0,2})(?![\w]|\.\d)"
-)
+_BARE = re.compile(r"(?<![\w.\-/])(?P<n>[1-9][0-9]{2}\.[0-9]{1,3}[a-z]{0,2})(?![\w]|\.\d)")
 _COMMENT = re.compile(r"//|/\*|#|--|<!--|^\s*\*|^\s*;|^\s*%|\bREM\b")
 
 
@@ -102,6 +100,8 @@ def find_citations(text: str, path: str = "<text>") -> list[SourceCitation]:
         taken: list[tuple[int, int]] = []
         for ref in references(line):  # rule 702.36d, rules 601.2a–h, see 805.8
             if ref.kind == "section" or ref.malformed or RuleId.try_parse(ref.target) is None:
+                continue
+            if ref.bare:  # in code a bare number is a citation only in a comment (below)
                 continue
             key = (number, ref.start + 1, ref.target)
             found.setdefault(key, SourceCitation(path, number, ref.start + 1, ref.text, ref.target))
@@ -183,8 +183,10 @@ def _why(exc: OSError) -> str:
     if exc.errno == errno.ELOOP:
         return "symbolic link loop"
     if exc.errno == errno.ENOENT:
-        return "dangling symbolic link" if exc.filename and os.path.islink(exc.filename) else (
-            "vanished while being read"
+        return (
+            "dangling symbolic link"
+            if exc.filename and os.path.islink(exc.filename)
+            else ("vanished while being read")
         )
     return exc.strerror or str(exc)
 

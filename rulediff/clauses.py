@@ -98,25 +98,33 @@ class ClauseTransformer(Transformer):
     def target(self, items: list[Token]) -> _Target:
         return _Target(items[0], items[2] if len(items) == 3 else None)
 
+    bare_target = target
+
     def reference(self, items: list[Any]) -> Clause:
-        keyword: Token = items[0]
+        keyword: Token | None = items[0] if isinstance(items[0], Token) else None
         title_tok = (
             items[-1] if isinstance(items[-1], Token) and items[-1].type == "TITLE" else None
         )
         targets = [item for item in items if isinstance(item, _Target)]
-        see = _SEE_PREFIX.match(keyword) if keyword.type != "SEE_KW" else None
-        start = keyword.start_pos + (see.end() if see else 0)
+        if keyword is None:  # a bare number: the reference is the number (or range) alone
+            start = targets[0].first.start_pos
+        else:
+            see = _SEE_PREFIX.match(keyword) if keyword.type != "SEE_KW" else None
+            start = keyword.start_pos + (see.end() if see else 0)
         last = targets[-1].last or targets[-1].first
         end = last.end_pos
         text = self.text[start:end]
-        kind = "section" if keyword.type == "SECTION_KW" else "rule"
+        kind = "section" if keyword is not None and keyword.type == "SECTION_KW" else "rule"
         title = _title(title_tok) if title_tok is not None else None
         refs: list[Reference] = []
         previous: RuleId | None = None
         for i, tgt in enumerate(targets):
             members, previous = _expand(tgt, previous)
             written = self.text[tgt.first.start_pos : (tgt.last or tgt.first).end_pos]
-            for target, implied, malformed in members:
+            for k, (target, implied, malformed) in enumerate(members):
+                # Where this member is written: the first token, or the range's last one
+                # (the members in between are not written: no span).
+                token = tgt.first if k == 0 else tgt.last if k == len(members) - 1 else None
                 refs.append(
                     Reference(
                         target=target,
@@ -128,10 +136,14 @@ class ClauseTransformer(Transformer):
                         written=written,
                         implied=implied,
                         malformed=malformed,
+                        target_start=token.start_pos if token is not None else -1,
+                        target_end=token.end_pos if token is not None else -1,
+                        bare=keyword is None,
                     )
                 )
         clause_end = title_tok.end_pos if title_tok is not None else end
-        return Clause("reference", keyword.start_pos, clause_end, references=tuple(refs))
+        clause_start = keyword.start_pos if keyword is not None else start
+        return Clause("reference", clause_start, clause_end, references=tuple(refs))
 
     def quote(self, items: list[Token]) -> Clause:
         return _quote(items[0])
@@ -406,6 +418,9 @@ def shift(clause: Clause, delta: int) -> Clause:
                 r.written,
                 r.implied,
                 r.malformed,
+                r.target_start + delta if r.target_start >= 0 else -1,
+                r.target_end + delta if r.target_end >= 0 else -1,
+                r.bare,
             )
             for r in clause.references
         ),
@@ -463,7 +478,9 @@ _LIST_TRIGGER = re.compile(
 _TRIGGER = re.compile(r"[\d{“”\"?]|\bIf\b|" + _LIST_TRIGGER.pattern)
 #: What can start a reference (the keywords of ``reference`` in the grammar): the sentences
 #: :func:`references` parses.
-_REFERENCE_TRIGGER = re.compile(r"\b(?:(?:[Ss]ub)?[Rr]ules?|[Ss]ections?|[Ss]ee)\s+\d")
+_REFERENCE_TRIGGER = re.compile(
+    r"\b(?:(?:[Ss]ub)?[Rr]ules?|[Ss]ections?|[Ss]ee)\s+\d|(?<![\w.])\d{3}\.\d"
+)
 _SPLIT = re.compile(r"[“”\"\n]|\.\s+")
 
 

@@ -49,6 +49,7 @@ from .align import (
 )
 from .clauses import list_lead, lists
 from .model import Diagnostic, Edition
+from .serialize import Out, to_data
 
 log = logging.getLogger(__name__)
 
@@ -143,6 +144,30 @@ class Change:
     moved_text: tuple[MovedText, ...] = ()
     """Sentences that left this change's old rules for other rules, or came into its new
     rules from other rules (see :attr:`rulediff.align.Match.moved_text`)."""
+
+    #: An item of ``changes`` in ``rulediff diff --format json`` (the schema's order).
+    __json_fields__ = (
+        "kind",
+        "domain",
+        "old_ids",
+        "new_ids",
+        "score",
+        "significance",
+        "words",
+        "list_added",
+        "list_removed",
+        "lists",
+        "retargets",
+        "examples",
+        "flags",
+        Out("sweeps", lambda c: [{"old": a, "new": b} for a, b in c.sweeps]),
+        "moved",
+        "ambiguous",
+        "alternatives",
+        "method",
+        "section",
+        "moved_text",
+    )
 
     @property
     def old_id(self) -> str | None:
@@ -630,49 +655,6 @@ def _short(text: str, words: int = 8) -> str:
 # --- output -------------------------------------------------------------------------------------
 
 
-def _change_dict(c: Change) -> dict[str, Any]:
-    return {
-        "kind": c.kind,
-        "domain": c.domain,
-        "old_ids": list(c.old_ids),
-        "new_ids": list(c.new_ids),
-        "score": c.score,
-        "significance": c.significance,
-        "words": [{"op": w.op, "text": w.text} for w in c.words],
-        "list_added": list(c.list_added),
-        "list_removed": list(c.list_removed),
-        "lists": [
-            {"lead": lc.lead, "added": list(lc.added), "removed": list(lc.removed)}
-            for lc in c.lists
-        ],
-        "retargets": [
-            {"old": r.old, "new": r.new, "follows_renumbering": r.follows_renumbering}
-            for r in c.retargets
-        ],
-        "examples": [
-            {
-                "kind": e.kind,
-                "old_id": e.old_id,
-                "new_id": e.new_id,
-                "score": e.score,
-                "significance": e.significance,
-                "words": [{"op": w.op, "text": w.text} for w in e.words],
-            }
-            for e in c.examples
-        ],
-        "flags": list(c.flags),
-        "sweeps": [{"old": a, "new": b} for a, b in c.sweeps],
-        "moved": c.moved,
-        "ambiguous": c.ambiguous,
-        "alternatives": list(c.alternatives),
-        "method": c.method,
-        "section": c.section,
-        "moved_text": [
-            {"old_id": t.old_id, "new_id": t.new_id, "text": t.text} for t in c.moved_text
-        ],
-    }
-
-
 def as_dict(d: EditionDiff, *, include_unchanged: bool = False) -> dict[str, Any]:
     """The JSON document of ``rulediff diff --format json`` (see the schema)."""
     return {
@@ -683,27 +665,23 @@ def as_dict(d: EditionDiff, *, include_unchanged: bool = False) -> dict[str, Any
         "old_sha256": d.old.sha256,
         "new_sha256": d.new.sha256,
         "summary": d.summary(),
-        "changes": [_change_dict(c) for c in d.shown(include_unchanged)],
-        "contents": [
-            {
-                "kind": c.kind,
-                "old_id": c.old_id,
-                "new_id": c.new_id,
-                "old_title": c.old_title,
-                "new_title": c.new_title,
-            }
-            for c in d.contents
-        ],
+        "changes": to_data(d.shown(include_unchanged)),
+        "contents": to_data(d.contents),
     }
 
 
-def diff_cached(old: Edition, new: Edition, *, use_cache: bool = True) -> EditionDiff:
-    """:func:`diff` through the on-disk cache (the alignment is cached on its own too)."""
+def diff_cached(
+    old: Edition, new: Edition, *, use_cache: bool = True, alignment: Alignment | None = None
+) -> EditionDiff:
+    """:func:`diff` through the on-disk cache (the alignment is cached on its own too).
+
+    ``alignment``: the pair's alignment when the caller already has it in memory.
+    """
     from . import cache
     from .align import align_cached
 
     def compute() -> EditionDiff:
-        return diff(old, new, align_cached(old, new, use_cache=use_cache))
+        return diff(old, new, alignment or align_cached(old, new, use_cache=use_cache))
 
     if not (old.sha256 and new.sha256):
         return compute()

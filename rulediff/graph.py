@@ -264,6 +264,13 @@ def node_title(edition: Edition, node: str) -> str:
     return (rule.title or "") if rule else ""
 
 
+def _link(
+    edition: Edition, other: str, kind: str, where: str, ref: Reference, present: bool
+) -> Link:
+    """The link to ``other`` (the cited rule, or the citing one) made by ``ref``."""
+    return Link(other, node_title(edition, other), kind, ref.text, where, present, ref.implied)
+
+
 def links(edition: Edition, node: str, parsed: EditionClauses | None = None) -> RuleLinks:
     """Citations from and to ``node`` (a rule number, a section digit, or ``glossary:Term``).
 
@@ -280,29 +287,10 @@ def links(edition: Edition, node: str, parsed: EditionClauses | None = None) -> 
         if cite.where == "glossary" and is_definition_pointer(glossary_text[cite.source], ref):
             kind = DEFINED_IN
         if cite.source == node:
-            out.append(
-                Link(
-                    ref.target,
-                    node_title(edition, ref.target),
-                    kind,
-                    ref.text,
-                    cite.where,
-                    exists(edition, ref.target),
-                    ref.implied,
-                )
-            )
+            present = exists(edition, ref.target)
+            out.append(_link(edition, ref.target, kind, cite.where, ref, present))
         if ref.target == node:
-            back.append(
-                Link(
-                    cite.source,
-                    node_title(edition, cite.source),
-                    kind,
-                    ref.text,
-                    cite.where,
-                    True,
-                    ref.implied,
-                )
-            )
+            back.append(_link(edition, cite.source, kind, cite.where, ref, True))
     present = node in glossary_text or exists(edition, node)
     return RuleLinks(
         edition.date_text, node, node_title(edition, node), present, tuple(out), tuple(back)

@@ -20,12 +20,14 @@ import hashlib
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from . import cache
-from .align import EditionRef, Kind, align_cached
+from .align import Alignment, EditionRef, Kind, align_cached
 from .errors import RuleNotFound
 from .model import Edition
+
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
@@ -95,32 +97,56 @@ class Step:
         return tuple(out)
 
 
-def step_of(old: Edition, new: Edition, *, use_cache: bool = True) -> Step:
-    """The :class:`Step` between two editions (through the alignment cache)."""
+def step_from(alignment: Alignment) -> Step:
+    """The :class:`Step` an alignment makes (only what changed is kept)."""
+    return Step(
+        old=alignment.old,
+        new=alignment.new,
+        changes=tuple(
+            StepChange(m.kind, m.old_ids, m.new_ids, m.score, m.moved, m.ambiguous, m.moved_text)
+            for m in alignment.rules
+            if m.kind != "unchanged"
+        ),
+        examples=tuple(
+            StepChange(m.kind, m.old_ids, m.new_ids, m.score, m.moved, m.ambiguous)
+            for m in alignment.examples
+            if m.kind != "unchanged"
+        ),
+    )
+
+
+def step_key(old_sha: str, new_sha: str) -> str:
+    """The cache key of the step (and of the alignment and diff) between two editions."""
+    return f"{old_sha[:32]}-{new_sha[:32]}"
+
+
+def step_of(
+    old: Edition, new: Edition, *, use_cache: bool = True, alignment: Alignment | None = None
+) -> Step:
+    """The :class:`Step` between two editions (through the alignment cache).
+
+    ``alignment``: the pair's alignment when the caller already has it in memory.
+    """
 
     def compute() -> Step:
-        alignment = align_cached(old, new, use_cache=use_cache)
-        return Step(
-            old=alignment.old,
-            new=alignment.new,
-            changes=tuple(
-                StepChange(
-                    m.kind, m.old_ids, m.new_ids, m.score, m.moved, m.ambiguous, m.moved_text
-                )
-                for m in alignment.rules
-                if m.kind != "unchanged"
-            ),
-            examples=tuple(
-                StepChange(m.kind, m.old_ids, m.new_ids, m.score, m.moved, m.ambiguous)
-                for m in alignment.examples
-                if m.kind != "unchanged"
-            ),
-        )
+        return step_from(alignment or align_cached(old, new, use_cache=use_cache))
 
     if not (old.sha256 and new.sha256):
         return compute()
-    key = f"{old.sha256[:32]}-{new.sha256[:32]}"
-    return cache.get_or_compute("step", key, compute, use_cache=use_cache)
+    return cache.get_or_compute(
+        "step", step_key(old.sha256, new.sha256), compute, use_cache=use_cache
+    )
+
+
+def pair_runs(items: Sequence[T], parts: int) -> list[list[tuple[T, T]]]:
+    """The consecutive pairs of ``items`` cut into contiguous runs, about four per part.
+
+    A worker given a run parses each edition once (the new edition of one pair is the old
+    one of the next), where single pairs handed to two workers would parse most twice.
+    """
+    pairs = list(zip(items, items[1:], strict=False))
+    size = max(1, -(-len(pairs) // max(1, parts * 4)))
+    return [pairs[i : i + size] for i in range(0, len(pairs), size)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,16 +245,20 @@ def _missing_steps(shas: Sequence[str]) -> list[int]:
     return [
         k
         for k in range(1, len(shas))
-        if cache.read("step", f"{shas[k - 1][:32]}-{shas[k][:32]}")
-        is cache.MISSING
+        if cache.read("step", f"{shas[k - 1][:32]}-{shas[k][:32]}") is cache.MISSING
     ]
 
 
-def _step_for_paths(paths: tuple[str, str]) -> None:
-    """Worker: compute (and cache) the step between two edition files."""
+def _steps_for_run(run: list[tuple[str, str]]) -> int:
+    """Worker: compute (and cache) the steps of a run of consecutive edition files."""
     from .corpus import load_file
 
-    step_of(load_file(paths[0]), load_file(paths[1]))
+    loaded: dict[str, Edition] = {}
+    for old_path, new_path in run:
+        old = loaded.pop(old_path, None) or load_file(old_path)
+        new = loaded[new_path] = load_file(new_path)
+        step_of(old, new)
+    return len(run)
 
 
 def _precompute_steps(
@@ -240,17 +270,22 @@ def _precompute_steps(
     """Compute the missing steps in a pool of processes (they land in the cache)."""
     import multiprocessing
 
-    missing = _missing_steps(shas)
+    missing = set(_missing_steps(shas))
     if len(missing) < 2:
         return
-    jobs = [(str(editions[k - 1].path), str(editions[k].path)) for k in missing]
+    runs = [
+        [(str(editions[a].path), str(editions[b].path)) for a, b in run if b in missing]
+        for run in pair_runs(range(len(editions)), workers)
+    ]
     context = multiprocessing.get_context(
         "fork" if "fork" in multiprocessing.get_all_start_methods() else None
     )
-    with context.Pool(min(workers, len(jobs))) as pool:
-        for done, _ in enumerate(pool.imap(_step_for_paths, jobs), 1):
+    done = 0
+    with context.Pool(min(workers, len(runs))) as pool:
+        for n in pool.imap(_steps_for_run, [run for run in runs if run]):
+            done += n
             if progress:
-                progress(missing[done - 1], len(editions) - 1)
+                progress(done, len(editions) - 1)
 
 
 # --- one rule's history -----------------------------------------------------------------------

@@ -28,7 +28,9 @@ Kind = Literal[
 #: Every match kind. ``renamed`` is the glossary's ``renumbered``: the term changed.
 KINDS: tuple[Kind, ...] = get_args(Kind)
 Domain = Literal["rule", "example", "glossary"]
-Method = Literal["anchor", "fuzzy", "structure", "sentence", "term", "split", "merge", "none"]
+Method = Literal[
+    "anchor", "fuzzy", "structure", "sentence", "content", "term", "split", "merge", "none"
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +65,9 @@ class Match:
     method: Method = "none"
     """How it was found: ``anchor`` (unique exact text), ``fuzzy``, ``structure`` (a
     heading by where its children went), ``sentence`` (where its sentences went),
-    ``term`` (glossary term), ``split``/``merge``."""
+    ``content`` (a rule left free by every other pass, found by its rare words and where
+    its neighbours went: :mod:`rulediff.rescue`), ``term`` (glossary term),
+    ``split``/``merge``."""
     ambiguous: bool = False
     """Another candidate scored within :data:`AMBIGUITY_MARGIN`: check it by hand."""
     alternatives: tuple[str, ...] = ()

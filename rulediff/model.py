@@ -470,6 +470,12 @@ class Reference:
     """A member of a range that is not written out (``601.2g`` in ``601.2f–h``)."""
     malformed: bool = False
     """The number is not a well-formed rule number (``4091f``, ``419,8``)."""
+    target_start: int = -1
+    """Offset of the characters that write this target (``601.2a`` or the ``h`` of
+    ``601.2a–h``) in the text it was read from; -1 for a member a range leaves unwritten."""
+    target_end: int = -1
+    bare: bool = False
+    """Cited by its number alone, no keyword before it ("the steps described in 409.1a")."""
 
     #: The ``references`` item of ``rulediff parse --format json``.
     __json_fields__ = ("target", "text", "title", "start", "end")

@@ -35,6 +35,7 @@ of worker processes (``jobs``).
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import logging
@@ -48,7 +49,15 @@ from typing import Any
 from .cache import atomic_write_bytes
 from .corpus import Corpus, EditionInfo
 from .errors import OutputError
-from .history import Lineage, RuleHistory, build_lineage, rule_history, step_of
+from .history import (
+    Lineage,
+    RuleHistory,
+    build_lineage,
+    pair_runs,
+    rule_history,
+    step_key,
+    step_of,
+)
 from .model import Edition, RuleId
 from .render.audit import build_audit_report, render_audit
 from .render.changelog import build_changelog_view, render_changelog, rule_title
@@ -326,16 +335,38 @@ def _write(path: Path, data: bytes) -> None:
     atomic_write_bytes(path, data)
 
 
-def _align_pair(args: tuple[EditionInfo, EditionInfo]) -> None:
-    """Align one consecutive pair into the cache (a worker of the ``align`` phase)."""
-    from . import cache
-    from .corpus import load_file
+def _prepare_run(run: list[tuple[EditionInfo, EditionInfo]]) -> int:
+    """Worker of the ``align`` phase: cache what the pages need from a run of pairs.
 
-    old_info, new_info = args
-    key = f"{old_info.sha256[:32]}-{new_info.sha256[:32]}"
-    if cache.read("step", key) is not cache.MISSING:
-        return  # already aligned: no need to load either edition
-    step_of(load_file(old_info.path), load_file(new_info.path))
+    For each consecutive pair: its alignment, step (for the lineage) and diff (for the
+    changelog); for each edition: its flags (for the flags page). Each edition of the run
+    is parsed once, and nothing already cached is loaded.
+    """
+    from . import cache
+    from .align import align_cached
+    from .corpus import load_file
+    from .diff import diff_cached
+    from .flags.timeline import cached_flags_for
+
+    loaded: dict[str, Edition] = {}
+
+    def edition(info: EditionInfo) -> Edition:
+        if info.sha256 not in loaded:
+            loaded.clear()  # keep only the edition shared with the next pair
+            loaded[info.sha256] = load_file(info.path)
+        return loaded[info.sha256]
+
+    for old_info, new_info in run:
+        key = step_key(old_info.sha256, new_info.sha256)
+        if not (cache.has("step", key) and cache.has("diff", key)):
+            old, new = edition(old_info), edition(new_info)
+            alignment = align_cached(old, new)
+            step_of(old, new, alignment=alignment)
+            diff_cached(old, new, alignment=alignment)
+        for info in (old_info, new_info):
+            if not cache.has("flags", info.sha256):
+                cached_flags_for(edition(info))
+    return len(run)
 
 
 # --- the build ---------------------------------------------------------------------------------
@@ -405,16 +436,19 @@ def build_site(
     parallel = jobs > 1 and hasattr(os, "fork")
 
     # 1. Align every consecutive pair (cached per pair: only new pairs cost anything).
-    pairs = [(infos[k - 1], infos[k]) for k in range(1, len(infos))]
-    report("align", 0, len(pairs))
-    if parallel and len(pairs) > 1:
+    runs = pair_runs(infos, jobs if parallel else 1)
+    total = max(0, len(infos) - 1)
+    report("align", 0, total)
+    done = 0
+    if parallel and len(runs) > 1:
         with _pool(jobs, None) as pool:
-            for done, _ in enumerate(pool.imap_unordered(_align_pair, pairs), 1):
-                report("align", done, len(pairs))
+            for n in pool.imap_unordered(_prepare_run, runs):
+                done += n
+                report("align", done, total)
     else:
-        for done, pair in enumerate(pairs, 1):
-            _align_pair(pair)
-            report("align", done, len(pairs))
+        for run in runs:
+            done += _prepare_run(run)
+            report("align", done, total)
 
     # 2. The lineage of every rule, from the cached steps.
     lineage = build_lineage(infos, corpus.load, progress=lambda d, t: report("lineage", d, t))
@@ -505,7 +539,14 @@ def build_site(
     )
     small.update(_extra_pages(state, fp))
 
-    # 4. Render what is stale.
+    # 4. Render what is stale. The editions and the lineage stay alive to the end: frozen,
+    # the collector stops walking their millions of objects, and forked workers do not
+    # copy the memory that walking would touch. Full collections are made rarer too: the
+    # big results memoised while rendering (diffs) made them a fifth of the rendering time.
+    gc.collect()
+    gc.freeze()
+    thresholds = gc.get_threshold()
+    gc.set_threshold(thresholds[0], thresholds[1], 100)
     old_manifest = {} if force else _read_manifest(out)
     manifest: dict[str, str] = {}
     stale: list[_Job] = []
@@ -537,6 +578,8 @@ def build_site(
             written.append(_run_job(job))
             report("pages", done, total)
     _STATE = None
+    gc.set_threshold(*thresholds)
+    gc.unfreeze()
 
     # 5. Pages of an earlier build that are no longer part of the site.
     removed: list[str] = []

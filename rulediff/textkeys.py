@@ -11,6 +11,8 @@ import functools
 import re
 from collections.abc import Callable
 
+from .clauses import references as clause_references
+
 # Quotes (straight, curly, guillemets), "?" (the 2008-05-01 edition prints it for every
 # quote, apostrophe and dash), and every dash and hyphen: one class for comparison.
 _TYPO_CHARS = (
@@ -21,16 +23,7 @@ _TYPO_CLASS = re.compile("[" + re.escape(_TYPO_CHARS) + "]+")
 _TYPO_RUN = re.compile(r"\s*'(?:\s*')*\s*")
 _SPACE = re.compile(r"\s+")
 
-_NUM = r"\d{3}(?:\.\d+[a-z]{0,2})?"
-_REF_LIST = re.compile(
-    rf"\b(?:[Rr]ules?|[Ss]ections?)\s+((?:{_NUM}|\d)\b"
-    rf"(?:(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|through)\s+|\s*[-\u2013\u2014]\s*){_NUM}\b)*)"
-)
-_REF_DOTTED = re.compile(r"(?<![\w.])\d{3}\.\d+[a-z]{0,2}\b")
-_REF_ONE = re.compile(rf"{_NUM}|\d")
-_REF_HINT = re.compile(r"\d\d\d|[Ss]ection")
 PLACEHOLDER = "\u00a7"
-_RANGE_TAIL = re.compile(PLACEHOLDER + r"\s*[-\u2013\u2014]\s*[a-z]{1,2}\b")
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -50,41 +43,40 @@ def soft_typography(text: str) -> str:
     return " ".join(_TYPO_CLASS.sub("'", text.replace("\u2026", "...")).split())
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _written_references(text: str) -> tuple[tuple[int, int, str], ...]:
+    """``(start, end, target)`` of every target written in a reference of ``text``."""
+    return tuple(
+        (r.target_start, r.target_end, r.target)
+        for r in clause_references(text)
+        if r.target_start >= 0
+    )
+
+
 def reference_spans(text: str) -> list[tuple[int, int]]:
     """``(start, end)`` of every rule number written inside a reference, in order.
 
-    Covers ``rule 702.36d``, ``rules 613 and 614``, ``section 7``, ``rules 601.2a–h``
-    (the first number) and bare dotted numbers such as ``(see 702.36d)``.
+    The references are the clause grammar's (:func:`rulediff.clauses.references`, the one
+    reference parser): ``rule 702.36d``, ``rules 613 and 614``, ``section 7``, both written
+    ends of ``rules 601.2a–h``, ``see 805.8`` and bare dotted numbers such as
+    ``described in 409.1a``.
 
-    >>> t = "See rules 613 and 614.2a, and 702.36d."
+    >>> t = "See rules 613 and 614.2a, and 702.36d–f."
     >>> [t[a:b] for a, b in reference_spans(t)]
-    ['613', '614.2a', '702.36d']
+    ['613', '614.2a', '702.36d', 'f']
     """
-    if _REF_HINT.search(text) is None:
-        return []
-    spans: set[tuple[int, int]] = set()
-    for m in _REF_LIST.finditer(text):
-        start = m.start(1)
-        for one in _REF_ONE.finditer(m.group(1)):
-            spans.add((start + one.start(), start + one.end()))
-    for m in _REF_DOTTED.finditer(text):
-        spans.add((m.start(), m.end()))
-    out: list[tuple[int, int]] = []
-    for span in sorted(spans):
-        if out and span[0] < out[-1][1]:
-            continue
-        out.append(span)
-    return out
+    return [(a, b) for a, b, _ in _written_references(text)]
 
 
-@functools.lru_cache(maxsize=1 << 16)
 def references(text: str) -> tuple[str, ...]:
-    """The rule numbers referenced in ``text``, in order."""
-    return tuple(text[a:b] for a, b in reference_spans(text))
+    """The rule numbers written in the references of ``text``, canonical, in order
+    (``601.2h`` for the ``h`` of ``601.2a–h``; the members a range leaves unwritten are not
+    listed)."""
+    return tuple(target for _, _, target in _written_references(text))
 
 
 def replace_references(text: str, replace: Callable[[str], str]) -> str:
-    """``text`` with each referenced rule number passed through ``replace``."""
+    """``text`` with each written rule number (as written) passed through ``replace``."""
     spans = reference_spans(text)
     if not spans:
         return text
@@ -100,12 +92,9 @@ def replace_references(text: str, replace: Callable[[str], str]) -> str:
 
 @functools.lru_cache(maxsize=1 << 16)
 def placeholder_references(text: str) -> str:
-    """Rule numbers inside references replaced by ``§``: "rule 702.36d" → "rule §".
-
-    The letter that ends a range goes too: "rules 601.2a–h" → "rules §".
-    """
-    out = replace_references(text, lambda _n: PLACEHOLDER)
-    return _RANGE_TAIL.sub(PLACEHOLDER, out) if PLACEHOLDER in out else out
+    """Rule numbers inside references replaced by ``§``: "rule 702.36d" → "rule §",
+    "rules 601.2a–h" → "rules §–§"."""
+    return replace_references(text, lambda _n: PLACEHOLDER)
 
 
 def comparison_key(text: str) -> str:

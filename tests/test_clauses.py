@@ -151,11 +151,68 @@ def test_slips_are_kept_as_malformed_references() -> None:
         "put 3, 4, or 5 counters on it",
         "rule 5 is not a rule number here",
         "If you see 2 cards, draw one.",
-        "version 100.5 was released",
+        "version 2.5 was released, 1000.5 is too long and so is 100.52.1",
+        "a 1/1 token with power 100",
     ],
 )
 def test_text_that_cites_nothing(text: str) -> None:
     assert references(text) == ()
+
+
+def test_a_dotted_number_without_keyword_is_a_reference() -> None:
+    """The CR cites rules by bare number too ("the steps described in 409.1a–409.1h",
+    "an exception to 613.10"): over a thousand such citations in the corpus, every one a
+    rule. Each written number carries its own span."""
+    text = "Do the steps in 616.1a–d, then proceed to 616.1e; an exception to 613.10."
+    refs = references(text)
+    assert [(r.target, r.implied) for r in refs] == [
+        ("616.1a", False),
+        ("616.1b", True),
+        ("616.1c", True),
+        ("616.1d", False),
+        ("616.1e", False),
+        ("613.10", False),
+    ]
+    written = [text[r.target_start : r.target_end] for r in refs if not r.implied]
+    assert written == ["616.1a", "d", "616.1e", "613.10"]
+    assert [r.text for r in refs if not r.implied] == ["616.1a–d", "616.1a–d", "616.1e", "613.10"]
+    assert all(r.bare for r in refs)
+    assert not any(r.bare for r in references("See rule 616.1e and 613.10."))
+    assert all(r.target_start == r.target_end == -1 for r in refs if r.implied)
+    # titled members of a list ("rules 702.109, “Dash,” 702.152, “Blitz”") keep their titles
+    titled = references("(See rules 702.109, “Dash,” and 702.152, “Blitz.”)")
+    assert [(r.target, r.title) for r in titled] == [("702.109", "Dash"), ("702.152", "Blitz")]
+
+
+def test_a_question_mark_printed_for_a_dash_still_makes_a_range() -> None:
+    refs = references("Rules 212.2h?k apply, see rule 502.65, ?Fortify.?")
+    assert [(r.target, r.implied) for r in refs] == [
+        ("212.2h", False),
+        ("212.2i", True),
+        ("212.2j", True),
+        ("212.2k", False),
+        ("502.65", False),
+    ]
+    assert refs[-1].title == "Fortify"
+    lost = references("the steps in 409.1a\ufffd409.1c are done")  # a replacement character
+    assert [(r.target, r.implied) for r in lost] == [
+        ("409.1a", False),
+        ("409.1b", True),
+        ("409.1c", False),
+    ]
+
+
+def test_every_written_target_has_the_span_of_its_number() -> None:
+    text = "See rules 103.2, 103.3, and 103.4, section 7, and 608.3a and b."
+    spans = [(text[r.target_start : r.target_end], r.target) for r in references(text)]
+    assert spans == [
+        ("103.2", "103.2"),
+        ("103.3", "103.3"),
+        ("103.4", "103.4"),
+        ("7", "7"),
+        ("608.3a", "608.3a"),
+        ("b", "608.3b"),
+    ]
 
 
 def test_references_in_examples_and_glossary_lines() -> None:

@@ -125,6 +125,40 @@ def test_search_is_the_cli_ranking(server: Server) -> None:
     )
 
 
+def _no_follow(server: Server, path: str) -> tuple[int, str | None]:
+    """Status and Location of one GET, redirects not followed."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    where = urlsplit(server.base)
+    connection = http.client.HTTPConnection(where.hostname, where.port, timeout=300)
+    try:
+        connection.request("GET", where.path.rstrip("/") + path)
+        response = connection.getresponse()
+        response.read()
+        return response.status, response.getheader("Location")
+    finally:
+        connection.close()
+
+
+def test_search_box_jumps_to_a_rule_number_without_javascript(
+    server: Server, dates: list[str]
+) -> None:
+    """The site's search box is a plain GET form: the server answers a rule number with the
+    rule's page (as the static site's script does), words with ranked results."""
+    newest = dates[-1]
+    assert _no_follow(server, "/search.html?q=704.5j") == (303, f"rules/704.5j_{newest}.html")
+    assert _no_follow(server, "/search.html?q=+702.36.+") == (303, f"rules/702.36_{newest}.html")
+    assert _no_follow(server, f"/search?q=502.2&edition={dates[0]}") == (
+        303,
+        f"rules/502.2_{dates[0]}.html",
+    )
+    page = server.get("/search.html?q=704.5j")
+    assert page.status == 200 and b"704.5j" in page.body
+    assert _no_follow(server, "/search.html?q=999.9z")[0] == 200  # no such rule: a search
+    assert _no_follow(server, "/search.html?q=" + quote("mana burn"))[0] == 200
+
+
 def test_editions_list_is_corpus_list_without_folders(server: Server) -> None:
     doc = json.loads(cli("corpus", "list", "--format", "json"))
     doc["corpus"] = Path(doc["corpus"]).name
@@ -160,6 +194,26 @@ def test_etag_cache_control_gzip_cors(server: Server) -> None:
     assert cors.headers["access-control-allow-origin"] == ORIGIN
     other = server.get("/api/editions/FDN/rules/702.19", {"Origin": "https://elsewhere.example"})
     assert "access-control-allow-origin" not in other.headers
+
+
+def test_an_answer_from_the_memo_is_the_first_answer_again(server: Server) -> None:
+    # The memo of finished answers sits in front of FastAPI (rulediff.serve.create_app):
+    # the second ask is answered from it and must carry the same body and headers as the
+    # first, which the routes, gzip and CORS made; ``Date`` alone may differ.
+    path = "/api/editions/FDN/glossary?memo-test=1"  # a URL no other test asks
+    asked = {"Accept-Encoding": "gzip", "Origin": ORIGIN}
+    first, second = server.get(path, asked), server.get(path, asked)
+    assert first.status == second.status == 200
+    assert first.headers["content-encoding"] == "gzip"
+    assert first.headers["access-control-allow-origin"] == ORIGIN
+    assert second.body == first.body
+    assert {k: v for k, v in second.headers.items() if k != "date"} == {
+        k: v for k, v in first.headers.items() if k != "date"
+    }
+    plain = server.get(path)  # another key: neither gzip nor CORS headers replayed
+    assert "content-encoding" not in plain.headers
+    assert "access-control-allow-origin" not in plain.headers
+    assert gzip.decompress(first.body) == plain.body
 
 
 def test_openapi_documents_the_routes(server: Server) -> None:

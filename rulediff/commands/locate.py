@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -38,6 +40,22 @@ def _context(edition: str):  # noqa: ANN202 - rulediff.locate.Context, imported 
     return load_context(edition, corpus_dir=s.corpus_dir, use_cache=s.use_cache)
 
 
+def _write(
+    result: Any,
+    fmt: str,
+    output: Path | None,
+    *,
+    html: Callable[[Any], str],
+    text: Callable[[Any], str],
+) -> None:
+    """Write a locate or paragraph-diff result as JSON, HTML or text."""
+    if fmt == "json":
+        out = json.dumps(result.as_dict(), ensure_ascii=False, indent=1) + "\n"
+    else:
+        out = html(result) if fmt == "html" else text(result)
+    write_output(out, output)
+
+
 @click.command("locate")
 @click.argument("file")
 @edition_option()
@@ -56,15 +74,9 @@ def locate(file: str, edition: str, fmt: str, output: Path | None) -> None:
 
     text = read_input(file)
     result = locate_text(text, source=file, context=_context(edition))
-    if fmt == "json":
-        out = json.dumps(result.as_dict(), ensure_ascii=False, indent=1) + "\n"
-    elif fmt == "html":
-        from ..render.locate import render_locate_html
+    from ..render.locate import render_locate_html
 
-        out = render_locate_html(result)
-    else:
-        out = to_text(result)
-    write_output(out, output)
+    _write(result, fmt, output, html=render_locate_html, text=to_text)
 
 
 def diff_paragraphs_command(
@@ -83,12 +95,6 @@ def diff_paragraphs_command(
         new_source=new,
         context=_context(edition),
     )
-    if fmt == "json":
-        out = json.dumps(result.as_dict(), ensure_ascii=False, indent=1) + "\n"
-    elif fmt == "html":
-        from ..render.locate import render_paragraph_diff_html
+    from ..render.locate import render_paragraph_diff_html
 
-        out = render_paragraph_diff_html(result)
-    else:
-        out = diff_to_text(result)
-    write_output(out, output)
+    _write(result, fmt, output, html=render_paragraph_diff_html, text=diff_to_text)

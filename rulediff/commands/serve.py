@@ -79,6 +79,8 @@ def serve(
         cors_origins=tuple(cors_origins),
         compat_root=compat_root,
     )
+    # uvicorn logs each request at level info: below that, not even the log call is made.
+    access_log = log_level in ("info", "debug")
     if workers > 1:
         os.environ[CONFIG_ENV] = config.to_env()
         uvicorn.run(
@@ -88,6 +90,9 @@ def serve(
             port=port,
             workers=workers,
             log_level=log_level,
+            access_log=access_log,
         )
         return
-    uvicorn.run(create_app(config), host=host, port=port, log_level=log_level)
+    uvicorn.run(
+        create_app(config), host=host, port=port, log_level=log_level, access_log=access_log
+    )

@@ -86,7 +86,9 @@ class ResponseCache:
     once; ``latest`` cannot change under a running process) and every route is a pure
     function of its URL. Keyed by path, query, gzip or not and ``Origin`` (CORS); only
     responses that carry an ETag (made by :func:`send`) are kept; bounded in bytes. A hit
-    costs no routing, no thread and no compression: what keeps p99 low under load.
+    costs no routing, no thread and no compression, and (wrapped around the FastAPI app by
+    :func:`~rulediff.serve.create_app`) none of FastAPI's middlewares: what keeps p99 low
+    under load.
     """
 
     def __init__(self, app: ASGIApp, limit: int = 128 * 1024 * 1024) -> None:

@@ -10,14 +10,12 @@ here *any* pair has a changelog and every rule of every edition a history page
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import RedirectResponse, Response
 
-from ..render.links import Links, glossary_anchor, rule_anchor
-from ..render.views import NavLink, Page
+from ..render.links import Links
 from .api import JSON, Ask, existing_rule, history_of, pair_diff, state_of
 from .http import send
 from .state import BadRequest, Body, NotFound
@@ -26,6 +24,8 @@ router = APIRouter(include_in_schema=False)
 
 HTML = "text/html; charset=utf-8"
 _PAIR = re.compile(r"^(\d{4}-\d{2}-\d{2})_(\d{4}-\d{2}-\d{2})$")
+#: A query that is only a rule number: ``702.36``, ``702.36d``, ``704.5j.``.
+_RULE_NUMBER = re.compile(r"(\d{3}(?:\.\d+[a-z]{0,2})?)\.?", re.IGNORECASE)
 _RULE_KEY = re.compile(r"^([0-9][0-9a-z.]{0,15}?)(?:_(\d{4}-\d{2}-\d{2}))?$")
 
 
@@ -33,35 +33,14 @@ def _history_key(date: str):  # type: ignore[no-untyped-def]
     return lambda rule_id: f"{rule_id}_{date}"
 
 
-@dataclass(frozen=True, slots=True)
-class _Choice:
-    date: str
-    label: str
-
-
-@dataclass(frozen=True, slots=True)
-class _HomeView:
-    page: Page
-    editions: tuple[_Choice, ...]
-    old: str
-    new: str
-
-
 @router.get("/")
 @router.get("/index.html")
 def home(request: Request) -> Response:
-    from ..render.env import template
+    from ..render.live import build_home_view, render_home
 
     state = state_of(request)
-    choices = tuple(
-        _Choice(str(i.date), f"{i.date} {i.set_name or i.set_code or ''}".strip())
-        for i in state.infos
-    )
-    page = Page(title="rulediff", stylesheet="static/rulediff.css", home=None)
-    view = _HomeView(
-        page, choices, choices[-2].date if len(choices) > 1 else choices[0].date, choices[-1].date
-    )
-    html = template("serve_home.html.j2").render(v=view, page=page)
+    view = build_home_view((str(i.date), i.set_name or i.set_code) for i in state.infos)
+    html = render_home(view)
     return send(request, Body.of(html, HTML), stable=False)
 
 
@@ -201,30 +180,6 @@ def history_page(request: Request, page: Annotated[str, Path(max_length=80)]) ->
     return ask.reply(ask.key("page-history", number), make, HTML)
 
 
-@dataclass(frozen=True, slots=True)
-class _HitView:
-    name: str
-    number: str
-    href: str
-    history: str | None
-    span: str
-    snippet: tuple[tuple[str, bool], ...]
-
-
-@dataclass(frozen=True, slots=True)
-class _SearchView:
-    query: str
-    edition: str
-    scope: str
-    phrases: tuple[dict, ...]
-    hits: tuple[_HitView, ...]
-
-
-def _snippet(text: str) -> tuple[tuple[str, bool], ...]:
-    parts = re.split(r"«([^»]*)»", text)
-    return tuple((part, k % 2 == 1) for k, part in enumerate(parts) if part)
-
-
 @router.get("/search")
 @router.get("/search.html")  # the search box in every page's header (as in a static site)
 def search_page(
@@ -233,36 +188,26 @@ def search_page(
     edition: Annotated[str, Query(max_length=64)] = "all",
 ) -> Response:
     """Ranked hits (the ranking of ``rulediff search``), each linked to its text and history."""
-    from ..render.env import template
+    from ..render.live import build_search_view, render_search_results
     from ..search import open_index, search_document
 
     state = state_of(request)
     every = edition == "all"
     date = None if every else str(state.resolve(edition).date)
+    number = _RULE_NUMBER.fullmatch(q.strip())
+    if number is not None:
+        # A rule number goes straight to its page, as the site's script does; here it needs
+        # no JavaScript: the server answers the box's plain form submission.
+        ask = Ask(request, edition if date else "latest")
+        try:
+            found = existing_rule(ask.edition(), number.group(1).lower())
+        except NotFound:
+            found = None
+        if found is not None:
+            return RedirectResponse(f"rules/{found}_{ask.infos[0].date}.html", status_code=303)
     index = state.flight.do("search-index", lambda: open_index(state.corpus))
     doc = search_document(index, q, edition=date, all_editions=every, limit=50)
-    hits = []
-    for h in doc["hits"]:
-        where = h["last"]
-        name = " ".join(x for x in (h["number"], h["title"]) if x)
-        if h["kind"] == "glossary":
-            href = f"editions/{where}.html#{glossary_anchor(h['title'])}"
-            history = None
-            name = f"Glossary: {h['title']}"
-        else:
-            href = f"editions/{where}.html#{rule_anchor(h['number'])}"
-            history = f"rules/{h['number']}_{where}.html"
-        span = f"{h['first']} – {h['last']} · {h['editions']} editions" if every else ""
-        hits.append(_HitView(name, h["number"], href, history, span, _snippet(h["snippet"])))
-    scope = "All editions" if every else f"Edition of {date}"
-    view = _SearchView(q, edition, scope, tuple(doc.get("phrases", ())), tuple(hits))
-    page = Page(
-        title=f"Search: {q}",
-        stylesheet="static/rulediff.css",
-        home="index.html",
-        crumbs=(NavLink("Search", None),),
-    )
-    html = template("serve_search.html.j2").render(v=view, page=page)
+    html = render_search_results(build_search_view(doc, q, edition, date))
     return send(request, Body.of(html, HTML), stable=False)
 
 

@@ -1,0 +1,401 @@
+"""The last matching pass: rules still without a counterpart after the confident passes.
+
+A rule reworded past every similarity threshold, cut into pieces or folded into another
+rule still shares its *rare* words with where it went ("phased-out", "fortification",
+"kicker"), and usually went near where its neighbours went. So each free rule is scored
+against the rules of the other edition by content words weighted by rarity (IDF over
+both editions), with a bonus when the candidate sits where the rule's matched
+neighbours (parent, siblings, children) or its whole family (top-level rule) went, and
+is given a counterpart only with a clear margin over the runner-up.
+
+The candidate may already have a counterpart: then the free rule joins it (an old rule
+joins a merge, a new rule joins a split), but only if what the two share is mostly
+content the candidate's present counterpart does not explain: a new rule copying the
+template of a kept rule is new content, not a piece of it.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from rapidfuzz import fuzz
+
+if TYPE_CHECKING:
+    from .align import _Node, _Pairing
+
+#: A free rule takes its best candidate at this score (weighted cosine plus bonuses) ...
+RESCUE_SCORE = 0.45
+#: ... this far ahead of the runner-up (else the text does not decide).
+RESCUE_MARGIN = 0.1
+#: Joining a rule that already has a counterpart needs more.
+RESCUE_JOIN_SCORE = 0.55
+#: Bonus for a candidate next to where the rule's matched neighbours went ...
+NEAR_BONUS = 0.15
+#: ... or inside a top-level rule where its family went.
+FAMILY_BONUS = 0.07
+#: A candidate in neither place still competes (a rival makes the text undecided) but
+#: must be this much better to be taken.
+OUT_OF_PLACE = 0.1
+#: A family went to a top-level rule that received at least this share of its matches.
+FAMILY_SHARE = 0.1
+#: Joining a taken rule: this share (IDF) of the shared words must be unexplained by it.
+RESIDUAL_SHARE = 0.5
+#: ... and make up this share (IDF) of the joining rule's own words: it is a piece of
+#: what the taken rule does not already account for.
+PIECE_RESIDUAL = 0.4
+#: Siblings or children in a group larger than this say nothing about where a rule is.
+CONTEXT_GROUP = 40
+#: A free rule this similar to a taken one (before bonuses) is a parallel copy of it.
+COPY_SIMILARITY = 0.7
+#: Bonus for a candidate between where the linked rules before and after it went ...
+GAP_BONUS = 0.05
+#: ... when those are at most this many rules apart.
+GAP_WIDTH = 12
+#: Candidates per free rule from the word index.
+INDEX_CANDIDATES = 12
+#: A word in more texts than this does not help to find candidates.
+MAX_POSTINGS = 80
+
+_STOP = frozenset(
+    "a an and the of or to in on for from with by as at its it is are be this that general "
+    "rules rule not can may any each which when while if then than who whose has have had "
+    "was were been being does do did into onto only also other such these those there their "
+    "they them his her he she your you see".split()
+)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _stems(lower: str) -> frozenset[str]:
+    """Crude stems of the content words (first five letters: ability / abilities)."""
+    return frozenset(w[:5] for w in re.findall(r"[a-z]+", lower) if len(w) > 2 and w not in _STOP)
+
+
+def _family(node_id: str) -> str:
+    """The top-level rule a rule belongs to ("401" for 401.3a); sections have none."""
+    head = node_id.split(".", 1)[0]
+    return head if len(head) == 3 else ""
+
+
+class _Side:
+    """One edition's texts as stem sets, with their tree context (computed on demand)."""
+
+    def __init__(self, nodes: Sequence[_Node], by_id: dict[str, int], kids: dict) -> None:
+        self.nodes = nodes
+        self.by_id = by_id
+        self.kids = kids
+        self.stems = [_stems(n.lower) for n in nodes]
+        self._context: dict[int, frozenset[int]] = {}
+
+    def context(self, k: int) -> frozenset[int]:
+        """Parent, grandparent, children and siblings of node ``k`` (siblings and children
+        only from groups small enough to say where a rule belongs)."""
+        found = self._context.get(k)
+        if found is not None:
+            return found
+        node = self.nodes[k]
+        near: set[int] = set()
+        children = self.kids.get(node.id, ())
+        if len(children) <= CONTEXT_GROUP:
+            near.update(children)
+        parent = self.by_id.get(node.parent) if node.parent is not None else None
+        if parent is not None:
+            near.add(parent)
+            siblings = self.kids.get(node.parent, ())
+            if len(siblings) <= CONTEXT_GROUP:
+                near.update(siblings)
+            grand = self.nodes[parent].parent
+            if grand is not None and grand in self.by_id:
+                near.add(self.by_id[grand])
+        near.discard(k)
+        found = self._context[k] = frozenset(near)
+        return found
+
+
+def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]) -> None:
+    """Give free rules the counterpart their rare words and their neighbours point to."""
+    grouped_old = set(splits) | {i for group in merges.values() for i in group}
+    grouped_new = set(merges) | {j for group in splits.values() for j in group}
+    free = {
+        "old": [
+            i
+            for i, n in enumerate(p.old)
+            if not n.heading and p.o2n[i] < 0 and i not in grouped_old
+        ],
+        "new": [
+            j
+            for j, n in enumerate(p.new)
+            if not n.heading and p.n2o[j] < 0 and j not in grouped_new
+        ],
+    }
+    if not free["old"] and not free["new"]:
+        return
+    old = _Side(p.old, p.old_by_id, p.old_children)
+    new = _Side(p.new, p.new_by_first, p.new_children)
+    # Word → the texts holding it, per side: the candidate index and the IDF in one pass.
+    index: dict[str, dict[str, list[int]]] = {"old": defaultdict(list), "new": defaultdict(list)}
+    for name, side_ in (("old", old), ("new", new)):
+        for k, stems in enumerate(side_.stems):
+            for w in stems:
+                index[name][w].append(k)
+    total = len(old.stems) + len(new.stems)
+    idf = {
+        w: math.log(total / (len(index["old"].get(w, ())) + len(index["new"].get(w, ()))))
+        for w in index["old"].keys() | index["new"].keys()
+    }
+
+    def mass(words: frozenset[str] | set[str]) -> float:
+        return sum(idf[w] for w in words)
+
+    targets_of, sources_of = _links(p, splits, merges)
+
+    def family_map(src: Sequence[_Node], dst: Sequence[_Node], links: dict) -> dict[str, set]:
+        votes: dict[str, Counter] = defaultdict(Counter)
+        for a, bs in links.items():
+            fa = _family(src[a].id)
+            for b in bs:
+                fb = _family(dst[b].id)
+                if fa and fb:
+                    votes[fa][fb] += 1
+        out: dict[str, set] = {}
+        for fa, counter in votes.items():
+            n = sum(counter.values())
+            out[fa] = {fb for fb, c in counter.items() if c >= 2 and c >= FAMILY_SHARE * n}
+        return out
+
+    old_fam = family_map(p.old, p.new, targets_of)
+    new_fam = family_map(p.new, p.old, sources_of)
+
+    ranked: dict[str, dict[int, list[tuple[float, int, float]]]] = {"old": {}, "new": {}}
+    for side in ("old", "new"):
+        mine, theirs = (old, new) if side == "old" else (new, old)
+        links = targets_of if side == "old" else sources_of
+        fam = old_fam if side == "old" else new_fam
+        if not free[side]:
+            continue
+        postings = index["new" if side == "old" else "old"]
+        for a in free[side]:
+            node = mine.nodes[a]
+            words = mine.stems[a]
+            if len(words) < 3:
+                continue
+            votes: dict[int, float] = defaultdict(float)
+            for w in words:
+                posting = postings.get(w, ())
+                if len(posting) <= MAX_POSTINGS:
+                    for b in posting:
+                        votes[b] += idf[w]
+            near = {b for k in mine.context(a) for b in links.get(k, ())}
+            near = {b for b in near if not _is_section_id(theirs.nodes[b].id)}
+            texts = (b for b in votes if not theirs.nodes[b].heading)
+            cands = set(sorted(texts, key=lambda b: (-votes[b], b))[:INDEX_CANDIDATES])
+            cands.update(
+                b for k in near for b in (k, *theirs.context(k)) if not theirs.nodes[b].heading
+            )
+            families = fam.get(_family(node.id), set())
+            gap = _gap(a, links, len(mine.nodes))
+            scored: list[tuple[float, int, float]] = []
+            for b in cands:
+                i, j = (a, b) if side == "old" else (b, a)
+                if not p.same_topic(i, j):
+                    continue  # a template sentence of another keyword, step or zone
+                other = theirs.stems[b]
+                shared = words & other
+                if not shared:
+                    continue
+                cosine = mass(shared) / math.sqrt(mass(words) * mass(other))
+                # Rare words say what a rule is about; the wording says which rule of
+                # several on one topic it is (a template sentence shares the words).
+                similarity = (cosine + fuzz.ratio(node.lower, theirs.nodes[b].lower) / 100) / 2
+                bonus = -OUT_OF_PLACE  # nowhere near where its neighbours or family went
+                if near & (theirs.context(b) | {b}):
+                    bonus = NEAR_BONUS
+                elif _family(theirs.nodes[b].id) in families:
+                    bonus = FAMILY_BONUS
+                if gap[0] < b < gap[1]:
+                    bonus += GAP_BONUS  # between where the rules before and after it went
+                scored.append((similarity + bonus, b, similarity))
+            scored.sort(key=lambda t: (-t[0], t[1]))
+            ranked[side][a] = scored
+
+    def joinable(side: str, a: int, b: int, similarity: float) -> bool:
+        """Free ``a`` may join taken ``b``: what they share is mostly not explained by
+        ``b``'s present counterpart(s), or ``a`` is a near copy of ``b`` and that
+        counterpart was rewritten too (parallel rules folded into one)."""
+        mine, theirs = (old, new) if side == "old" else (new, old)
+        back = sources_of if side == "old" else targets_of
+        words, shared = mine.stems[a], mine.stems[a] & theirs.stems[b]
+        if (
+            side == "old"
+            and similarity >= COPY_SIMILARITY
+            and not any(_kept(p, *((k, b) if side == "old" else (b, k))) for k in back[b])
+        ):
+            return True
+        explained = set().union(*(mine.stems[k] for k in back[b]))
+        unexplained = mass(shared - explained)
+        return unexplained >= RESIDUAL_SHARE * mass(shared) and unexplained >= (
+            PIECE_RESIDUAL * mass(words)
+        )
+
+    proposals: list[tuple[float, str, int, int]] = []
+    for side in ("old", "new"):
+        for a, scored in ranked[side].items():
+            if not scored or scored[0][0] < RESCUE_SCORE:
+                continue
+            score, b, _similarity = scored[0]
+            if len(scored) > 1 and scored[1][0] > score - RESCUE_MARGIN:
+                continue  # the text does not decide between the two
+            proposals.append((score, side, a, b))
+    proposals.sort(key=lambda t: (-t[0], t[1], t[2], t[3]))
+    for score, side, a, b in proposals:
+        i, j = (a, b) if side == "old" else (b, a)
+        if targets_of.get(i) if side == "old" else sources_of.get(j):
+            continue  # taken meanwhile
+        taken = bool(sources_of.get(j) if side == "old" else targets_of.get(i))
+        if not taken:
+            mutual = ranked["new" if side == "old" else "old"].get(b)
+            if not mutual or mutual[0][1] != a:
+                continue  # two free rules pair only when each is the other's best
+            p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "content")
+            targets_of[i] = [j]
+            sources_of[j] = [i]
+            continue
+        similarity = next(s for _t, c, s in ranked[side][a] if c == b)
+        if score < RESCUE_JOIN_SCORE or not joinable(side, a, b, similarity):
+            continue
+        if side == "old":  # a free old rule joins the rule that took its content
+            if any(j in g for g in splits.values()):
+                continue
+            group = sorted({*sources_of[j], i}, key=lambda k: p.old[k].order)
+            merges[j] = group
+            sources_of[j] = group
+            targets_of[i] = [j]
+        else:  # a free new rule is a piece of the old rule it came from
+            if any(i in g for g in merges.values()):
+                continue
+            group = sorted({*targets_of[i], j}, key=lambda k: p.new[k].order)
+            splits[i] = group
+            targets_of[i] = group
+            sources_of[j] = [i]
+
+
+def _links(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> tuple[dict[int, list[int]], dict[int, list[int]]]:
+    """Old node → its new counterparts and new node → its old ones (pairs, splits, merges)."""
+    targets_of: dict[int, list[int]] = defaultdict(list)
+    sources_of: dict[int, list[int]] = defaultdict(list)
+    for i, j in enumerate(p.o2n):
+        if j >= 0:
+            targets_of[i].append(j)
+            sources_of[j].append(i)
+    for i, group in splits.items():
+        targets_of[i] = list(group)
+        for j in group:
+            sources_of[j] = [i]
+    for j, group in merges.items():
+        sources_of[j] = list(group)
+        for i in group:
+            targets_of[i] = [j]
+    return targets_of, sources_of
+
+
+#: A free heading goes to the deepest new rule holding at least this share of its matched
+#: texts (and at least two of them) ...
+HEADING_SHARE = 0.35
+#: ... the title deciding between equally deep ones only by this many points (0–100).
+HEADING_TITLE_MARGIN = 10.0
+
+
+def rescue_headings(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """Headings still free go where their texts went (container matching, once more).
+
+    After the rescue of texts, a heading whose texts now sit under one new rule (a heading,
+    or a rule with text that lists them) is that rule; if another old heading already took
+    it, the two headings were merged ("Bands with Other" folded into "Banding"). The
+    counterparts of the heading's own ancestors are not candidates (its chapter's
+    counterpart holds its texts trivially).
+    """
+    targets_of, sources_of = _links(p, splits, merges)
+    depth = [n.id.count(".") + (0 if _is_section_id(n.id) else 1) for n in p.new]
+    for h, node in enumerate(p.old):
+        if not node.heading or _is_section_id(node.id) or targets_of.get(h):
+            continue
+        excluded: set[int] = set()
+        parent = node.parent
+        while parent is not None:
+            k = p.old_by_id.get(parent)
+            if k is None:
+                break
+            excluded.update(targets_of.get(k, ()))
+            parent = p.old[k].parent
+        votes: Counter = Counter()
+        total = 0
+        for i, heads in enumerate(p.old_heads):
+            if h not in heads or p.old[i].heading or not targets_of.get(i):
+                continue
+            total += 1
+            containers: set[int] = set()
+            for j in targets_of[i]:
+                containers.add(j)
+                parent = p.new[j].parent
+                while parent is not None:
+                    k = p.new_by_first.get(parent)
+                    if k is None:
+                        break
+                    containers.add(k)
+                    parent = p.new[k].parent
+            votes.update(
+                c for c in containers if c not in excluded and not _is_section_id(p.new[c].id)
+            )
+        eligible = [g for g, c in votes.items() if c >= 2 and c >= HEADING_SHARE * total]
+        if not eligible:
+            continue
+        deepest = max(depth[g] for g in eligible)
+        ranked = sorted(
+            (
+                (fuzz.token_set_ratio(node.lower, p.new[g].lower), g)
+                for g in eligible
+                if depth[g] == deepest
+            ),
+            key=lambda t: (-t[0], t[1]),
+        )
+        if len(ranked) > 1 and ranked[1][0] > ranked[0][0] - HEADING_TITLE_MARGIN:
+            continue  # two equally specific places: the title does not decide
+        title, g = ranked[0]
+        owners = sources_of.get(g, [])
+        if not owners:
+            p.pair(h, g, round(fuzz.ratio(node.lower, p.new[g].lower), 1), "structure")
+            targets_of[h], sources_of[g] = [g], [h]
+        elif all(p.old[k].heading for k in owners) and not any(
+            g in group for group in splits.values()
+        ):
+            group = sorted({*owners, h}, key=lambda k: p.old[k].order)
+            merges[g] = group
+            sources_of[g] = group
+            targets_of[h] = [g]
+
+
+def _gap(a: int, links: dict[int, list[int]], size: int) -> tuple[int, int]:
+    """The other side's positions of the nearest linked rules before and after ``a`` (in
+    document order); an empty range when they are far apart or out of order."""
+    lo = next((min(links[k]) for k in range(a - 1, -1, -1) if links.get(k)), -1)
+    hi = next((max(links[k]) for k in range(a + 1, size) if links.get(k)), -1)
+    if lo < 0 or hi < 0 or not 0 < hi - lo <= GAP_WIDTH:
+        return (0, 0)
+    return (lo, hi)
+
+
+def _kept(p: _Pairing, i: int, j: int) -> bool:
+    """Old ``i`` and new ``j`` are one text kept word for word (up to typography)."""
+    return p.o2n[i] == j and p.old[i].key == p.new[j].key
+
+
+def _is_section_id(node_id: str) -> bool:
+    return node_id.isdigit() and len(node_id) == 1
