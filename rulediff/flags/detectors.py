@@ -181,10 +181,6 @@ def classify(name: str, hits: Iterable[Hit], kinds: list[tuple[object, Terms]]) 
     return decide(value, chosen)
 
 
-def _re(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.I)
-
-
 Terms = tuple[str, ...]
 """A small vocabulary: a sentence has it when every term (a short regex) occurs, in any
 order. Used instead of one ordered pattern with wildcards between the words, so that a
