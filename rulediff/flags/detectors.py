@@ -717,12 +717,25 @@ def lifelink(t: EditionText) -> Outcome:
 
 
 # --- costs, turn structure ---------------------------------------------------------------
+_WHILE = re.compile(r"^(?:while|as long as)\s+(?P<condition>[^,]+),(?P<consequence>.+)$", re.I)
+
+
 def x_in_alternative_and_additional_costs(t: EditionText) -> Outcome:
-    hits = t.find(
-        r"\b(?:while|as long as) (?:a|the) spell is on the stack, (?:any|each|every) "
-        r"(?:\{?X\}?) in its mana cost\b",
-        key="spell is on the stack",
-    )
+    """What X stands for while a spell is on the stack.
+
+    Place: the rules below "Numbers and Symbols" (any rule without that heading). The
+    rule is a "While [condition], [consequence]" sentence whose condition is a spell on
+    the stack and whose consequence speaks of an X in the mana cost; the consequence
+    then names alternative or additional costs too (true), or not (false).
+    """
+    place = set(t.below(r"numbers and symbols"))
+    hits = []
+    for hit in t.find(r"\bon the stack\b", key="on the stack"):
+        split = _WHILE.match(hit.norm)
+        if (split is not None and (hit.where in place or not place)
+                and has_all(split["condition"], (r"\bspell\b", r"\bon the stack\b"))
+                and has_all(split["consequence"], (r"\{?\bX\b\}?", r"\bmana cost\b"))):
+            hits.append(hit)
     if not hits:
         return Undetermined("no rule says what X equals while a spell is on the stack")
     alt: list[Hit] = []
