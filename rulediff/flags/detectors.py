@@ -242,8 +242,11 @@ def _enumeration(
     (``scope="glossary"``: in any glossary definition)."""
     if scope == "rules":
         placed = t.below(place) if place else ()
-        wheres = placed or tuple(r for r in t.rule_texts if not t.in_variant(r))
-        sources = [(where, t.rule_texts[where]) for where in wheres]
+        if placed:
+            sources = [(where, t.rule_texts[where]) for where in placed]
+        else:
+            sources = [(where, text) for where, text in t.rule_texts.items()
+                       if key in text.lower() and not t.in_variant(where)]
     else:
         sources = t.texts(scope)
     named = _compiled(lead)

@@ -335,8 +335,12 @@ class EditionText:
         found = self._below.get(titles)
         if found is None:
             if self._placed is None:
+                plain: dict[str, str] = {}  # each title normalized once
                 self._placed = {
-                    rid: frozenset(normalize(h).strip().lower() for h in self.headings(rid))
+                    rid: frozenset(
+                        plain.get(h) or plain.setdefault(h, normalize(h).strip().lower())
+                        for h in self.headings(rid)
+                    )
                     for rid in self.rule_texts
                 }
             pattern = re.compile(titles, re.IGNORECASE)
