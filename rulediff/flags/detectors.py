@@ -1,7 +1,10 @@
 """The detectors: one function per flag, each reading the text of an edition.
 
-Every detector looks for the sentences that state a behaviour, classifies them, and
-returns the value with those sentences as evidence. When the text states two
+Every detector looks for the sentences that state a behaviour at their place in the
+document (the rules below a heading, the state-based actions items, an enumerated list,
+an "If …, …" clause), classifies them with small vocabularies, and returns the value
+with those sentences as evidence. The flags themselves are declared in
+:mod:`rulediff.flags.flagset`, each with its detector. When the text states two
 incompatible things, or nothing at all, it returns :class:`Undetermined` with the
 reason. None of them looks at the edition's date, file name or rule numbers' history:
 a new edition is read the same way as an old one.
