@@ -93,3 +93,20 @@ def test_a_heading_never_goes_to_its_own_ancestors_counterpart() -> None:
                 up = a.match_for_old(parent)
                 assert up is None or up is m or not set(up.new_ids) & set(m.new_ids), (m, up)
                 parent = parents.get(parent)
+
+
+def test_a_rule_sharing_only_a_template_with_a_rewritten_sibling_is_not_merged() -> None:
+    # 2016's planeswalker uniqueness rule and the legend rule share their template (the
+    # player keeps one, the rest go to the graveyard, "this is called the … rule"); by
+    # 2024 the uniqueness rule is gone. Its own words (planeswalker type) are nowhere in
+    # the new legend rule: removed, not merged into it.
+    a = align(corpus_edition("2016-01-16"), corpus_edition("2024-11-08"))
+    gone = a.match_for_old("704.5j")
+    legend = a.match_for_old("704.5k")
+    assert gone is not None and legend is not None
+    assert (gone.kind, gone.new_ids) == ("removed", ())
+    assert (legend.kind, legend.old_ids, legend.new_ids) == (
+        "renumbered-edited",
+        ("704.5k",),
+        ("704.5j",),
+    )
