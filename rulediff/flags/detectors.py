@@ -931,9 +931,11 @@ def _listed(t: EditionText, noun: str, concept: str) -> Outcome:
             return found.decide(tuple(sorted(set(found.items))))
     # Two names need no serial comma ("The cog types are Big and Small."), which the
     # grammar's list does not take: the words after "are", split at the one "and".
-    pairs = t.find(rf"\bthe {noun} are\s+(?P<a>[^,;.]+?)\s+and\s+(?P<b>[^,;.]+)\.$", key=noun)
+    pairs = t.find(
+        rf"\bthe {noun} are\s+(?P<first>[^,;.]+?)\s+and\s+(?P<second>[^,;.]+)\.$", key=noun
+    )
     if pairs:
-        names = {_clean_item(pairs[0].group("a")), _clean_item(pairs[0].group("b"))}
+        names = {_clean_item(pairs[0].group("first")), _clean_item(pairs[0].group("second"))}
         return decide(tuple(sorted(names)), pairs[:1])
     return Undetermined(f"the text mentions {concept} but lists no {noun}")
 
