@@ -1331,6 +1331,7 @@ def align(old: Edition, new: Edition) -> Alignment:
     _sentence_splits(rules, prov, splits, merges)
     _pieces_in_place(rules, early_sweeps, splits, merges)
     rescue.rescue(rules, splits, merges)
+    rescue.recover(rules, splits, merges, prov.by_new)
     rescue.rescue_headings(rules, splits, merges)
     rule_pairs = _groups(rules, splits, merges)
     mapping: dict[str, str] = {}
