@@ -133,3 +133,23 @@ def test_recovery_leaves_a_free_child_when_a_free_text_elsewhere_fits_much_bette
     burn = a.match_for_old("300.3")
     assert burn is not None and burn.kind == "removed"
 
+
+
+# --- moved text: a rule is removed only when none of its content survives ---------------
+
+
+def test_rule_whose_sentences_went_into_a_kept_rule_in_its_place_is_merged_into_it() -> None:
+    # The coin-flip rule without a call was folded into the rule after it; its sentence
+    # on who wins such a flip lives on there, reworded.
+    a = align(corpus_edition("2015-01-23"), corpus_edition("2025-11-14"))
+    m = a.match_for_old("705.2")
+    assert m is not None
+    assert (m.kind, m.old_ids, m.new_ids) == ("merged", ("705.1", "705.2"), ("705.2",))
+
+
+def test_moved_text_follows_the_larger_share_in_place() -> None:
+    # The old rule on becoming blocked sent most of its text to one subrule of the new
+    # declare-blockers rule and less to another: it went to the first.
+    m = m2010_early().match_for_old("309.4")
+    assert m is not None
+    assert (m.kind, m.new_ids) == ("merged", ("509.4c",))
