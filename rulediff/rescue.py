@@ -441,6 +441,12 @@ def recover(
     """
     grouped_old = set(splits) | {i for group in merges.values() for i in group}
     grouped_new = set(merges) | {j for group in splits.values() for j in group}
+    if not any(
+        p.o2n[i] < 0 and not n.heading and i not in grouped_old for i, n in enumerate(p.old)
+    ) or not any(
+        p.n2o[j] < 0 and not n.heading and j not in grouped_new for j, n in enumerate(p.new)
+    ):
+        return  # nothing left to recover on one side (neighbouring editions)
     old, new, index, idf = _weights(p)
 
     def mass(words: frozenset[str]) -> float:
