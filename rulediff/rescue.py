@@ -52,6 +52,9 @@ PIECE_RESIDUAL = 0.4
 CONTEXT_GROUP = 40
 #: A free rule this similar to a taken one (before bonuses) is a parallel copy of it.
 COPY_SIMILARITY = 0.7
+#: A near copy joins only if this share (IDF) of its own words (those its sibling, the
+#: taken rule's counterpart, lacks) is in the taken rule.
+OWN_WORDS = 0.25
 #: Bonus for a candidate between where the linked rules before and after it went ...
 GAP_BONUS = 0.05
 #: ... when those are at most this many rules apart.
@@ -217,13 +220,17 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
         mine, theirs = (old, new) if side == "old" else (new, old)
         back = sources_of if side == "old" else targets_of
         words, shared = mine.stems[a], mine.stems[a] & theirs.stems[b]
+        explained = set().union(*(mine.stems[k] for k in back[b]))
         if (
             side == "old"
             and similarity >= COPY_SIMILARITY
             and not any(_kept(p, *((k, b) if side == "old" else (b, k))) for k in back[b])
+            # what tells the copy from its sibling (its own topic words) must survive
+            # in ``b``: a shared template alone ("… chooses one of them, and the rest
+            # are put into their owners' graveyards") is not a merge.
+            and mass((words - explained) & theirs.stems[b]) >= OWN_WORDS * mass(words - explained)
         ):
             return True
-        explained = set().union(*(mine.stems[k] for k in back[b]))
         unexplained = mass(shared - explained)
         return unexplained >= RESIDUAL_SHARE * mass(shared) and unexplained >= (
             PIECE_RESIDUAL * mass(words)

@@ -222,3 +222,19 @@ def test_history_passes_through_a_split_and_shows_moved_sentences() -> None:
     assert [(o, n) for o, n, _t in split.moved_text] == [("100.3", "200.3")]
     doc = json.loads(json.dumps(history_as_dict(rule_history(lin, "200.3"))))
     assert doc["events"][0]["moved_text"] == [{"old_id": "100.3", "new_id": "200.3", "text": short}]
+
+
+def test_pair_runs_cover_every_consecutive_pair_once_in_contiguous_runs() -> None:
+    """Workers get runs of neighbouring pairs, so each edition is parsed once per run."""
+    from rulediff.history import pair_runs
+
+    for n, parts in ((0, 2), (1, 2), (2, 2), (9, 2), (126, 2), (126, 1), (5, 8)):
+        items = list(range(n))
+        runs = pair_runs(items, parts)
+        pairs = [pair for run in runs for pair in run]
+        assert pairs == list(zip(items, items[1:], strict=False))
+        for run in runs:
+            assert run and all(a[1] == b[0] for a, b in zip(run, run[1:], strict=False))
+        if n > 1:
+            assert len(runs) <= max(1, parts * 4)
+            assert max(map(len, runs)) - min(map(len, runs)) <= max(map(len, runs)) // 2 + 1

@@ -134,7 +134,6 @@ def test_recovery_leaves_a_free_child_when_a_free_text_elsewhere_fits_much_bette
     assert burn is not None and burn.kind == "removed"
 
 
-
 # --- moved text: a rule is removed only when none of its content survives ---------------
 
 
@@ -153,3 +152,20 @@ def test_moved_text_follows_the_larger_share_in_place() -> None:
     m = m2010_early().match_for_old("309.4")
     assert m is not None
     assert (m.kind, m.new_ids) == ("merged", ("509.4c",))
+
+
+def test_a_rule_sharing_only_a_template_with_a_rewritten_sibling_is_not_merged() -> None:
+    # 2016's planeswalker uniqueness rule and the legend rule share their template (the
+    # player keeps one, the rest go to the graveyard, "this is called the … rule"); by
+    # 2024 the uniqueness rule is gone. Its own words (planeswalker type) are nowhere in
+    # the new legend rule: removed, not merged into it.
+    a = align(corpus_edition("2016-01-16"), corpus_edition("2024-11-08"))
+    gone = a.match_for_old("704.5j")
+    legend = a.match_for_old("704.5k")
+    assert gone is not None and legend is not None
+    assert (gone.kind, gone.new_ids) == ("removed", ())
+    assert (legend.kind, legend.old_ids, legend.new_ids) == (
+        "renumbered-edited",
+        ("704.5k",),
+        ("704.5j",),
+    )
