@@ -1088,6 +1088,8 @@ def _follow_moved_text(
             continue  # its sentences went to two places alike: the text does not decide
         if not _in_place(p, i, j) or not p.same_topic(i, j) or j in in_splits:
             continue
+        if not _keeps_its_name(p.old[i], p.new[j]):
+            continue  # a template sentence shared with another rule: its name is gone
         if p.n2o[j] < 0 and j not in merges:
             p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "sentence")
             continue
