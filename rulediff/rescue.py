@@ -423,12 +423,12 @@ RECOVERY_SCORE = 0.42
 #: step or template is not enough) ...
 RECOVERY_WORDS = 0.41
 #: ... clearly ahead of every other free text of the container on either side ...
-RECOVERY_MARGIN = 0.05
+RECOVERY_MARGIN = 0.04
 #: ... and not this much behind a free text outside it (where it may have gone instead).
 RECOVERY_ELSEWHERE = 0.1
 #: ... when the container holds at most this many free texts on each side (a chapter
 #: holding dozens says little about which of them is which).
-RECOVERY_GROUP = 12
+RECOVERY_GROUP = 20
 
 
 def recover(
