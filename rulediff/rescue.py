@@ -226,8 +226,8 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             and similarity >= COPY_SIMILARITY
             and not any(_kept(p, *((k, b) if side == "old" else (b, k))) for k in back[b])
             # what tells the copy from its sibling (its own topic words) must survive
-            # in ``b``: a shared template alone ("… chooses one of them, and the rest
-            # are put into their owners' graveyards") is not a merge.
+            # in ``b``: sharing only a template sentence (keep one, bin the others)
+            # is not a merge.
             and mass((words - explained) & theirs.stems[b]) >= OWN_WORDS * mass(words - explained)
         ):
             return True

@@ -20,7 +20,7 @@ from rulediff.engine import (
     run,
     scenario_names,
 )
-from rulediff.engine.cite import Citations, citations
+from rulediff.engine.cite import CONCEPTS, FLAG_CONCEPTS, Citations, citations
 from rulediff.engine.scenario import scenario_from_mapping
 from rulediff.engine.state import UndeterminedFlag
 from rulediff.errors import EngineError, ScenarioError
@@ -295,6 +295,18 @@ def test_log_cites_rules_found_by_their_text_not_their_number() -> None:
     assert Citations(edition)("mana-burn") == ()  # without flags, a flag's concept cites nothing
     r = run(open_scenario("mana-burn"), FlagSet.from_mapping(OLD_SCHOOL), edition=edition)
     assert any(e.rules == ("500.1",) and "mana burn" in e.text for e in r.log)
+
+
+def test_citations_are_looked_up_by_place_never_in_the_whole_text() -> None:
+    # The same sentence (ours) cites under a creatures heading and nowhere else.
+    sentence = "Damage dealt to a creature stays on it until the turn's cleanup step."
+    placed = synthetic_edition({"212.3": "Creatures", "212.3a": sentence},
+                               titles={"212": "Creature Cards"})
+    stray = synthetic_edition({"450.1": sentence}, titles={"450": "Odds and Ends"})
+    assert Citations(placed)("damage-creature") == ("212.3a",)
+    assert Citations(stray)("damage-creature") == ()
+    assert {f.scope for finds in CONCEPTS.values() for f in finds} <= {"title", "sba", "under"}
+    assert not set(CONCEPTS) & set(FLAG_CONCEPTS)  # a flag's concept: its provenance only
 
 
 def test_run_json_shape() -> None:

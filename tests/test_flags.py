@@ -7,11 +7,14 @@ copied rule paragraph.
 
 from __future__ import annotations
 
+import ast
 import datetime as dt
 import importlib.util
 import json
+import re
 import sys
-from dataclasses import FrozenInstanceError, fields
+import typing
+from dataclasses import FrozenInstanceError, dataclass, field, fields
 from pathlib import Path
 
 import jsonschema
@@ -20,10 +23,21 @@ import tomllib
 
 import rulediff
 from rulediff.errors import FlagError, RuleDiffError
-from rulediff.flags import REGISTRY, Decision, FlagSet, Undetermined, flags_for, load_flagset
+from rulediff.flags import (
+    REGISTRY,
+    Decision,
+    FlagSet,
+    Undetermined,
+    detectors,
+    flags_for,
+    load_flagset,
+)
+from rulediff.flags import flagset as flagset_module
+from rulediff.flags.detectors import _number_by, condition_of
 from rulediff.flags.exporters import flags_schema, shipped_schema, to_json, to_python, to_toml
 from rulediff.flags.flagset import flagset_field_names
-from rulediff.flags.text import normalize, split_sentences
+from rulediff.flags.registry import flag, registry_of
+from rulediff.flags.text import EditionText, normalize, split_sentences
 from rulediff.flags.timeline import changes, check_engine
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -300,6 +314,43 @@ def test_detectors_never_read_the_date():
     assert early.effective_date == dt.date(1995, 3, 3)
 
 
+def test_rules_are_found_below_their_heading_in_document_order():
+    edition = synthetic_edition(
+        {"103.1": "Players shuffle.", "103.2": "Players draw.", "402.1": "A hand is a zone.",
+         "450.1": "Odd things happen."},
+        titles={"103": "Starting the Game", "402": "Hand", "450": "Odds and Ends"},
+    )
+    t = EditionText(edition)
+    assert t.below(r"starting the game") == ("103", "103.1", "103.2")
+    assert t.below(r"hand|starting the game") == ("103", "103.1", "103.2", "402", "402.1")
+    assert t.below(r"starting") == ()  # the whole title, not a part of it
+
+
+def test_condition_and_consequence_come_from_the_clause_grammar():
+    sentence = "If a player has 12 or more poison counters, that player loses the game."
+    condition, consequence = condition_of(sentence)
+    assert condition == "a player has 12 or more poison counters"
+    assert consequence.strip() == "that player loses the game."
+    should = condition_of("Should a player have twelve poison counters, the player loses.")
+    assert should is not None and should[0].startswith("a player have twelve")
+    assert condition_of("A player loses the game. If so, shuffle.") is None
+
+
+@pytest.mark.parametrize("text,term,number_first,expected", [
+    ("her life total of 25 and a hand", r"life total", False, 25),
+    ("a maximum hand size, which is normally six cards", r"maximum hand size", False, 6),
+    ("a maximum hand size (normally 9)", r"maximum hand size", False, 9),
+    ("reduce the maximum hand size by one", r"maximum hand size", False, None),
+    ("with twelve or more poison counters loses", r"poison counters", True, 12),
+    ("with 3 cards and poison counters", r"poison counters", True, None),
+])
+def test_a_number_counts_only_when_link_words_join_it_to_its_term(text, term, number_first,
+                                                                   expected):
+    match = re.search(term, text)
+    assert match is not None
+    assert _number_by(text, match, number_first) == expected
+
+
 def test_sentences_and_normalization():
     assert split_sentences('He said "Stop." Then he left. (Note: rule 1.2.) Done') == [
         'He said "Stop."', "Then he left.", "(Note: rule 1.2.)", "Done"]
@@ -313,6 +364,40 @@ def test_flagset_fields_follow_the_registry():
     for spec in REGISTRY.values():
         assert spec.description
         assert (spec.type == "enum") == bool(spec.allowed)
+
+
+def test_each_flag_is_declared_once_as_a_written_out_field():
+    """Readers and type checkers see every flag: an annotated field in FlagSet's source,
+    whose annotation is the domain the registry reports (nothing made at run time)."""
+    source = Path(flagset_module.__file__).read_text(encoding="utf-8")
+    cls = next(n for n in ast.parse(source).body
+               if isinstance(n, ast.ClassDef) and n.name == "FlagSet")
+    written = [n.target.id for n in cls.body
+               if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)]
+    assert [n for n in written if n not in ("effective_date", "_outcomes")] == list(REGISTRY)
+    hints = typing.get_type_hints(FlagSet)
+    assert hints["legend_rule"] == (
+        typing.Literal["oldest-stays", "all-die", "controller-chooses"] | None)
+    assert hints["mana_burn"] == bool | None and hints["starting_life"] == int | None
+    assert hints["ability_words"] == tuple[str, ...] | None
+    assert REGISTRY["legend_rule"].allowed == ("oldest-stays", "all-die", "controller-chooses")
+    assert REGISTRY["starting_life"].type == "int" and REGISTRY["ability_words"].type == "list"
+    assert REGISTRY["mana_burn"].detector is detectors.mana_burn
+
+
+def test_a_flag_with_an_unknown_domain_is_refused():
+    @dataclass(frozen=True)
+    class Odd:
+        ratio: float | None = field(default=None, metadata=flag(detectors.mana_burn, "x"))
+
+    @dataclass(frozen=True)
+    class NotOptional:
+        burn: bool = field(default=False, metadata=flag(detectors.mana_burn, "x"))
+
+    with pytest.raises(TypeError, match="ratio"):
+        registry_of(Odd)
+    with pytest.raises(TypeError, match="burn"):
+        registry_of(NotOptional)
 
 
 def test_flagset_is_frozen_hashable_and_public():

@@ -13,8 +13,7 @@ except ModuleNotFoundError:  # Python 3.10
 
 from rulediff.flags import Decision, Undetermined
 from rulediff.flags.exporters import to_json, to_toml
-from rulediff.flags.flagset import FlagSet
-from rulediff.flags.registry import REGISTRY
+from rulediff.flags.flagset import REGISTRY, FlagSet
 from rulediff.safetext import comment_safe, json_text, toml_string
 
 #: Every control character (Unicode category Cc): none may appear raw in an export.

@@ -7,9 +7,9 @@ read from, so the two can never disagree. The other concepts are found by the
 document's structure, never by a fixed number (numbers move between editions): a
 step's or phase's own heading, an item of the state-based actions list, the first rule
 below a heading ("Cleanup Step", "Sacrifice", "Interaction of Continuous Effects"…)
-that has the concept's key words; only where an older layout lacks the heading, the
-first rule anywhere with those key words. A concept an edition does not have cites
-nothing.
+that has the concept's key words (older layouts: the heading that held the rule then,
+"Creatures", "General"). Nothing is searched for in the whole text. A concept an
+edition does not have cites nothing.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, Literal
 
 from ..model import Edition, Rule
 
@@ -45,16 +45,16 @@ FLAG_CONCEPTS: dict[str, str] = {
 
 @dataclass(frozen=True, slots=True)
 class Find:
-    """One way to find a concept: a pattern over a rule's text (or heading title).
+    """One way to find a concept by its place in the document.
 
-    ``scope``: ``title`` (a heading's title), ``sba`` (an item of the list of
-    state-based actions/effects), ``under`` (the heading whose title matches ``heading``
-    and the rules below it), ``text`` (any rule: the last resort, for layouts without the
-    heading).
+    ``scope``: ``title`` (a heading whose title matches ``pattern``), ``sba`` (an item
+    of the list of state-based actions/effects whose text has ``pattern``), ``under``
+    (the first rule below a heading titled ``heading`` whose text has ``pattern``).
+    There is no search of the whole text: a concept outside its place cites nothing.
     """
 
     pattern: str
-    scope: str = "text"
+    scope: Literal["title", "sba", "under"]
     heading: str = ""
 
 
@@ -83,14 +83,15 @@ CONCEPTS: dict[str, tuple[Find, ...]] = {
     "step-end": (Find(r"^end(?: of turn)? step$", "title"),),
     "step-cleanup": (Find(r"^cleanup step$", "title"),),
     "draw": (under(r"draw step", r"\bdraws a card"), Find(r"^draw step$", "title")),
-    "draw-card": (under(r"drawing a card"), Find(r"^a player draws a card by\b")),
+    "draw-card": (under(r"drawing a card"),),
     "enter": (under(_LAYERS, r"\btimestamp\b.{0,60}\benter"),
-              Find(r"timestamp is the time it (?:entered|came into|enters)")),
+              under(_LAYERS, r"timestamp is the time it (?:entered|came into|enters)")),
     "effect-timestamp": (
         under(_LAYERS, r"\bresolution of a spell or ability\b.{0,20}\btimestamp"),
     ),
-    "counters": (under(r"counters", r"\+X/\+Y counter"), Find(r"\+X/\+Y counter on a permanent")),
-    "mana-add": (under(r"mana", r"\bmana pool\b"), Find(r"mana goes into a player.s mana pool")),
+    "counters": (under(r"counters", r"\+X/\+Y counter"),
+                 under(r"general", r"\+X/\+Y counter on a permanent")),
+    "mana-add": (under(r"mana", r"\bmana pool\b"),),
     "cleanup-discard": (under(r"cleanup step", r"\bdiscard"),),
     "cleanup-damage": (
         under(r"cleanup step", r"\bdamage\b.{0,80}\bremoved|\bremoved?\b.{0,40}damage"),
@@ -117,11 +118,10 @@ CONCEPTS: dict[str, tuple[Find, ...]] = {
     "sba-zero-loyalty": (Find(r"loyalty (?:0|zero)|(?:0|zero) loyalty", "sba"),),
     "world-rule": (Find(r"enchant worlds?|supertype world|world permanents?", "sba"),),
     # damage and combat
-    "damage-player": (under(r"damage|life", r"^damage dealt to a player\b"),
-                      Find(r"damage (?:dealt )?to a player.{0,60}los(?:e|s)")),
+    "damage-player": (under(r"damage|life", r"^damage dealt to a player\b"),),
     "damage-creature": (
         under(r"damage|creatures?", r"^damage dealt to a creature\b.{0,80}\bmarked"),
-        Find(r"damage (?:dealt )?to a creature.{0,60}(?:stays|remains|marked)"),
+        under(r"creatures?", r"^damage dealt to a creature\b.{0,60}\b(?:stays|remains)"),
     ),
     "damage-planeswalker": (under(r"damage|planeswalkers?",
                                   r"^damage dealt to a planeswalker\b.{0,40}\bloyalty"),),
@@ -204,10 +204,7 @@ class Citations:
                 if find.scope == "title":
                     if rule.title and pattern.search(rule.title.strip()):
                         return (str(rule.id),)
-                    continue
-                if find.scope == "sba" and not _SBA_LIST.search(self._parent_text(rule)):
-                    continue
-                if pattern.search(rule.text):
+                elif _SBA_LIST.search(self._parent_text(rule)) and pattern.search(rule.text):
                     return (str(rule.id),)
         return ()
 

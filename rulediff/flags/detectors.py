@@ -1,7 +1,10 @@
 """The detectors: one function per flag, each reading the text of an edition.
 
-Every detector looks for the sentences that state a behaviour, classifies them, and
-returns the value with those sentences as evidence. When the text states two
+Every detector looks for the sentences that state a behaviour at their place in the
+document (the rules below a heading, the state-based actions items, an enumerated list,
+an "If …, …" clause), classifies them with small vocabularies, and returns the value
+with those sentences as evidence. The flags themselves are declared in
+:mod:`rulediff.flags.flagset`, each with its detector. When the text states two
 incompatible things, or nothing at all, it returns :class:`Undetermined` with the
 reason. None of them looks at the edition's date, file name or rule numbers' history:
 a new edition is read the same way as an old one.
@@ -13,10 +16,12 @@ import functools
 import re
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from ..clauses import parse_clauses
-from .registry import Decision, Outcome, Undetermined, flag
-from .text import NUMBER, EditionText, Hit, Scope, normalize, number_value
+from ..model import Clause
+from .registry import Decision, Outcome, Undetermined
+from .text import NUMBER, EditionText, Hit, Scope, normalize, number_value, split_sentences
 
 # --- helpers -----------------------------------------------------------------------------
 _NEGATION = re.compile(
@@ -66,6 +71,26 @@ def if_clause(sentence: str) -> tuple[str, str] | None:
     return rest[:comma], rest[comma + 1 :]
 
 
+def condition_of(sentence: str) -> tuple[str, str] | None:
+    """``(condition, consequence)`` of a sentence built "If [condition], [consequence]".
+
+    The clause grammar's ``condition`` (from "If" to the comma that ends it) when it
+    opens the sentence; otherwise the other conjunctions ("Should …, …", "When …, …") by
+    :func:`if_clause`.
+    """
+    if not sentence.lstrip().startswith("If"):  # the grammar's condition opens with "If"
+        return if_clause(sentence)
+    for clause in parse_clauses(sentence):
+        if clause.kind == "condition" and not sentence[: clause.start].strip():
+            rest = sentence[clause.end :].lstrip()
+            if not rest.startswith(","):  # "If …." with no consequence after a comma
+                return None
+            return sentence[clause.start + 2 : clause.end].strip(), rest[1:]
+        if clause.kind != "text" or sentence[clause.start : clause.end].strip():
+            break
+    return if_clause(sentence)
+
+
 # Phrases with a negative word that state a limit, not the opposite of the rule.
 _IDIOMS = re.compile(
     r"\bno more than\b|\bnot more than\b|\(?but not (?:a |at the end of a )?steps?\)?|"
@@ -107,10 +132,19 @@ def current(hits: Iterable[Hit]) -> list[Hit]:
 def core(t: EditionText, hits: Iterable[Hit]) -> list[Hit]:
     """Hits about the ordinary two-player game, not a variant's modification of it.
 
-    A hit is a variant's when its sentence names one, or when a heading above its rule
-    (rule title, section title) does: "903. Commander", "8. Multiplayer Rules".
+    A hit is a variant's when its sentence names one, when its rule opens with a sentence
+    that names one, or when a heading above its rule (rule title, section title) does:
+    "903. Commander", "8. Multiplayer Rules".
     """
-    return [h for h in hits if not _VARIANT.search(h.norm) and not t.in_variant(h.where)]
+    return [h for h in hits if not _VARIANT.search(h.norm) and not t.in_variant(h.where)
+            and not _opens_with_variant(t, h.where)]
+
+
+def _opens_with_variant(t: EditionText, where: str) -> bool:
+    """Whether a rule's first sentence names a variant: then the whole rule is about
+    that variant (its later sentences need not name it again)."""
+    first = t.sentences_of(where)[:1]
+    return bool(first) and _VARIANT.search(normalize(first[0])) is not None
 
 
 def classify(name: str, hits: Iterable[Hit], kinds: list[tuple[object, Terms]]) -> Outcome | None:
@@ -148,10 +182,6 @@ def classify(name: str, hits: Iterable[Hit], kinds: list[tuple[object, Terms]]) 
         )
     value, chosen = next(iter(votes.items()))
     return decide(value, chosen)
-
-
-def _re(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.I)
 
 
 Terms = tuple[str, ...]
@@ -194,38 +224,64 @@ def _planeswalkers_exist(t: EditionText) -> bool:
     return t.mentions(r"\bplaneswalkers?\b", key="planeswalker")
 
 
-def _card_types_evidence(t: EditionText) -> list[Hit]:
-    """The sentence listing the card types (to cite when a card type is absent)."""
-    return t.find(
-        r"card types?[:]? (?:are )?artifact, creature|the card types are|"
-        r"one or more card types:",
-        key="card type",
-    )[:1]
+@dataclass(frozen=True, slots=True)
+class Enumeration:
+    """An enumerated list (the clause grammar's ``list``) and the sentence holding it."""
+
+    where: str
+    sentence: str
+    items: tuple[str, ...]
+
+    def decide(self, value: object) -> Decision:
+        return Decision(value, (self.where,), self.sentence)  # type: ignore[arg-type]
 
 
-def _list_items(sentence: str, intro: re.Pattern[str]) -> tuple[str, ...] | None:
-    """The items of the enumerated list that follows ``intro`` in ``sentence``.
+def _enumeration(
+    t: EditionText, lead: str, key: str, *, place: str = "", scope: Scope = "rules"
+) -> Enumeration | None:
+    """The first list whose lead-in names ``lead`` ("There are seven zones:", "The card
+    types are"), in the rules below the ``place`` headings, or in any rule of the
+    ordinary game when there is no place or the document has no such heading
+    (``scope="glossary"``: in any glossary definition)."""
+    if scope == "rules":
+        placed = t.below(place) if place else ()
+        if placed:
+            sources = [(where, t.rule_texts[where]) for where in placed]
+        else:
+            sources = [(where, text) for where, text in t.rule_texts.items()
+                       if key in text.lower() and not t.in_variant(where)]
+    else:
+        sources = t.texts(scope)
+    named = _compiled(lead)
+    for where, text in sources:
+        if key not in text.lower():
+            continue
+        for sentence in split_sentences(text):
+            norm = normalize(sentence)
+            for clause in parse_clauses(norm):
+                if clause.kind == "list" and clause.children and named.search(clause.value or ""):
+                    items = _items_of(norm, clause)
+                    if items:
+                        return Enumeration(where, sentence, items)
+    return None
 
-    Uses the clause grammar's list structure; item text is normalized (straight
-    apostrophes) so a change of typography is not a change of value.
-    """
-    norm = normalize(sentence)
-    m = intro.search(norm)
-    if m is None:
-        return None
-    for clause in parse_clauses(norm):
-        if clause.kind == "list" and clause.end > m.start() and clause.children:
-            items = [c.value or norm[c.start : c.end] for c in clause.children]
-            # "a, b and c" / "a and b": the last item may still hold the final "and".
-            if " and " in items[-1] and not any(" and " in i for i in items[:-1]):
-                items[-1:] = items[-1].split(" and ")
-            cleaned = [_clean_item(i) for i in items]
-            return tuple(i for i in cleaned if i)
-    # Fallback: split the rest of the sentence on commas and "and".
-    rest = norm[m.end() :].strip().rstrip(".")
-    parts = re.split(r",\s*(?:and\s+)?|\s+and\s+", rest)
-    cleaned = [_clean_item(p) for p in parts]
-    return tuple(i for i in cleaned if i) or None
+
+CARD_TYPES_PLACE = r"card types?|type line"
+
+
+def _card_types(t: EditionText) -> Enumeration | None:
+    """The list of the card types (cited too when a card type is absent)."""
+    return _enumeration(t, r"\bcard types\b", "card type", place=CARD_TYPES_PLACE)
+
+
+def _items_of(norm: str, clause: Clause) -> tuple[str, ...]:
+    """The cleaned items of a ``list`` clause of ``norm``."""
+    items = [c.value or norm[c.start : c.end] for c in clause.children]
+    # "a, b and c" / "a and b": the last item may still hold the final "and".
+    if " and " in items[-1] and not any(" and " in i for i in items[:-1]):
+        items[-1:] = items[-1].split(" and ")
+    cleaned = [_clean_item(i) for i in items]
+    return tuple(i for i in cleaned if i)
 
 
 def _clean_item(item: str) -> str:
@@ -254,11 +310,6 @@ def _emptying(t: EditionText) -> list[Hit]:
     return [h for h in hits if re.search(r"\b(?:phase|step)\b", h.norm, re.I)]
 
 
-@flag(
-    "mana_burn",
-    "bool",
-    "Unused mana causes its player to lose life as the pool empties (mana burn).",
-)
 def mana_burn(t: EditionText) -> Outcome:
     burn = affirmed(
         t.find(
@@ -295,12 +346,6 @@ def mana_burn(t: EditionText) -> Outcome:
     return Undetermined("no rule says what happens to unused mana")
 
 
-@flag(
-    "mana_empties",
-    "enum",
-    "Mana pools empty at the end of each phase only ('phase'), or of each step and phase ('step').",
-    ("phase", "step"),
-)
 def mana_empties(t: EditionText) -> Outcome:
     result = classify("mana_empties", _emptying(t), _EMPTIES_KINDS)
     return (
@@ -311,11 +356,6 @@ def mana_empties(t: EditionText) -> Outcome:
 
 
 # --- combat --------------------------------------------------------------------------------
-@flag(
-    "combat_damage_uses_stack",
-    "bool",
-    "Combat damage is put on the stack and can be responded to before it is dealt.",
-)
 def combat_damage_uses_stack(t: EditionText) -> Outcome:
     on_stack = current(
         t.find(
@@ -334,10 +374,8 @@ def combat_damage_uses_stack(t: EditionText) -> Outcome:
         if re.search(r"(?:doesn't|does not) use the stack", rule, re.I):
             dealt.append(hit)
             dealt.extend(
-                t.find(
-                    r"\bbetween the time combat damage is assigned\b[^.]*\bdealt\b",
-                    key="between the time",
-                )
+                having(t, (r"\bbetween the time combat damage is assigned\b", r"\bdealt\b"),
+                       key="between the time")
             )
     if on_stack and dealt:
         return Undetermined(
@@ -358,12 +396,6 @@ def combat_damage_uses_stack(t: EditionText) -> Outcome:
     return Undetermined("no rule says how combat damage is dealt")
 
 
-@flag(
-    "damage_assignment_order",
-    "bool",
-    "A creature blocked by several creatures has a damage "
-    "assignment order and must assign lethal damage in that order.",
-)
 def damage_assignment_order(t: EditionText) -> Outcome:
     hits = t.find(
         r"^a blocked creature (?:will )?assigns? (?:its )?combat damage", key="a blocked creature"
@@ -416,12 +448,6 @@ _UNIQUE_KINDS: list[tuple[object, Terms]] = [
 ]
 
 
-@flag(
-    "legend_rule",
-    "enum",
-    "What happens when legendary permanents share a name.",
-    ("oldest-stays", "all-die", "controller-chooses"),
-)
 def legend_rule(t: EditionText) -> Outcome:
     hits = [
         h
@@ -445,12 +471,6 @@ def legend_rule(t: EditionText) -> Outcome:
     )
 
 
-@flag(
-    "planeswalker_uniqueness",
-    "enum",
-    "What happens when planeswalkers share a planeswalker type ('absent': no such rule).",
-    ("absent", "all-die", "controller-chooses"),
-)
 def planeswalker_uniqueness(t: EditionText) -> Outcome:
     hits = current(
         t.find(
@@ -471,9 +491,9 @@ def planeswalker_uniqueness(t: EditionText) -> Outcome:
     if removed:
         return decide("absent", removed)
     if not _planeswalkers_exist(t):
-        types = _card_types_evidence(t)
-        if types:
-            return decide("absent", types)
+        types = _card_types(t)
+        if types is not None:
+            return types.decide("absent")
         return Decision("absent", (), "no rule mentions planeswalkers")
     return Undetermined(
         "planeswalkers exist but no rule could be read as limiting (or not limiting) "
@@ -482,19 +502,13 @@ def planeswalker_uniqueness(t: EditionText) -> Outcome:
     )
 
 
-@flag(
-    "planeswalker_damage_redirection",
-    "bool",
-    "Noncombat damage a source would deal to an "
-    "opponent may be dealt to a planeswalker that opponent controls instead.",
-)
 def planeswalker_damage_redirection(t: EditionText) -> Outcome:
     # "If noncombat damage would be dealt to a player …, [someone] may have it dealt to a
     # planeswalker … instead": the condition names noncombat damage to a player, the
     # consequence a planeswalker and a redirection.
     votes: dict[bool, list[Hit]] = {}
     for hit in current(t.find(r"\bnoncombat damage\b", key="noncombat damage")):
-        clause = if_clause(hit.norm)
+        clause = condition_of(hit.norm)
         if clause is None:
             continue
         condition, consequence = clause
@@ -517,89 +531,109 @@ def planeswalker_damage_redirection(t: EditionText) -> Outcome:
     if removed:
         return decide(False, removed)
     if not _planeswalkers_exist(t):
-        types = _card_types_evidence(t)
-        if types:
-            return decide(False, types)
+        types = _card_types(t)
+        if types is not None:
+            return types.decide(False)
         return Decision(False, (), "no rule mentions planeswalkers")
     return Undetermined(
         "planeswalkers exist but no rule could be read as letting (or not letting) damage "
         "dealt to a player be dealt to a planeswalker instead",
-        _looked_at(t, r"\bplaneswalkers?\b[^.]*\bdamage\b|\bdamage\b[^.]*\bplaneswalkers?\b",
-                   "planeswalker"),
+        tuple(dict.fromkeys(
+            h.where for h in having(t, (r"\bplaneswalkers?\b", r"\bdamage\b"), key="planeswalker")
+        ))[:6],
     )
 
 
 # --- mulligan ------------------------------------------------------------------------------
-_LONDON: tuple[Terms, ...] = (
-    (r"\bnew hand of (?:cards equal to\b|seven cards)",
-     r"\bon the bottom of (?:their|his or her|the player's) library"),
-)
-_FEWER = _re(r"\bnew hand of (?:one fewer|six)\b|\bone fewer card")
-_SCRY: tuple[Terms, ...] = (
-    (r"\bfewer cards than\b", r"\bstarting hand size\b", r"\b(?:look at the top card|scry)"),
-    (r"\bafter all players have kept (?:an )?opening hands?\b", r"\bscry\b"),
-)
+#: What a mulligan does after the new hand is drawn: put cards on the bottom of the
+#: library, or look at the top card (scry).
+_BOTTOM: Terms = (r"\bbottom\b", r"\blibrary\b")
+_LOOK = r"\bscry\b|\btop card\b"
+#: Cards put back that scale with the mulligans taken: the hand drawn was a full one.
+_PER_MULLIGAN = r"\b(?:for each|per|each) mulligan\b|\bnumber of (?:times|mulligans)\b"
 
 
-@flag(
-    "mulligan",
-    "enum",
-    "How a mulligan works: 'paris' (a new hand of one fewer card), "
-    "'vancouver' (Paris, then scry 1 if the hand is smaller), 'london' (draw seven, put one "
-    "card on the bottom per mulligan).",
-    ("paris", "vancouver", "london"),
-)
+def _new_hand_size(hit: Hit, usual: Outcome) -> str | None:
+    """``"smaller"`` or ``"full"``: the words after "new hand", up to the clause's end.
+
+    "one fewer card" is smaller; "cards equal to [their] starting hand size" is full; a
+    number is compared with ``usual``, the starting hand size the same document states
+    (none stated: not read).
+    """
+    rest = re.split(r"[,;.]", hit.norm[hit.match.end():], maxsplit=1)[0]
+    if re.search(r"\bfewer\b", rest, re.I):
+        return "smaller"
+    if has_all(rest, (r"\bequal to\b", r"\bstarting hand size\b")):
+        return "full"
+    drawn = _number_by(hit.norm, hit.match, False)
+    if drawn is None or not isinstance(usual, Decision) or not isinstance(usual.value, int):
+        return None
+    if drawn == usual.value:
+        return "full"
+    return "smaller" if drawn < usual.value else None
+
+
 def mulligan(t: EditionText) -> Outcome:
-    # The ordinary two-player procedure: rules that say how to take a mulligan, minus
-    # the variants (Two-Headed Giant, Commander, Vanguard, multiplayer…) that modify it.
-    how = core(t, t.find(r"\bto take a mulligan\b|\bmay (?:take a )?mulligan\b", key="mulligan"))
+    """The ordinary two-player mulligan, read where the game's start is described.
+
+    Place: the rules below "Starting the Game" (any rule when the document has no such
+    heading) that speak of the mulligan, minus sentences about variants. There, the
+    new hand is read as smaller or full, and what follows as putting cards on the
+    bottom or looking at the top card: full (or of a size not read, when the cards put
+    back scale with the mulligans taken) + bottom is London, smaller + a look at
+    the top card (for a hand smaller than the starting one) is Vancouver, smaller and
+    nothing else is Paris; anything else is undetermined.
+    """
+    place = set(t.below(r"starting the game"))
+    how = [
+        h for h in core(t, t.find(r"\bmulligan", key="mulligan"))
+        if h.where in place or not place
+    ]
     if not how:
         return Undetermined("no rule describes the mulligan")
     rules = list(dict.fromkeys(h.where for h in how))
-    london = [h for h in core(t, having(t, *_LONDON, key="new hand")) if h.where in rules]
-    if any(negated(h, _LONDON[0][1]) for h in london):
+    sentences = core(t, [h for h in t.find(r".", key=("hand", "library", "scry", "top card"))
+                         if h.where in rules])
+    usual = starting_hand_size(t)
+    sizes = [(h, _new_hand_size(h, usual))
+             for h in core(t, [h for h in t.find(r"\bnew hand\b", key="new hand")
+                               if h.where in rules])]
+    bottom = [h for h in sentences if has_all(h.norm, _BOTTOM)]
+    look = [h for h in sentences if re.search(_LOOK, h.norm, re.I)]
+    if any(negated(h, _BOTTOM[0]) for h in bottom):
         return Undetermined(
             "the mulligan rule speaks of the bottom of the library in a negated clause",
-            tuple(h.where for h in london),
-            london[0].sentence,
+            tuple(dict.fromkeys(h.where for h in bottom)),
+            bottom[0].sentence,
         )
-    if london:
-        return decide("london", london)
-    fewer = [h for h in core(t, t.find(_FEWER, key=("new hand", "fewer card"))) if h.where in rules]
-    if not fewer:
-        return Undetermined(
-            "the mulligan rule states neither a smaller hand nor cards put on the bottom",
-            tuple(rules),
-            how[0].sentence,
-        )
-    scry = [
-        h
-        for h in core(t, having(t, *_SCRY, key=("starting hand size", "scry")))
-        if h.where in rules
-    ]
-    if scry:
-        return decide("vancouver", fewer[:1], scry[:1])
-    later = re.compile(r"\bscry\b|\btop card\b|\bbottom\b", re.I)
-    unread = [r for r in rules if later.search(t.rule_text(r))]
-    if unread:  # something happens after the smaller hand that we could not read
+    full = [h for h, size in sizes if size == "full"]
+    smaller = [h for h, size in sizes if size == "smaller"]
+    scaled = [h for h in bottom if re.search(_PER_MULLIGAN, h.norm, re.I)]
+    drawn = full or [h for h, size in sizes if size is None]
+    if bottom and not smaller and (full or (scaled and drawn)):
+        return decide("london", drawn, [h for h in bottom if h not in drawn])
+    if smaller and not full:
+        scry = [h for h in look if re.search(r"\bfewer\b", h.norm, re.I)]
+        if scry:
+            return decide("vancouver", smaller[:1], scry[:1])
+        if not bottom and not look:
+            return decide("paris", smaller[:1])
+        unread = tuple(dict.fromkeys(h.where for h in (*bottom, *look)))
         return Undetermined(
             "the mulligan rule draws a smaller hand, then does something with the library that "
             "reads neither as Paris nor as Vancouver",
-            tuple(unread),
-            fewer[0].sentence,
+            unread,
+            smaller[0].sentence,
         )
-    return decide("paris", fewer[:1])
+    return Undetermined(
+        "the mulligan rule states neither a smaller hand nor a full one with cards put on "
+        "the bottom",
+        tuple(rules),
+        (sizes[0][0] if sizes else how[0]).sentence,
+    )
 
 
 # --- layers --------------------------------------------------------------------------------
-@flag(
-    "pt_switch_sublayer",
-    "enum",
-    "Where effects that switch power and toughness apply: "
-    "'timestamp' (in timestamp order with the other power/toughness effects), or the "
-    "sublayer the text names.",
-    ("timestamp", "6e", "7e", "7d"),
-)
 def pt_switch_sublayer(t: EditionText) -> Outcome:
     named = t.find(
         r"(?:\(|\blayer )(\d[a-z])\)?:?\s*effects that switch\b", key="effects that switch"
@@ -620,18 +654,16 @@ def pt_switch_sublayer(t: EditionText) -> Outcome:
                 named[0].sentence,
             )
         return decide(value, named[:1])
-    normally = t.find(
-        r"\bafter the switching effect\b[^.]*\bnormally\b",
-        key="switching effect",
-    )
+    normally = having(t, (r"\bafter the switching effect\b", r"\bnormally\b"),
+                      key="switching effect")
     if normally:
         return decide("timestamp", normally)
     if not t.mentions(
         r"\bswitch(?:es|ing)? (?:a |the )?(?:creature's |object's )?power and toughness",
         key="switch",
     ):
-        order = t.find(
-            r"\bcharacteristics?\b[^.]*\b(?:is|are) determined by starting with\b",
+        order = having(
+            t, (r"\b(?:is|are) determined by starting with\b", r"\bcharacteristics?\b"),
             key="determined by starting",
         )
         if order:
@@ -640,56 +672,76 @@ def pt_switch_sublayer(t: EditionText) -> Outcome:
 
 
 # --- keywords ------------------------------------------------------------------------------
+_ABILITY_KINDS: list[tuple[object, Terms]] = [
+    ("static", (r"\bstatic abilit(?:y|ies)\b",)),
+    ("triggered", (r"\btriggered abilit(?:y|ies)\b",)),
+]
+
+
 def _keyword_kind(t: EditionText, keyword: str) -> Outcome:
-    hits = current(t.find(rf"^{keyword} is an? (static|triggered) ability\b", key=keyword))
-    kinds = {h.group(1).lower() for h in hits}
-    if len(kinds) == 1:
-        return decide(kinds.pop(), hits[:1], t.find(rf"^\"?{keyword}\"? means\b", key=keyword)[:1])
-    if len(kinds) > 1:
-        return Undetermined(
-            f"{keyword} is described as both static and triggered",
-            tuple(h.where for h in hits),
-            " ".join(h.sentence for h in hits[:2]),
-        )
+    """Whether a keyword ability is static or triggered.
+
+    Place: the rules below the keyword's own heading ("702.2. Deathtouch"), or, in a
+    document without it, any rule. There, the sentences whose subject is the keyword
+    (they open with it) are classified by the kind of ability they name; a definition
+    clause ("Deathtouch" means "…") of the same rule is cited with them.
+    """
+    place = set(t.below(keyword))
+    subject = re.compile(rf"^[\"']?{keyword}\b", re.I)
+    hits = [
+        h
+        for h in current(t.find(rf"\b{keyword}\b", key=keyword))
+        if (h.where in place or not place) and subject.match(h.norm)
+    ]
+    result = classify(keyword, hits, _ABILITY_KINDS)
+    if isinstance(result, Decision):
+        where = result.rules[0]
+        defined = [
+            s for s in t.sentences_of(where)
+            if any(c.kind == "definition" and (c.value or "").lower() == keyword
+                   for c in parse_clauses(normalize(s)))
+        ]
+        if defined and defined[0] not in result.evidence:
+            return Decision(result.value, result.rules, f"{result.evidence} {defined[0]}")
+        return result
+    if result is not None:
+        return result
     if not t.mentions(rf"\b{keyword}\b", key=keyword):
         return Decision("absent", (), f"no rule mentions {keyword}")
-    return Undetermined(f"{keyword} is mentioned but no rule says what kind of ability it is")
+    return Undetermined(
+        f"{keyword} is mentioned but no rule says what kind of ability it is",
+        tuple(sorted(place))[:6],
+    )
 
 
-@flag(
-    "deathtouch",
-    "enum",
-    "Whether deathtouch exists and whether it is a triggered or a static ability.",
-    ("absent", "triggered", "static"),
-)
 def deathtouch(t: EditionText) -> Outcome:
     return _keyword_kind(t, "deathtouch")
 
 
-@flag(
-    "lifelink",
-    "enum",
-    "Whether lifelink exists and whether it is a triggered or a static ability.",
-    ("absent", "triggered", "static"),
-)
 def lifelink(t: EditionText) -> Outcome:
     return _keyword_kind(t, "lifelink")
 
 
 # --- costs, turn structure ---------------------------------------------------------------
-@flag(
-    "x_in_alternative_and_additional_costs",
-    "bool",
-    "While a spell is on the stack, an X "
-    "in its alternative or additional costs equals the announced value too, not only an X "
-    "in its mana cost.",
-)
+_WHILE = re.compile(r"^(?:while|as long as)\s+(?P<condition>[^,]+),(?P<consequence>.+)$", re.I)
+
+
 def x_in_alternative_and_additional_costs(t: EditionText) -> Outcome:
-    hits = t.find(
-        r"\b(?:while|as long as) (?:a|the) spell is on the stack, (?:any|each|every) "
-        r"(?:\{?X\}?) in its mana cost\b",
-        key="spell is on the stack",
-    )
+    """What X stands for while a spell is on the stack.
+
+    Place: the rules below "Numbers and Symbols" (any rule without that heading). The
+    rule is a "While [condition], [consequence]" sentence whose condition is a spell on
+    the stack and whose consequence speaks of an X in the mana cost; the consequence
+    then names alternative or additional costs too (true), or not (false).
+    """
+    place = set(t.below(r"numbers and symbols"))
+    hits = []
+    for hit in t.find(r"\bon the stack\b", key="on the stack"):
+        split = _WHILE.match(hit.norm)
+        if (split is not None and (hit.where in place or not place)
+                and has_all(split["condition"], (r"\bspell\b", r"\bon the stack\b"))
+                and has_all(split["consequence"], (r"\{?\bX\b\}?", r"\bmana cost\b"))):
+            hits.append(hit)
     if not hits:
         return Undetermined("no rule says what X equals while a spell is on the stack")
     alt: list[Hit] = []
@@ -707,11 +759,6 @@ def x_in_alternative_and_additional_costs(t: EditionText) -> Outcome:
     return decide(False, hits)
 
 
-@flag(
-    "cleanup_repeats_after_end_turn",
-    "bool",
-    "Ending the turn during the cleanup step starts a new cleanup step.",
-)
 def cleanup_repeats_after_end_turn(t: EditionText) -> Outcome:
     hits = having(
         t,
@@ -741,12 +788,6 @@ def cleanup_repeats_after_end_turn(t: EditionText) -> Outcome:
 
 
 # --- terms ---------------------------------------------------------------------------------
-@flag(
-    "mana_value_term",
-    "enum",
-    "The name of the number of mana symbols in a mana cost.",
-    ("converted mana cost", "mana value"),
-)
 def mana_value_term(t: EditionText) -> Outcome:
     defined = current(
         t.find(
@@ -757,7 +798,7 @@ def mana_value_term(t: EditionText) -> Outcome:
     names = {h.group(1).lower() for h in defined}
     if len(names) == 1:
         return decide(names.pop(), defined[:1])
-    counts = Counter()
+    counts: Counter[str] = Counter()
     first: dict[str, Hit] = {}
     for hit in current(
         t.find(r"\b(mana value|converted mana cost)s?\b", key=("mana value", "converted mana cost"))
@@ -773,14 +814,6 @@ def mana_value_term(t: EditionText) -> Outcome:
     return decide(top, [first[top]])
 
 
-@flag(
-    "commander_zone_change",
-    "enum",
-    "How a commander (earlier: EDH general) that goes to "
-    "the graveyard or exile returns to the command zone: a replacement effect, a "
-    "state-based action, or 'absent' (no such variant).",
-    ("absent", "replacement", "state-based-action"),
-)
 def commander_zone_change(t: EditionText) -> Outcome:
     # "If a commander is in exile (or a graveyard) …, its owner may put it into the command
     # zone" (a state: checked as a state-based action) versus "If a commander would be put
@@ -788,7 +821,7 @@ def commander_zone_change(t: EditionText) -> Outcome:
     state: list[Hit] = []
     replacement: list[Hit] = []
     for hit in current(t.find(r"\bcommand zone\b", key="command zone")):
-        clause = if_clause(hit.norm)
+        clause = condition_of(hit.norm)
         if clause is None:
             continue
         condition, consequence = clause
@@ -825,62 +858,43 @@ def commander_zone_change(t: EditionText) -> Outcome:
     )
 
 
-def _zone_list(t: EditionText) -> tuple[Hit, tuple[str, ...]] | None:
-    intro = _re(r"\bthere are (?:normally |\w+ )*(?:basic )?zones:\s*")
-    for hit in t.find(intro, key="zones"):
-        items = _list_items(hit.sentence, intro)
-        if items:
-            return hit, tuple(i.lower() for i in items)
-    return None
-
-
-@flag(
-    "exile_zone_name",
-    "enum",
-    "The name of the zone for cards removed from the game.",
-    ("removed-from-game", "exile"),
-)
-def exile_zone_name(t: EditionText) -> Outcome:
-    found = _zone_list(t)
+def _zone_list(t: EditionText) -> Enumeration | None:
+    """The list of the zones: below the "Zones" heading, the list whose lead-in names them."""
+    found = _enumeration(t, r"\bzones\b", "zone", place=r"zones")
     if found is None:
+        return None
+    return Enumeration(found.where, found.sentence, tuple(i.lower() for i in found.items))
+
+
+def exile_zone_name(t: EditionText) -> Outcome:
+    zones = _zone_list(t)
+    if zones is None:
         return Undetermined("no rule lists the zones")
-    hit, items = found
-    if "exile" in items:
-        return decide("exile", [hit])
-    if any(re.fullmatch(r"removed[- ]from[- ](?:the[- ])?game", i) for i in items):
-        return decide("removed-from-game", [hit])
+    if "exile" in zones.items:
+        return zones.decide("exile")
+    if any(re.fullmatch(r"removed[- ]from[- ](?:the[- ])?game", i) for i in zones.items):
+        return zones.decide("removed-from-game")
     return Undetermined(
         "the list of zones names neither exile nor removed from the game",
-        (hit.where,),
-        hit.sentence,
+        (zones.where,),
+        zones.sentence,
     )
 
 
-@flag(
-    "battlefield_term",
-    "enum",
-    "The name of the zone permanents are in.",
-    ("in play", "battlefield"),
-)
 def battlefield_term(t: EditionText) -> Outcome:
-    found = _zone_list(t)
-    if found is None:
+    zones = _zone_list(t)
+    if zones is None:
         return Undetermined("no rule lists the zones")
-    hit, items = found
-    if "battlefield" in items:
-        return decide("battlefield", [hit])
-    if "in play" in items:
-        return decide("in play", [hit])
+    if "battlefield" in zones.items:
+        return zones.decide("battlefield")
+    if "in play" in zones.items:
+        return zones.decide("in play")
     return Undetermined(
-        "the list of zones names neither the battlefield nor in play", (hit.where,), hit.sentence
+        "the list of zones names neither the battlefield nor in play", (zones.where,),
+        zones.sentence,
     )
 
 
-@flag(
-    "sideboard_up_to_15",
-    "bool",
-    "A constructed sideboard may have up to fifteen cards (false: exactly fifteen if used).",
-)
 def sideboard_up_to_15(t: EditionText) -> Outcome:
     up_to = having(
         t, (r"\b(?:no more than|up to|at most) (?:fifteen|15)\b", r"\bsideboard\b"),
@@ -908,35 +922,32 @@ def sideboard_up_to_15(t: EditionText) -> Outcome:
 
 # --- lists ---------------------------------------------------------------------------------
 def _listed(t: EditionText, noun: str, concept: str) -> Outcome:
-    rule_intro = _re(rf"\bthe {noun} are\s+")
-    for hit in t.find(rule_intro, key=noun):
-        items = _list_items(hit.sentence, rule_intro)
-        if items:
-            return decide(tuple(sorted(set(items))), [hit])
-    gloss_intro = _re(rf"\bthe list of {noun}\b[^:]*\bis as follows:\s*")
-    for hit in t.find(gloss_intro, "glossary", key=noun):
-        items = _list_items(hit.sentence, gloss_intro)
-        if items:
-            return decide(tuple(sorted(set(items))), [hit])
+    """A list of names: the rule's list whose lead-in is "The {noun} are", else the
+    glossary's list whose lead-in names the {noun} ("… is as follows:")."""
+    scopes: tuple[Scope, ...] = ("rules", "glossary")
+    for scope in scopes:
+        found = _enumeration(t, rf"\b{noun}\b", noun, scope=scope)
+        if found is not None:
+            return found.decide(tuple(sorted(set(found.items))))
+    # Two names need no serial comma ("The cog types are Big and Small."), which the
+    # grammar's list does not take: the words after "are", split at the one "and".
+    pairs = t.find(rf"\bthe {noun} are\s+(?P<a>[^,;.]+?)\s+and\s+(?P<b>[^,;.]+)\.$", key=noun)
+    if pairs:
+        names = {_clean_item(pairs[0].group("a")), _clean_item(pairs[0].group("b"))}
+        return decide(tuple(sorted(names)), pairs[:1])
     return Undetermined(f"the text mentions {concept} but lists no {noun}")
 
 
-@flag("planeswalker_types", "list", "The planeswalker types (sorted).")
 def planeswalker_types(t: EditionText) -> Outcome:
     result = _listed(t, "planeswalker types", "planeswalkers")
     if isinstance(result, Undetermined) and not _planeswalkers_exist(t):
-        types = _card_types_evidence(t)
-        if types:
-            return decide((), types)
+        types = _card_types(t)
+        if types is not None:
+            return types.decide(())
         return Decision((), (), "no rule mentions planeswalkers")
     return result
 
 
-@flag(
-    "ability_words",
-    "list",
-    "The ability words (sorted): words with no rules meaning that tie cards together.",
-)
 def ability_words(t: EditionText) -> Outcome:
     result = _listed(t, "ability words", "ability words")
     if isinstance(result, Undetermined) and not t.mentions(
@@ -947,26 +958,99 @@ def ability_words(t: EditionText) -> Outcome:
 
 
 # --- numbers -------------------------------------------------------------------------------
-def _number(
-    t: EditionText, name: str, vocabularies: tuple[Terms, ...], what: str, key: tuple[str, ...]
-) -> Outcome:
-    """A number the rules state: the first term of a vocabulary holds it (group ``n``)."""
-    found = core(t, current(having(t, *vocabularies, key=key)))
-    contrary = [h for h in found if negated(h, *(term for v in vocabularies for term in v))]
+@dataclass(frozen=True, slots=True)
+class Quantity:
+    """A number the rules state about one term, and the place where they state it."""
+
+    name: str
+    what: str
+    place: str
+    """Heading titles (a regex, whole title) the rule sits below; in a document without
+    any such heading, every rule of the ordinary game is read instead."""
+    terms: Terms
+    """The quantity's names (short regexes); a sentence states it with any one."""
+    key: tuple[str, ...]
+    number_first: bool = False
+    """The number stands before the term ("ten or more poison counters")."""
+    outcome: str = ""
+    """A consequence the sentence must state about the quantity ("loses the game")."""
+    sba: bool = False
+    """The items of the state-based actions list are a place of the rule too."""
+
+
+#: Words that may stand between a term and its number: "life total *of* 20", "hand size,
+#: *which is normally* seven", "(normally 8)"; any other word means the number is not the
+#: term's ("reduced *by* one").
+_LINK_AFTER = frozenset({"is", "of", "to", "normally", "which", "usually", "equal", "equals",
+                         "be", "always", "set", "starts", "at"})
+_LINK_BEFORE = frozenset({"or", "more"})
+_WORD = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*|[;.:]")
+_IS_NUMBER = re.compile(rf"{NUMBER}", re.I)
+
+
+def _number_by(norm: str, term: re.Match[str], number_first: bool) -> int | None:
+    """The number written next to ``term`` in ``norm``, joined to it only by link words."""
+    if number_first:
+        words = list(reversed(_WORD.findall(norm[: term.start()])))
+        links = _LINK_BEFORE
+    else:
+        words = _WORD.findall(norm[term.end() :])
+        links = _LINK_AFTER
+    for word in words[:5]:
+        if _IS_NUMBER.fullmatch(word):
+            return number_value(word)
+        if word.lower() not in links:
+            return None
+    return None
+
+
+def _quantity(t: EditionText, q: Quantity) -> Outcome:
+    """Read a :class:`Quantity`: the sentences at its place that give the term a number.
+
+    With an ``outcome``, the sentence must state it: after the condition that holds the
+    term when the sentence is built "If/Should [condition], [consequence]", else after the
+    term. A negated term or outcome is the opposite of the rule: undetermined.
+    """
+    place = set(t.below(q.place)) | (set(t.sba_items()) if q.sba else set())
+    stated: list[tuple[int, Hit]] = []
+    contrary: list[Hit] = []
+    for term in q.terms:
+        for hit in core(t, current(t.find(term, key=q.key))):
+            if place and hit.where not in place:
+                continue
+            value = _number_by(hit.norm, hit.match, q.number_first)
+            if value is None:
+                continue
+            negative = clause_negated(hit.norm, hit.match.start(), hit.match.end())
+            if q.outcome:
+                split = condition_of(hit.norm)
+                after = hit.norm[hit.match.end():] if split is None else split[1]
+                if split is not None and not re.search(term, split[0], re.I):
+                    continue  # the term is in the consequence: not this rule's shape
+                said = _compiled(q.outcome).search(after)
+                if said is None:
+                    continue
+                negative = negative or clause_negated(after, said.start(), said.end())
+            if negative:
+                contrary.append(hit)
+            else:
+                stated.append((value, hit))
     if contrary:
         return Undetermined(
-            f"{name}: a rule stating {what} is negated", (contrary[0].where,), contrary[0].sentence
+            f"{q.name}: a rule stating {q.what} is negated", (contrary[0].where,),
+            contrary[0].sentence,
         )
-    hits = found
     values: dict[int, list[Hit]] = {}
-    for hit in hits:
-        values.setdefault(number_value(hit.group("n")), []).append(hit)
+    for value, hit in sorted(stated, key=lambda vh: vh[1].order):
+        if hit not in values.get(value, []):
+            values.setdefault(value, []).append(hit)
     if not values:
-        return Undetermined(f"no rule states {what}")
+        where = f" below the headings ({q.place})" if place else ""
+        return Undetermined(f"no rule{where} states {q.what}", tuple(sorted(place))[:6])
     if len(values) > 1:
         detail = ", ".join(f"{v} ({hs[0].where})" for v, hs in sorted(values.items()))
         return Undetermined(
-            f"{name}: the text states several values: {detail}",
+            f"{q.name}: the text states several values: {detail}",
             tuple(hs[0].where for hs in values.values()),
             " ".join(hs[0].sentence for hs in values.values()),
         )
@@ -974,54 +1058,40 @@ def _number(
     return decide(value, chosen[:2])
 
 
-@flag("starting_life", "int", "Each player's starting life total in an ordinary game.")
+STARTING_LIFE = Quantity(
+    "starting_life", "the starting life total", r"starting the game|life",
+    (r"\blife totals?\b",), ("life total",),
+)
+MAX_HAND_SIZE = Quantity(
+    "max_hand_size", "the maximum hand size", r"hand|cleanup step",
+    (r"\bmaximum hand size\b",), ("maximum hand size",),
+)
+POISON_THRESHOLD = Quantity(
+    "poison_threshold", "how many poison counters lose the game",
+    r"winning and losing|ending the game|counters",
+    (r"\bpoison counters\b",), ("poison counters",),
+    number_first=True, outcome=r"\bloses? the game\b", sba=True,
+)
+STARTING_HAND_SIZE = Quantity(
+    "starting_hand_size", "the starting hand size", r"starting the game|hand",
+    (r"\bstarting hand size\b", r"\bdraws? a hand\b"), ("starting hand size", "a hand"),
+)
+
+
 def starting_life(t: EditionText) -> Outcome:
-    return _number(
-        t,
-        "starting_life",
-        ((rf"\b(?:sets? (?:his or her|their|its) life totals? to|begins? the game with "
-          rf"(?:a )?(?:starting )?life total of) (?P<n>{NUMBER})\b",),),
-        "the starting life total",
-        ("life total",),
-    )
+    return _quantity(t, STARTING_LIFE)
 
 
-@flag("max_hand_size", "int", "The normal maximum hand size checked in the cleanup step.")
 def max_hand_size(t: EditionText) -> Outcome:
-    return _number(
-        t,
-        "max_hand_size",
-        ((rf"\bmaximum hand size,? (?:which is )?\(?normally (?P<n>{NUMBER})\b",),),
-        "the maximum hand size",
-        ("maximum hand size",),
-    )
+    return _quantity(t, MAX_HAND_SIZE)
 
 
-@flag("poison_threshold", "int", "How many poison counters make a player lose the game.")
 def poison_threshold(t: EditionText) -> Outcome:
-    return _number(
-        t,
-        "poison_threshold",
-        ((rf"\b(?P<n>{NUMBER}) or more poison counters\b", r"\bloses? the game"),),
-        "how many poison counters lose the game",
-        ("poison counters",),
-    )
+    return _quantity(t, POISON_THRESHOLD)
 
 
-@flag("starting_hand_size", "int", "How many cards each player draws for an opening hand.")
 def starting_hand_size(t: EditionText) -> Outcome:
-    return _number(
-        t,
-        "starting_hand_size",
-        (
-            (rf"\bdraws? a hand of (?P<n>{NUMBER})\b",),
-            (rf"\bstarting hand size, which is normally (?P<n>{NUMBER})\b",
-             r"\bdraws? a number of cards equal to\b"),
-            (rf"\bstarting hand size is (?P<n>{NUMBER})\b",),
-        ),
-        "the starting hand size",
-        ("hand of", "starting hand size"),
-    )
+    return _quantity(t, STARTING_HAND_SIZE)
 
 
 # --- more terms (added where the text supports them) --------------------------------------
@@ -1054,12 +1124,6 @@ def _term(
     )
 
 
-@flag(
-    "state_based_term",
-    "enum",
-    "What the rules call the checks the game makes whenever a player would receive priority.",
-    ("state-based effects", "state-based actions"),
-)
 def state_based_term(t: EditionText) -> Outcome:
     return _term(
         t,
@@ -1073,12 +1137,6 @@ def state_based_term(t: EditionText) -> Outcome:
     )
 
 
-@flag(
-    "spell_verb",
-    "enum",
-    "The verb for putting a spell on the stack: 'play' (older rules) or 'cast'.",
-    ("play", "cast"),
-)
 def spell_verb(t: EditionText) -> Outcome:
     return _term(
         t,
@@ -1119,23 +1177,14 @@ def _card_type_headings(t: EditionText) -> tuple[str, list[tuple[str, str]]] | N
     return None
 
 
-@flag(
-    "kindred_type_name",
-    "enum",
-    "The card type for typal cards like 'Tribal Instant — "
-    "Goblin': 'tribal', 'kindred', or 'absent'.",
-    ("absent", "tribal", "kindred"),
-)
 def kindred_type_name(t: EditionText) -> Outcome:
-    listing = _re(r"\b(?:the card types are|one or more card types:)\s*")
-    for hit in t.find(listing, key="card type"):
-        items = {i.lower() for i in (_list_items(hit.sentence, listing) or ())}
-        if "kindred" in items:
-            return decide("kindred", [hit])
-        if "tribal" in items:
-            return decide("tribal", [hit])
-        if items:
-            return decide("absent", [hit])
+    types = _card_types(t)
+    if types is not None:
+        items = {i.lower() for i in types.items}
+        for name in ("kindred", "tribal"):
+            if name in items:
+                return types.decide(name)
+        return types.decide("absent")
     # Older layouts give each card type a heading ("212.8. Tribals") instead of a list.
     headings = _card_type_headings(t)
     if headings is not None:
@@ -1155,9 +1204,6 @@ def kindred_type_name(t: EditionText) -> Outcome:
         m = re.fullmatch(r"(tribal|kindred)s?", normalize(title).strip(), re.I)
         if m:
             return Decision(m.group(1).lower(), (rid,), title)
-    typal = current(t.find(r"\beach (tribal|kindred) card\b", key=("tribal", "kindred")))
-    if typal:
-        return decide(typal[0].group(1).lower(), typal[:1])
     return Undetermined(
         "no list or headings of the card types to look for tribal or kindred in",
         _looked_at(
@@ -1172,18 +1218,20 @@ _REMOVAL = re.compile(
 )
 
 
-@flag(
-    "counter_annihilation",
-    "bool",
-    "A permanent with both +1/+1 and -1/-1 counters on it "
-    "has pairs of them removed as a state-based action.",
-)
 def counter_annihilation(t: EditionText) -> Outcome:
+    """Whether +1/+1 and -1/-1 counters on one permanent cancel as a state-based action.
+
+    Place: the items of the state-based actions list and the rules below the "Counters"
+    heading (any rule in a document with neither). There, a sentence about one permanent
+    with both kinds of counters is read as removing them or keeping them.
+    """
+    sba = t.sba_items()
+    place = set(sba) | set(t.below(r"counters"))
     # The topic: a sentence about one permanent with both kinds of counters.
     both = [
         h
         for h in current(t.find(r"\+1/\+1 counters?", key=("-1/-1",)))
-        if re.search(r"-1/-1 counters?", h.norm)
+        if re.search(r"-1/-1 counters?", h.norm) and (h.where in place or not place)
     ]
     votes: dict[bool, list[Hit]] = {}
     for hit in both:
@@ -1205,14 +1253,20 @@ def counter_annihilation(t: EditionText) -> Outcome:
             tuple(dict.fromkeys(h.where for h in both))[:6],
             both[0].sentence,
         )
-    listing = t.find(
-        r"\bstate-based (?:effects|actions) are(?: as follows)?:", key=("state-based",)
-    )
-    if listing:  # the topic is absent: no rule puts both kinds of counters on one permanent
+    anywhere = [h for h in t.find(r"\+1/\+1 counters?", key=("-1/-1",))
+                if re.search(r"-1/-1 counters?", h.norm)]
+    if sba and not anywhere:  # the topic is absent: no rule puts both counters on one permanent
+        listing = t.parent_of(sba[0])
         return Decision(
             False,
-            (listing[0].where,),
+            (listing,),
             "no rule speaks of +1/+1 and -1/-1 counters on the same permanent, and the list "
-            f"of state-based actions ({listing[0].where}) has no such item",
+            f"of state-based actions ({listing}) has no such item",
+        )
+    if anywhere:
+        return Undetermined(
+            "+1/+1 and -1/-1 counters on one permanent are spoken of, but neither in the "
+            "state-based actions nor below the Counters heading",
+            tuple(dict.fromkeys(h.where for h in anywhere))[:6],
         )
     return Undetermined("no list of state-based actions to look for the counter rule in")

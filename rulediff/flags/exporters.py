@@ -13,8 +13,8 @@ from importlib import resources
 from typing import Any
 
 from ..safetext import comment_safe, json_text, toml_string
-from .flagset import FlagSet
-from .registry import REGISTRY, Decision, Flag
+from .flagset import REGISTRY, FlagSet
+from .registry import Decision, Flag
 
 #: Version of the flags JSON/TOML documents; bumped when their shape changes.
 FLAGS_FORMAT_VERSION = 1

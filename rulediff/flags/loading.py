@@ -14,15 +14,12 @@ import math
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import tomllib
 
 from ..errors import FlagError
-from .registry import REGISTRY, Decision, Undetermined
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .flagset import FlagSet
+from .flagset import REGISTRY, FlagSet
+from .registry import Decision, Undetermined
 
 _META_KEYS = {
     "effective_date",
@@ -46,8 +43,6 @@ def load_flagset(path: str | Path) -> FlagSet:
     """
     from ..errors import IngestError
     from ..ingest import read_bytes
-    from .flagset import FlagSet
-
     path = Path(path)
     try:
         raw = read_bytes(path, limit=MAX_FLAGS_BYTES)

@@ -1,14 +1,20 @@
-"""The flag registry: every behaviour flag declared once, with its detector.
+"""What a behaviour flag is, and how a flag is declared.
 
 A flag is a fact an engine needs to behave as an edition says (mana burn? which
-legend rule?). Each :class:`Flag` names its type and allowed values and carries a
-detector: a function that reads the text of a parsed edition and returns a
-:class:`Decision` — the value plus the rule ids and exact text that decided it — or
-an :class:`Undetermined` with the reason. Detectors never look at the edition's date.
+legend rule?). Each flag is declared once, as a field of
+:class:`rulediff.flags.FlagSet`: the field's name is the flag's name, its annotation
+the domain, and its metadata (:func:`flag`) the description and the detector.
+:func:`registry_of` reads those fields back as :class:`Flag` records
+(:data:`rulediff.flags.REGISTRY`). A detector is a function that reads the text of a
+parsed edition and returns a :class:`Decision` — the value plus the rule ids and
+exact text that decided it — or an :class:`Undetermined` with the reason. Detectors
+never look at the edition's date.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import typing
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
@@ -82,21 +88,53 @@ class Flag:
         return value
 
 
-REGISTRY: dict[str, Flag] = {}
-"""Every flag by name, in declaration order (the order of :class:`FlagSet` fields)."""
+FLAG_METADATA = "rulediff.flag"
+"""The key, in a :class:`FlagSet` field's metadata, of that flag's detector and description."""
 
 
-def flag(
-    name: str, type: FlagType, description: str, allowed: tuple[str, ...] = ()
-) -> Callable[[Detector], Detector]:
-    """Declare a flag and register the decorated function as its detector."""
+@dataclass(frozen=True, slots=True)
+class FlagDeclaration:
+    """What a :class:`FlagSet` field carries besides its name and type."""
 
-    def register(detector: Detector) -> Detector:
-        if name in REGISTRY:
-            raise ValueError(f"flag {name!r} declared twice")
-        if (type == "enum") != bool(allowed):
-            raise ValueError(f"flag {name!r}: only enum flags list allowed values")
-        REGISTRY[name] = Flag(name, type, description, detector, tuple(allowed))
-        return detector
+    detector: Detector
+    description: str
 
-    return register
+
+def flag(detector: Detector, description: str) -> dict[str, FlagDeclaration]:
+    """The metadata of one flag field of :class:`FlagSet`: ``field(metadata=flag(…))``."""
+    return {FLAG_METADATA: FlagDeclaration(detector, description)}
+
+
+def registry_of(cls: type) -> dict[str, Flag]:
+    """Every flag of a dataclass declared with :func:`flag` fields, in field order.
+
+    The domain of a flag is its field's annotation: ``bool | None``, ``int | None``,
+    ``tuple[str, ...] | None`` (a list) or ``Literal[…] | None`` (an enum, whose
+    arguments are its allowed values in order).
+    """
+    hints = typing.get_type_hints(cls)
+    out: dict[str, Flag] = {}
+    for f in dataclasses.fields(cls):
+        declared = f.metadata.get(FLAG_METADATA)
+        if declared is None:
+            continue
+        kind, allowed = _domain(f.name, hints[f.name])
+        out[f.name] = Flag(f.name, kind, declared.description, declared.detector, allowed)
+    return out
+
+
+def _domain(name: str, annotation: object) -> tuple[FlagType, tuple[str, ...]]:
+    """``(type, allowed values)`` of a flag from its annotation (``X | None``)."""
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    if len(args) != 1:
+        raise TypeError(f"flag {name!r}: annotate it as 'X | None', got {annotation!r}")
+    inner = args[0]
+    if inner is bool:
+        return "bool", ()
+    if inner is int:
+        return "int", ()
+    if typing.get_origin(inner) is typing.Literal:
+        return "enum", tuple(typing.get_args(inner))
+    if typing.get_origin(inner) is tuple and typing.get_args(inner) == (str, ...):
+        return "list", ()
+    raise TypeError(f"flag {name!r}: no flag domain for {inner!r}")

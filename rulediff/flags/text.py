@@ -229,6 +229,10 @@ class EditionText:
         self._blobs: dict[Scope, _Blob] = {}
         self._variant: dict[str, bool] = {}
         self._sba: tuple[str, ...] | None = None
+        self._below: dict[str, tuple[str, ...]] = {}
+        self._placed: dict[str, frozenset[str]] | None = None
+        self._sentences: dict[str, tuple[str, ...]] = {}
+        self._chains: dict[tuple[bool, int, int | None, str | None], tuple[str, ...]] = {}
 
     def blob(self, scope: Scope) -> _Blob:
         found = self._blobs.get(scope)
@@ -264,13 +268,22 @@ class EditionText:
             return True
         return False
 
+    def texts(self, scope: Scope) -> list[tuple[str, str]]:
+        """``(where, text)`` of every item of a scope, in document order."""
+        return list(self._items[scope])
+
     def rule_text(self, rule_id: str) -> str:
         """The normalized text of a rule (all paragraphs), or ``""``."""
         return normalize(self.rule_texts.get(rule_id, ""))
 
     def sentences_of(self, rule_id: str) -> list[str]:
         """The sentences of one rule, as written."""
-        return split_sentences(self.rule_texts.get(rule_id, ""))
+        found = self._sentences.get(rule_id)
+        if found is None:
+            found = self._sentences[rule_id] = tuple(
+                split_sentences(self.rule_texts.get(rule_id, ""))
+            )
+        return list(found)
 
     def sba_items(self) -> tuple[str, ...]:
         """The items of the list of state-based actions (or effects), in document order.
@@ -298,19 +311,45 @@ class EditionText:
     def headings(self, where: str) -> list[str]:
         """Titles of the rule headings and section above a rule (nearest first)."""
         rid = RuleId.try_parse(where)
-        if rid is None:
-            return []
-        out: list[str] = []
-        for node in (rid, *rid.ancestors()):
+        return [] if rid is None else list(self._chain(rid))
+
+    def _chain(self, node: RuleId) -> tuple[str, ...]:
+        """The titles of ``node`` and every heading above it (memoized along the way)."""
+        key = (node.is_section, node.rule, node.number, node.letters)
+        found = self._chains.get(key)
+        if found is None:
             if node.is_section:
                 section = self.edition.section(node.rule)
-                if section is not None:
-                    out.append(section.title)
+                own = (section.title,) if section is not None else ()
             else:
                 title = self.titles.get(str(node))
-                if title:
-                    out.append(title)
-        return out
+                own = (title,) if title else ()
+            parent = node.parent
+            found = self._chains[key] = own + (self._chain(parent) if parent else ())
+        return found
+
+    def below(self, titles: str) -> tuple[str, ...]:
+        """The rules, in document order, that sit below a heading (their own title, a
+        rule above them, or their section) whose whole title is ``titles`` (a regex):
+        the place where a topic is written ("Starting the Game", "Zones"…)."""
+        found = self._below.get(titles)
+        if found is None:
+            if self._placed is None:
+                plain: dict[str, str] = {}  # each title normalized once
+                self._placed = {
+                    rid: frozenset(
+                        plain.get(h) or plain.setdefault(h, normalize(h).strip().lower())
+                        for h in self.headings(rid)
+                    )
+                    for rid in self.rule_texts
+                }
+            pattern = re.compile(titles, re.IGNORECASE)
+            every = set().union(*self._placed.values())
+            named = {title for title in every if pattern.fullmatch(title)}
+            found = self._below[titles] = tuple(
+                rid for rid, above in self._placed.items() if above & named
+            )
+        return found
 
     def in_variant(self, where: str) -> bool:
         """Whether the rule sits under a heading about a variant or multiplayer play."""

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 
 from .. import cache
 from ..model import Edition
-from .flagset import FlagSet
-from .registry import REGISTRY, Decision, Value
+from .flagset import REGISTRY, FlagSet
+from .registry import Decision, Value
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..corpus import Corpus

@@ -12,8 +12,8 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..flags.flagset import FlagSet
-from ..flags.registry import REGISTRY, Value
+from ..flags.flagset import REGISTRY, FlagSet
+from ..flags.registry import Value
 from ..flags.timeline import FlagChange, changes
 from .env import template
 from .links import Links
