@@ -1058,6 +1058,48 @@ def _sentence_splits(
         in_merges.update(merges[j])
 
 
+#: A free old rule whose sentences went (at least this share of its text) ...
+MOVED_SHARE = 0.2
+#: ... to one rule in its place, this far ahead of every other receiver, went there.
+MOVED_MARGIN = 0.1
+
+
+def _follow_moved_text(
+    p: _Pairing, prov: _Provenance, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """A rule is removed only when none of its content survives: a free old rule whose
+    sentences went mainly to one rule standing in its place (under the counterpart of
+    its matched ancestor, same keyword or step) has that rule as counterpart; a
+    reworded pair when the receiver is free, a source of a merge when it is taken.
+    """
+    in_splits = {j for group in splits.values() for j in group}
+    in_merges = {i for group in merges.values() for i in group}
+    for i in range(len(p.old)):
+        if p.o2n[i] >= 0 or p.old[i].heading or i in splits or i in in_merges:
+            continue
+        targets = sorted(
+            ((prov.share_sent(i, j), j) for j in prov.by_old.get(i, ()) if not p.new[j].heading),
+            key=lambda t: (-t[0], t[1]),
+        )
+        if not targets or targets[0][0] < MOVED_SHARE:
+            continue
+        sent, j = targets[0]
+        if len(targets) > 1 and targets[1][0] > sent - MOVED_MARGIN:
+            continue  # its sentences went to two places alike: the text does not decide
+        if not _in_place(p, i, j) or not p.same_topic(i, j) or j in in_splits:
+            continue
+        if not _keeps_its_name(p.old[i], p.new[j]):
+            continue  # a template sentence shared with another rule: its name is gone
+        if p.n2o[j] < 0 and j not in merges:
+            p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "sentence")
+            continue
+        main = merges.get(j) or [p.n2o[j]]
+        if any(k in splits for k in main):
+            continue
+        merges[j] = sorted({*main, i}, key=lambda k: p.old[k].order)
+        in_merges.update(merges[j])
+
+
 #: A free new rule is a piece of an old rule in the corresponding place when this share
 #: of its text is found (a sentence inside a longer one counts) in that old rule ...
 PLACE_PIECE_SHARE = 0.6
@@ -1331,6 +1373,8 @@ def align(old: Edition, new: Edition) -> Alignment:
     _sentence_splits(rules, prov, splits, merges)
     _pieces_in_place(rules, early_sweeps, splits, merges)
     rescue.rescue(rules, splits, merges)
+    rescue.recover(rules, splits, merges, prov.by_new)
+    _follow_moved_text(rules, prov, splits, merges)
     rescue.rescue_headings(rules, splits, merges)
     rule_pairs = _groups(rules, splits, merges)
     mapping: dict[str, str] = {}

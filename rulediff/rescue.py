@@ -137,19 +137,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
     }
     if not free["old"] and not free["new"]:
         return
-    old = _Side(p.old, p.old_by_id, p.old_children)
-    new = _Side(p.new, p.new_by_first, p.new_children)
-    # Word → the texts holding it, per side: the candidate index and the IDF in one pass.
-    index: dict[str, dict[str, list[int]]] = {"old": defaultdict(list), "new": defaultdict(list)}
-    for name, side_ in (("old", old), ("new", new)):
-        for k, stems in enumerate(side_.stems):
-            for w in stems:
-                index[name][w].append(k)
-    total = len(old.stems) + len(new.stems)
-    idf = {
-        w: math.log(total / (len(index["old"].get(w, ())) + len(index["new"].get(w, ()))))
-        for w in index["old"].keys() | index["new"].keys()
-    }
+    old, new, index, idf = _weights(p)
 
     def mass(words: frozenset[str] | set[str]) -> float:
         return sum(idf[w] for w in words)
@@ -290,6 +278,26 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             sources_of[j] = [i]
 
 
+def _weights(
+    p: _Pairing,
+) -> tuple[_Side, _Side, dict[str, dict[str, list[int]]], dict[str, float]]:
+    """Both editions as stem sets, the word → texts index per side and the IDF of each
+    word over both editions (computed in one pass)."""
+    old = _Side(p.old, p.old_by_id, p.old_children)
+    new = _Side(p.new, p.new_by_first, p.new_children)
+    index: dict[str, dict[str, list[int]]] = {"old": defaultdict(list), "new": defaultdict(list)}
+    for name, side_ in (("old", old), ("new", new)):
+        for k, stems in enumerate(side_.stems):
+            for w in stems:
+                index[name][w].append(k)
+    total = len(old.stems) + len(new.stems)
+    idf = {
+        w: math.log(total / (len(index["old"].get(w, ())) + len(index["new"].get(w, ()))))
+        for w in index["old"].keys() | index["new"].keys()
+    }
+    return old, new, index, idf
+
+
 def _links(
     p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
 ) -> tuple[dict[int, list[int]], dict[int, list[int]]]:
@@ -406,3 +414,127 @@ def _kept(p: _Pairing, i: int, j: int) -> bool:
 
 def _is_section_id(node_id: str) -> bool:
     return node_id.isdigit() and len(node_id) == 1
+
+
+#: Recovery: texts under two matched containers pair at this lower similarity (the
+#: container match is the evidence) ...
+RECOVERY_SCORE = 0.42
+#: ... with the rare words (IDF cosine) alone at least this high (shared wording of a
+#: step or template is not enough) ...
+RECOVERY_WORDS = 0.41
+#: ... clearly ahead of every other free text of the container on either side ...
+RECOVERY_MARGIN = 0.04
+#: ... and not this much behind a free text outside it (where it may have gone instead).
+RECOVERY_ELSEWHERE = 0.1
+#: ... when the container holds at most this many free texts on each side (a chapter
+#: holding dozens says little about which of them is which).
+RECOVERY_GROUP = 20
+
+
+def recover(
+    p: _Pairing,
+    splits: dict[int, list[int]],
+    merges: dict[int, list[int]],
+    sentences_from: dict[int, set[int]],
+) -> None:
+    """GumTree's recovery phase: the free texts under two matched rules pair best-first.
+
+    Two matched containers (a renamed keyword heading, a renumbered rule with subrules)
+    say that their children correspond; a child reworded below every earlier threshold
+    is still the best-matching free child under the counterpart of its container, when
+    no free text elsewhere matches it much better and the new text holds no sentence of
+    another old rule (then it is a piece of that rule). Containers are taken innermost first; the
+    whole subtree counts (a subrule may have moved a level up or down).
+    """
+    grouped_old = set(splits) | {i for group in merges.values() for i in group}
+    grouped_new = set(merges) | {j for group in splits.values() for j in group}
+    if not any(
+        p.o2n[i] < 0 and not n.heading and i not in grouped_old for i, n in enumerate(p.old)
+    ) or not any(
+        p.n2o[j] < 0 and not n.heading and j not in grouped_new for j, n in enumerate(p.new)
+    ):
+        return  # nothing left to recover on one side (neighbouring editions)
+    old, new, index, idf = _weights(p)
+
+    def mass(words: frozenset[str]) -> float:
+        return sum(idf[w] for w in words)
+
+    def cosine(i: int, j: int) -> float:
+        a, b = old.stems[i], new.stems[j]
+        shared = a & b
+        return mass(shared) / math.sqrt(mass(a) * mass(b)) if shared else 0.0
+
+    def similarity(i: int, j: int) -> float:
+        return (cosine(i, j) + fuzz.ratio(p.old[i].lower, p.new[j].lower) / 100) / 2
+
+    def free_old(i: int) -> bool:
+        return p.o2n[i] < 0 and not p.old[i].heading and i not in grouped_old
+
+    def free_new(j: int) -> bool:
+        return p.n2o[j] < 0 and not p.new[j].heading and j not in grouped_new
+
+    def best_elsewhere(side: str, a: int, inside: set[int]) -> float:
+        """The best similarity of free ``a`` to a free text of the other side outside the
+        container (candidates from the word index)."""
+        words = (old if side == "old" else new).stems[a]
+        postings = index["new" if side == "old" else "old"]
+        votes: dict[int, float] = defaultdict(float)
+        for w in words:
+            posting = postings.get(w, ())
+            if len(posting) <= MAX_POSTINGS:
+                for b in posting:
+                    votes[b] += idf[w]
+        free = free_new if side == "old" else free_old
+        cands = sorted(
+            (b for b in votes if b not in inside and free(b)), key=lambda b: (-votes[b], b)
+        )
+        scores = [
+            similarity(a, b) if side == "old" else similarity(b, a)
+            for b in cands[:INDEX_CANDIDATES]
+        ]
+        return max(scores, default=0.0)
+
+    def subtree(children: dict, nodes: Sequence[_Node], k: int) -> list[int]:
+        out: list[int] = []
+        stack = list(children.get(nodes[k].id, ()))
+        while stack:
+            d = stack.pop()
+            out.append(d)
+            stack.extend(children.get(nodes[d].id, ()))
+        return sorted(out)
+
+    containers = [
+        (i, j)
+        for i, j in enumerate(p.o2n)
+        if j >= 0 and not _is_section_id(p.old[i].id) and p.old_children.get(p.old[i].id)
+    ]
+    containers.sort(key=lambda t: (-p.old[t[0]].id.count("."), -len(p.old[t[0]].id), t))
+    for h, g in containers:
+        olds = [i for i in subtree(p.old_children, p.old, h) if free_old(i)]
+        news = [j for j in subtree(p.new_children, p.new, g) if free_new(j)]
+        if not olds or not news or len(olds) > RECOVERY_GROUP or len(news) > RECOVERY_GROUP:
+            continue
+        table = {
+            (i, j): similarity(i, j) for i in olds for j in news if p.same_topic(i, j)
+        }
+        scored = sorted(
+            ((s, i, j) for (i, j), s in table.items() if s >= RECOVERY_SCORE),
+            key=lambda t: (-t[0], t[1], t[2]),
+        )
+        for score, i, j in scored:
+            if p.o2n[i] >= 0 or p.n2o[j] >= 0 or cosine(i, j) < RECOVERY_WORDS:
+                continue
+            if sentences_from.get(j, set()) - {i}:
+                continue  # the new text holds sentences of another old rule: its piece
+            rivals = [
+                s
+                for (a, b), s in table.items()
+                if (a == i) != (b == j) and p.o2n[a] < 0 and p.n2o[b] < 0
+            ]
+            if rivals and max(rivals) > score - RECOVERY_MARGIN:
+                continue  # another free text of the container is about as close
+            if best_elsewhere("old", i, set(news)) > score + RECOVERY_ELSEWHERE:
+                continue  # the old text matches a free text elsewhere better
+            if best_elsewhere("new", j, set(olds)) > score + RECOVERY_ELSEWHERE:
+                continue
+            p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "structure")

@@ -95,6 +95,65 @@ def test_a_heading_never_goes_to_its_own_ancestors_counterpart() -> None:
                 parent = parents.get(parent)
 
 
+# --- recovery: the free children of two matched containers ----------------------------
+
+
+@functools.cache
+def m2010_early() -> Alignment:
+    return align(corpus_edition("2009-05-01"), corpus_edition("2009-07-11"))
+
+
+def test_reworded_child_of_a_renumbered_keyword_is_recovered_under_its_counterpart() -> None:
+    # Phasing moved from 502.15 to 702.23; the rule on phased-out attachments was
+    # rewritten below every similarity threshold but is the free child of the matched
+    # heading that fits best, and no free text elsewhere fits better.
+    m = m2010_early().match_for_old("502.15j")
+    assert m is not None
+    assert (m.kind, m.new_ids, m.method) == ("renumbered-edited", ("702.23h",), "structure")
+
+
+def test_recovery_pairs_a_lone_free_child_of_a_renumbered_keyword() -> None:
+    # Fuse moved from 702.101 to 702.102; its second subrule was rewritten.
+    a = align(corpus_edition("2015-01-23"), corpus_edition("2025-11-14"))
+    m = a.match_for_old("702.101b")
+    assert m is not None
+    assert (m.new_ids, m.method) == (("702.102b",), "structure")
+
+
+def test_recovery_leaves_a_free_child_when_a_free_text_elsewhere_fits_much_better() -> None:
+    # The old morph subrule on turning a permanent face down is the only free child of
+    # morph, but its text lives on in the face-down rules of another chapter: the
+    # container match alone does not send it to the megamorph subrule.
+    a = align(corpus_edition("2004-10-01"), corpus_edition("2026-06-19"))
+    m = a.match_for_old("502.26e")
+    assert m is not None
+    assert "702.37b" not in m.new_ids
+    # ... and a rule whose content was abolished is not paired with the step rule that
+    # only shares its wording.
+    burn = a.match_for_old("300.3")
+    assert burn is not None and burn.kind == "removed"
+
+
+# --- moved text: a rule is removed only when none of its content survives ---------------
+
+
+def test_rule_whose_sentences_went_into_a_kept_rule_in_its_place_is_merged_into_it() -> None:
+    # The coin-flip rule without a call was folded into the rule after it; its sentence
+    # on who wins such a flip lives on there, reworded.
+    a = align(corpus_edition("2015-01-23"), corpus_edition("2025-11-14"))
+    m = a.match_for_old("705.2")
+    assert m is not None
+    assert (m.kind, m.old_ids, m.new_ids) == ("merged", ("705.1", "705.2"), ("705.2",))
+
+
+def test_moved_text_follows_the_larger_share_in_place() -> None:
+    # The old rule on becoming blocked sent most of its text to one subrule of the new
+    # declare-blockers rule and less to another: it went to the first.
+    m = m2010_early().match_for_old("309.4")
+    assert m is not None
+    assert (m.kind, m.new_ids) == ("merged", ("509.4c",))
+
+
 def test_a_rule_sharing_only_a_template_with_a_rewritten_sibling_is_not_merged() -> None:
     # 2016's planeswalker uniqueness rule and the legend rule share their template (the
     # player keeps one, the rest go to the graveyard, "this is called the … rule"); by
