@@ -788,16 +788,34 @@ def cleanup_repeats_after_end_turn(t: EditionText) -> Outcome:
 
 
 # --- terms ---------------------------------------------------------------------------------
+#: The two names of a card's total mana.
+_MANA_VALUE_TERMS = r"(mana value|converted mana cost)"
+#: Where the term is defined: the heading of the mana cost.
+MANA_COST_PLACE = r"mana costs?(?: and colou?rs?)?"
+
+
 def mana_value_term(t: EditionText) -> Outcome:
-    defined = current(
-        t.find(
-            r"\bthe (mana value|converted mana cost) of an object is\b",
-            key=("mana value", "converted mana cost"),
-        )
-    )
-    names = {h.group(1).lower() for h in defined}
+    """The name of the total mana in a cost: the term the rules define, else the one in use.
+
+    Place: the rules below the "Mana Cost" headings (any rule without them). There, a
+    definition is a sentence whose subject is the term "of" an object ("The T of an
+    object is …"); two definitions naming different terms decide nothing. Without a
+    definition, the term the rules use (by far the more often) is the value.
+    """
+    place = set(t.below(MANA_COST_PLACE))
+    subject = re.compile(rf"^the {_MANA_VALUE_TERMS} of (?:an? |the |each )?[\w/-]+ is\b", re.I)
+    defined = [
+        h for h in current(t.find(rf"\b{_MANA_VALUE_TERMS}\b", key=("mana value", "converted")))
+        if (h.where in place or not place) and subject.match(h.norm)
+    ]
+    names = {subject.match(h.norm).group(1).lower() for h in defined}  # type: ignore[union-attr]
     if len(names) == 1:
         return decide(names.pop(), defined[:1])
+    if names:
+        return Undetermined(
+            "mana_value_term: the rules define both terms",
+            tuple(dict.fromkeys(h.where for h in defined)), defined[0].sentence,
+        )
     counts: Counter[str] = Counter()
     first: dict[str, Hit] = {}
     for hit in current(
@@ -895,17 +913,61 @@ def battlefield_term(t: EditionText) -> Outcome:
     )
 
 
+#: Where deck construction is written: its own heading, else the game's opening section.
+SIDEBOARD_PLACE = r"deck construction|constructed(?: play| decks?)?|sideboards?|decks?|" \
+    r"game concepts|the game"
+#: The words before a number that say it is a limit ("no more than fifteen") or a size
+#: ("exactly fifteen"); read backwards from the number, at most three words.
+_AT_MOST = ("no more than", "not more than", "up to", "at most", "a maximum of", "maximum of")
+_EXACTLY = ("exactly", "precisely")
+_NUMBER_WORD = re.compile(rf"\b{NUMBER}\b", re.I)
+
+
+def _sideboard_sizes(t: EditionText) -> tuple[list[Hit], list[Hit], list[Hit], list[Hit]]:
+    """The sentences at the sideboard's place that give it fifteen cards: read as a limit,
+    as an exact size, negated, or with a quantifier that is neither."""
+    place = set(t.below(SIDEBOARD_PLACE))
+    up_to: list[Hit] = []
+    exactly: list[Hit] = []
+    contrary: list[Hit] = []
+    other: list[Hit] = []
+    for hit in core(t, current(t.find(r"\bsideboards?\b", key="sideboard"))):
+        if place and hit.where not in place:
+            continue
+        for number in _NUMBER_WORD.finditer(hit.norm):
+            if number_value(number.group()) != 15:
+                continue
+            if not re.match(r"\s+cards?\b", hit.norm[number.end():], re.I):
+                continue
+            before = " ".join(_WORD.findall(hit.norm[: number.start()])[-3:]).lower()
+            if clause_negated(hit.norm, number.start(), number.end()):
+                contrary.append(hit)
+            elif before.endswith(_AT_MOST):
+                up_to.append(hit)
+            elif before.endswith(_EXACTLY):
+                exactly.append(hit)
+            else:
+                other.append(hit)
+    return up_to, exactly, contrary, other
+
+
 def sideboard_up_to_15(t: EditionText) -> Outcome:
-    up_to = having(
-        t, (r"\b(?:no more than|up to|at most) (?:fifteen|15)\b", r"\bsideboard\b"),
-        key="sideboard",
-    )
-    exactly = having(t, (r"\bexactly (?:fifteen|15)\b", r"\bsideboards?\b"), key="sideboard")
-    contrary = [h for h in (*up_to, *exactly) if negated(h)]
+    """Whether a sideboard holds up to fifteen cards (true) or exactly fifteen (false).
+
+    Place: the rules below the deck-construction headings (the game's opening section in
+    documents without them), minus variants. There, the number fifteen written before
+    "cards" in a sentence about the sideboard is read by the words in front of it.
+    """
+    up_to, exactly, contrary, other = _sideboard_sizes(t)
     if contrary:
         return Undetermined(
             "a rule about the sideboard's size is negated", (contrary[0].where,),
             contrary[0].sentence,
+        )
+    if other:
+        return Undetermined(
+            "a rule gives the sideboard fifteen cards in words read neither as 'up to' nor "
+            "as 'exactly'", (other[0].where,), other[0].sentence,
         )
     if up_to and exactly:
         return Undetermined(
