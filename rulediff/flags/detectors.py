@@ -759,32 +759,79 @@ def x_in_alternative_and_additional_costs(t: EditionText) -> Outcome:
     return decide(False, hits)
 
 
+#: Where ending the turn is written: its own heading ("Ending the Turn", "Ending Turns
+#: and Phases"); the cleanup step's heading is read too once the topic is there.
+END_TURN_PLACE = r"ending (?:the )?turns?(?: and phases)?"
+CLEANUP_PLACE = r"cleanup(?: step)?"
+_ENDS_TURN = r"\bend(?:s|ed|ing)? the turn\b"
+_CLEANUP = r"\bcleanup step\b"
+#: A consequence that brings the cleanup step round again.
+_AGAIN = r"\b(?:new|another|further|second|additional|again|repeats?|repeated)\b"
+#: A sentence that sends the game on to the cleanup step (the procedure's step).
+_SKIP_TO: Terms = (r"\b(?:skips?|jumps?|proceeds?|goes|moves?)\b(?: \w+)? to the cleanup step\b",)
+
+
+def _end_turn_rules(t: EditionText) -> list[str]:
+    """The rules about an effect ending the turn: below their heading; without one, the
+    rules whose sentences speak of ending the turn, and their subrules."""
+    place = [w for w in t.below(END_TURN_PLACE) if not t.in_variant(w)]
+    if place:
+        return place
+    topic = list(dict.fromkeys(h.where for h in core(t, current(t.find(_ENDS_TURN, key="the turn")))))
+    return [w for w in t.rule_texts if w in topic or t.parent_of(w) in topic]
+
+
 def cleanup_repeats_after_end_turn(t: EditionText) -> Outcome:
-    hits = having(
-        t,
-        (r"\bends? the turn during (?:the|a) cleanup step\b", r"\b(?:new|another) cleanup step\b"),
-        key="cleanup step",
-    )
-    again = r"\b(?:new|another) cleanup step\b"
-    contrary = [h for h in hits if negated(h, again)]
+    """Whether a turn ended during the cleanup step gets another cleanup step.
+
+    Place: the rules on ending the turn (:func:`_end_turn_rules`). There, an "If/Should
+    [an effect ends the turn during the cleanup step], [another cleanup step]" sentence
+    says true (negated: undetermined); without one, the procedure that sends the game
+    straight to the cleanup step says false. A sentence that speaks of the cleanup step
+    coming again in another shape is not read: undetermined.
+    """
+    rules = _end_turn_rules(t)
+    if not rules:
+        return Undetermined("no rule describes an effect ending the turn")
+    inside = set(rules) | set(t.below(CLEANUP_PLACE))
+    sentences = [h for h in current(t.find(_CLEANUP, key="cleanup step")) if h.where in inside]
+    again: list[Hit] = []
+    contrary: list[Hit] = []
+    unread: list[Hit] = []
+    for hit in sentences:
+        split = condition_of(hit.norm)
+        if split is not None and has_all(split[0], (_ENDS_TURN, _CLEANUP)) and has_all(
+            split[1], (_CLEANUP, _AGAIN)
+        ):
+            cleanup = _compiled(_CLEANUP).search(split[1])
+            assert cleanup is not None
+            if clause_negated(split[1], cleanup.start(), cleanup.end()):
+                contrary.append(hit)
+            else:
+                again.append(hit)
+        elif has_all(hit.norm, (_AGAIN,)) and len(_compiled(_CLEANUP).findall(hit.norm)) > 1:
+            unread.append(hit)
     if contrary:
         return Undetermined(
             "the rule on ending the turn during cleanup is negated",
             tuple(h.where for h in contrary),
             contrary[0].sentence,
         )
-    if hits:
-        return decide(True, hits)
-    procedure = t.find(r"\bwhen an effect ends the turn\b", key="ends the turn")
-    if procedure:
-        skip = [
-            h
-            for h in t.find(
-                r"\bskips? straight to the cleanup step\b", key="straight to the cleanup"
-            )
-        ]
-        return decide(False, skip[:1] or procedure[:1])
-    return Undetermined("no rule describes an effect ending the turn")
+    if again:
+        return decide(True, again)
+    if unread:
+        return Undetermined(
+            "a rule on ending the turn speaks of the cleanup step again, in words not read "
+            "as a condition and its consequence",
+            tuple(h.where for h in unread), unread[0].sentence,
+        )
+    skip = [h for h in sentences if has_all(h.norm, _SKIP_TO) and not negated(h)]
+    if skip:
+        return decide(False, skip[:1])
+    return Undetermined(
+        "the rules on ending the turn neither repeat the cleanup step nor send the game "
+        "straight to it", tuple(rules)[:6],
+    )
 
 
 # --- terms ---------------------------------------------------------------------------------
