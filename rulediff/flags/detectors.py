@@ -634,38 +634,78 @@ def mulligan(t: EditionText) -> Outcome:
 
 
 # --- layers --------------------------------------------------------------------------------
+#: Where the layers are written.
+LAYERS_PLACE = r"interaction of continuous effects|continuous effects|layers?(?: system)?"
+#: A sublayer's label: "(6e)", "Layer 7d:".
+_SUBLAYER = re.compile(r"(?:\(|\blayer\s+)(\d[a-z])\)?:?", re.I)
+_SWITCHES: Terms = (r"\bswitch(?:es|ing)?\b", r"\bpower\b", r"\btoughness\b")
+_KNOWN_SUBLAYERS = ("6e", "7e", "7d")
+#: Words that put the effects on characteristics in order ("starting with …, then …").
+_ORDER_WORDS = r"\b(?:then|next|last|finally|after that)\b"
+
+
+def _sublayer_items(norm: str) -> list[tuple[str, str]]:
+    """``(label, text)`` of each labelled item of a sentence: from a sublayer's label to
+    the next label (or the sentence's end)."""
+    labels = list(_SUBLAYER.finditer(norm))
+    return [
+        (m.group(1).lower(), norm[m.end() : labels[i + 1].start() if i + 1 < len(labels) else None])
+        for i, m in enumerate(labels)
+    ]
+
+
 def pt_switch_sublayer(t: EditionText) -> Outcome:
-    named = t.find(
-        r"(?:\(|\blayer )(\d[a-z])\)?:?\s*effects that switch\b", key="effects that switch"
-    )
-    values = {h.group(1).lower() for h in named}
+    """The sublayer of effects that switch power and toughness, or timestamp order.
+
+    Place: the rules below the layers' headings ("Interaction of Continuous Effects";
+    any rule without them). There, the labelled item ("(6e) …", "Layer 7d: …") whose
+    text is about switching power and toughness gives the sublayer. Without one, a rule
+    that has switching effects apply "normally" (in timestamp order), or, when no rule
+    speaks of switching at all, the rule that orders the effects on characteristics,
+    says timestamp.
+    """
+    place = set(t.below(LAYERS_PLACE))
+    sentences = [h for h in current(t.find(r"\bswitch", key="switch"))
+                 if h.where in place or not place]
+    named: list[tuple[str, Hit]] = []
+    contrary: list[Hit] = []
+    for hit in sentences:
+        for label, item in _sublayer_items(hit.norm):
+            if has_all(item, _SWITCHES):
+                if _NEGATION.search(item):
+                    contrary.append(hit)
+                else:
+                    named.append((label, hit))
+    if contrary:
+        return Undetermined(
+            "a sublayer's item about switching power and toughness is negated",
+            (contrary[0].where,), contrary[0].sentence,
+        )
+    values = {label for label, _ in named}
+    hits = [hit for _, hit in named]
     if len(values) > 1:
         return Undetermined(
             f"pt_switch_sublayer: the text names several sublayers ({sorted(values)})",
-            tuple(h.where for h in named),
-            " ".join(h.sentence for h in named[:2]),
+            tuple(h.where for h in hits),
+            " ".join(h.sentence for h in hits[:2]),
         )
     if values:
         value = values.pop()
-        if value not in ("6e", "7e", "7d"):
+        if value not in _KNOWN_SUBLAYERS:
             return Undetermined(
                 f"switch effects are in sublayer {value}, which is not a known value",
-                (named[0].where,),
-                named[0].sentence,
+                (hits[0].where,),
+                hits[0].sentence,
             )
-        return decide(value, named[:1])
-    normally = having(t, (r"\bafter the switching effect\b", r"\bnormally\b"),
-                      key="switching effect")
+        return decide(value, hits[:1])
+    normally = [h for h in sentences
+                if has_all(h.norm, (r"\bswitching effects?\b", r"\bnormally\b")) and not negated(h)]
     if normally:
         return decide("timestamp", normally)
-    if not t.mentions(
-        r"\bswitch(?:es|ing)? (?:a |the )?(?:creature's |object's )?power and toughness",
-        key="switch",
-    ):
-        order = having(
-            t, (r"\b(?:is|are) determined by starting with\b", r"\bcharacteristics?\b"),
-            key="determined by starting",
-        )
+    if not any(has_all(h.norm, _SWITCHES) for h in t.find(r"\bswitch", key="switch")):
+        order = [h for h in having(t, (r"\bstarting with\b", _ORDER_WORDS, r"\bcharacteristics?\b"),
+                                   key="starting with")
+                 if h.where in place or not place]
         if order:
             return decide("timestamp", order[:1])
     return Undetermined("no rule says where effects that switch power and toughness apply")
