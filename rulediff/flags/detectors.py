@@ -396,46 +396,82 @@ def combat_damage_uses_stack(t: EditionText) -> Outcome:
     return Undetermined("no rule says how combat damage is dealt")
 
 
+#: Where combat damage is written: the combat damage step's heading.
+COMBAT_DAMAGE_PLACE = r"combat damage(?: step)?"
+#: The rule's subject: a blocked creature, assigning its damage.
+_BLOCKED_ASSIGNS = re.compile(r"^(?:each |a )?blocked creature (?:will |must |can )?assigns?\b", re.I)
+#: The two ways the damage goes to several blockers: down an order, or divided freely.
+_IN_ORDER = r"\b(?<!any )order\b(?! to\b)"
+_DIVIDED: Terms = (
+    r"\bdivid(?:e|es|ed|ing)\b",
+    r"\bas (?:its |the |his or her |their )?(?:controller |player )?(?:chooses|wishes|sees fit)\b|"
+    r"\bas (?:he or she|they) chooses?\b",
+)
+
+
+def _blocked_assignment_rules(t: EditionText) -> list[str]:
+    """The rules below the combat damage headings (any rule of the ordinary game without
+    them) that open a sentence with a blocked creature assigning its damage."""
+    place = set(t.below(COMBAT_DAMAGE_PLACE))
+    return list(dict.fromkeys(
+        h.where for h in core(t, t.find(r"\bblocked creature\b", key="blocked creature"))
+        if (h.where in place or not place) and _BLOCKED_ASSIGNS.match(h.norm)
+    ))
+
+
 def damage_assignment_order(t: EditionText) -> Outcome:
-    hits = t.find(
-        r"^a blocked creature (?:will )?assigns? (?:its )?combat damage", key="a blocked creature"
-    )
-    if not hits:
+    """Whether a creature blocked by several assigns its damage down an order (true) or
+    divides it as its controller chooses (false).
+
+    Place: :func:`_blocked_assignment_rules`. There, each sentence's consequence (the
+    part after an "If …," condition, else the sentence) is read for an order or for a
+    division as the controller chooses; the first rule read decides. An order named
+    only in negated clauses, or both ways at once, is undetermined.
+    """
+    rules = _blocked_assignment_rules(t)
+    if not rules:
         return Undetermined("no rule says how a blocked creature assigns its combat damage")
-    decided: list[tuple[bool, Hit]] = []
-    for hit in hits:
-        rule = t.rule_text(hit.where)
-        named = [
-            (norm, m)
-            for norm in map(normalize, t.sentences_of(hit.where))
-            for m in re.finditer(r"damage assignment order|\bin (?:that|its) order\b", norm, re.I)
-        ]
-        if named and all(clause_negated(norm, m.start(), m.end()) for norm, m in named):
+    for where in rules:
+        order: list[str] = []
+        denied: list[str] = []
+        divided: list[str] = []
+        for sentence in t.sentences_of(where):
+            norm = normalize(sentence)
+            split = condition_of(norm)
+            consequence = norm if split is None else split[1]
+            offset = len(norm) - len(consequence)
+            named = list(_compiled(_IN_ORDER).finditer(consequence))
+            if named:
+                if all(clause_negated(norm, offset + m.start(), offset + m.end()) for m in named):
+                    denied.append(sentence)
+                else:
+                    order.append(sentence)
+            if has_all(consequence, _DIVIDED):
+                found = _compiled(_DIVIDED[0]).search(consequence)
+                assert found is not None
+                if clause_negated(norm, offset + found.start(), offset + found.end()):
+                    denied.append(sentence)
+                else:
+                    divided.append(sentence)
+        if order and divided:
+            return Undetermined(
+                "the rule for blocked creatures names both an order and a free division",
+                (where,), f"{order[0]} {divided[0]}",
+            )
+        if order:
+            return Decision(True, (where,), order[0])
+        if denied:
             return Undetermined(
                 "the rule for blocked creatures names a damage assignment order only to deny it",
-                (hit.where,),
-                hit.sentence,
+                (where,), denied[0],
             )
-        if named:
-            order = [
-                s for s in t.sentences_of(hit.where) if re.search(r"order", normalize(s), re.I)
-            ]
-            decided.append((True, hit))
-            evidence = order[0] if order else hit.sentence
-            return Decision(True, (hit.where,), evidence)
-        if re.search(r"\bdivided as (?:its|the) controller chooses\b", rule, re.I) or has_all(
-            rule, (r"\bdivide[sd]? ", r"\bas (?:he or she|they|its controller) chooses")
-        ):
-            split = [
-                s
-                for s in t.sentences_of(hit.where)
-                if re.search(r"divided|divide", normalize(s), re.I)
-            ]
-            return Decision(False, (hit.where,), split[0] if split else hit.sentence)
+        if divided:
+            return Decision(False, (where,), divided[0])
     return Undetermined(
         "the rule for blocked creatures names neither an order nor a free division",
-        (hits[0].where,),
-        hits[0].sentence,
+        (rules[0],),
+        next(s for s in t.sentences_of(rules[0])
+             if _BLOCKED_ASSIGNS.match(normalize(s))),
     )
 
 
