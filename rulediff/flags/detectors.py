@@ -356,27 +356,70 @@ def mana_empties(t: EditionText) -> Outcome:
 
 
 # --- combat --------------------------------------------------------------------------------
+#: Where the stack is written (the zone, timing and priority) besides combat damage.
+STACK_PLACE = r"(?:the )?stack|timing,? priority,? and the stack"
+#: The main clause's subject: combat damage (or its assignments).
+_COMBAT_SUBJECT = re.compile(
+    r"^(?:all |the )?(?:assignments of |assigned )?(?:the )?combat damage\b", re.I
+)
+_ON_STACK: Terms = (r"\b(?:go|goes|is put|are put|uses?|resolves?)\b",
+                    r"\b(?:the|a) stack\b|\bpseudospell\b")
+#: A leading phrase before the main clause ("Second,", "After assignment,").
+_LEADING = re.compile(r"^(?:\w+\s+){0,3}\w+,\s*")
+
+
+def _denies_stack(norm: str) -> bool:
+    """Whether a sentence says, in a negated clause, that something uses the stack."""
+    m = re.search(r"\buses? the stack\b", norm, re.I)
+    return m is not None and clause_negated(norm, m.start(), m.end())
+
+
+def _main_clause(norm: str) -> str:
+    """The clause after an "If/Once …," condition or a short leading phrase."""
+    split = condition_of(norm)
+    if split is not None:
+        return split[1].strip()
+    return _LEADING.sub("", norm, count=1)
+
+
 def combat_damage_uses_stack(t: EditionText) -> Outcome:
-    on_stack = current(
-        t.find(
-            r"\bcombat damage (?:also )?(?:goes|go) on(?:to)? the stack|"
-            r"\bassignments of combat damage (?:go|goes) on(?:to)? the stack|"
-            r"\bcombat damage (?:also )?uses the stack|"
-            r"\bcombat damage resolves as (?:though it were )?an? (?:object|pseudospell)",
-            key=("combat damage",),
-        )
-    )
-    dealt = []
-    for hit in having(
-        t, (r"\bcombat damage\b", r"\bis dealt (?:simultaneously|at once)\b"), key="is dealt"
-    ):
-        rule = t.rule_text(hit.where)
-        if re.search(r"(?:doesn't|does not) use the stack", rule, re.I):
+    """Whether combat damage goes on the stack (true) or is dealt without it (false).
+
+    Place: the rules below the combat damage and stack headings (any rule of the ordinary
+    game without them). There, a main clause whose subject is combat damage and whose
+    verb puts it on (or resolves it from) the stack says true; a rule of the combat
+    damage step that deals the damage and says, in a negated clause, that this does not
+    use the stack says false. Both: undetermined.
+    """
+    place = set(t.below(COMBAT_DAMAGE_PLACE)) | set(t.below(STACK_PLACE))
+    damage_place = set(t.below(COMBAT_DAMAGE_PLACE))
+    sentences = [h for h in core(t, current(t.find(r"\bcombat damage\b", key="combat damage")))
+                 if h.where in place or not place]
+    on_stack: list[Hit] = []
+    for hit in sentences:
+        main = _main_clause(hit.norm)
+        subject = _COMBAT_SUBJECT.match(main)
+        if subject is None or not has_all(main[subject.end():], _ON_STACK):
+            continue
+        verb = _compiled(_ON_STACK[0]).search(main, subject.end())
+        assert verb is not None
+        if not clause_negated(main, verb.start(), verb.end()):
+            on_stack.append(hit)
+    dealt: list[Hit] = []
+    evidence: list[str] = []
+    for hit in sentences:
+        if damage_place and hit.where not in damage_place:
+            continue
+        if not has_all(hit.norm, (r"\bis dealt\b", r"\b(?:simultaneously|at once)\b")):
+            continue
+        rule = t.sentences_of(hit.where)
+        denial = [s for s in rule if _denies_stack(normalize(s))]
+        if denial:
+            between = [s for s in rule if s != hit.sentence and s not in denial
+                       and has_all(normalize(s), (r"\bassigned\b", r"\bdealt\b"))]
             dealt.append(hit)
-            dealt.extend(
-                having(t, (r"\bbetween the time combat damage is assigned\b", r"\bdealt\b"),
-                       key="between the time")
-            )
+            evidence = [hit.sentence, *denial[:1], *between[:1]]
+            break
     if on_stack and dealt:
         return Undetermined(
             "combat_damage_uses_stack: one rule puts combat damage on the stack, another "
@@ -387,12 +430,7 @@ def combat_damage_uses_stack(t: EditionText) -> Outcome:
     if on_stack:
         return decide(True, on_stack)
     if dealt:
-        rule_hits = [
-            h
-            for h in t.find(r"(?:doesn't|does not) use the stack", key="use the stack")
-            if h.where == dealt[0].where
-        ]
-        return decide(False, [dealt[0], *rule_hits[:1]], dealt[1:2])
+        return Decision(False, (dealt[0].where,), " ".join(dict.fromkeys(evidence)))
     return Undetermined("no rule says how combat damage is dealt")
 
 
