@@ -302,57 +302,138 @@ _EMPTIES_KINDS: list[tuple[object, Terms]] = [
 ]
 
 
+#: Where the mana pool's emptying is written: the mana headings and the turn-structure
+#: headings (a phase, a step, a turn, its turn-based actions).
+MANA_POOL_PLACE = r"mana(?: abilities| pools?)?|.*\b(?:turns?|phases?|steps?)\b.*|turn-based actions"
+
+
 def _emptying(t: EditionText) -> list[Hit]:
+    """The sentences at the mana pool's place that say unused mana leaves the pool at a
+    time (a phase or step ending), in document order."""
+    place = set(t.below(MANA_POOL_PLACE))
     hits = [
-        h for h in current(having(t, *_MANA_LOST, key=("mana",)))
-        if "drain power" not in h.norm.lower()
+        h for h in core(t, current(having(t, *_MANA_LOST, key=("mana",))))
+        if (h.where in place or not place) and "drain power" not in h.norm.lower()
     ]
-    return [h for h in hits if re.search(r"\b(?:phase|step)\b", h.norm, re.I)]
+    return [h for h in hits if re.search(r"\b(?:phase|step)\b", _when(h.norm), re.I)]
+
+
+def _when(norm: str) -> str:
+    """The time a sentence states: its "When/As/If …," condition, else the sentence."""
+    split = condition_of(norm) or if_clause(re.sub(r"^As\b", "When", norm))
+    return norm if split is None else split[0]
+
+
+#: A consequence that costs the player life for the mana ("loses 1 life for each …").
+_LIFE_LOSS: Terms = (r"\blos(?:e|es|ing|t)\b", r"\blife\b")
+_CALLED_BURN = r"\bcalled [\"']?mana burn\b|\bmana burn is\b"
+_ABOUT_MANA = r"\bmana burn\b|\b(?:unused|unspent) mana\b|\bmana (?:lost|left)\b|\bthis way\b"
+
+
+#: A clause that limits a sentence to some situations: an exception, not the general rule.
+_LIMITED = r"\b(?:while|unless|during|as long as|except)\b"
+
+
+def _burn_reading(
+    t: EditionText, emptying: list[Hit]
+) -> tuple[list[Hit], list[Hit], list[Hit], list[Hit]]:
+    """The sentences about life next to the emptying: in the rules that empty the pool,
+    and, at the same place, those that speak of unused mana or mana burn. Each is read
+    as a burn (a loss of life, "called mana burn"), its denial, an exception (a denial
+    limited by a condition: "… while another player controls the turn"), or unread."""
+    rules = set(dict.fromkeys(h.where for h in emptying))
+    place = set(t.below(MANA_POOL_PLACE))
+    burn: list[Hit] = []
+    denied: list[Hit] = []
+    unread: list[Hit] = []
+    exceptions: list[Hit] = []
+    candidates = [
+        h for h in core(t, current(t.find(r"\blife\b|\bmana burn\b", key=("life", "mana burn"))))
+        if h.where in rules
+        or ((h.where in place or not place) and _compiled(_ABOUT_MANA).search(h.norm))
+    ]
+    for hit in candidates:
+        called = _compiled(_CALLED_BURN).search(hit.norm)
+        loss = _compiled(_LIFE_LOSS[0]).search(hit.norm)
+        if called is not None or (loss is not None and has_all(hit.norm, _LIFE_LOSS)):
+            found = called or loss
+            assert found is not None
+            if not clause_negated(hit.norm, found.start(), found.end()):
+                burn.append(hit)
+            elif condition_of(hit.norm) or _compiled(_LIMITED).search(hit.norm):
+                exceptions.append(hit)
+            else:
+                denied.append(hit)
+        elif re.search(r"\blife\b", hit.norm, re.I):
+            (denied if _NEGATION.search(hit.norm) else unread).append(hit)
+    return burn, denied, unread, exceptions
 
 
 def mana_burn(t: EditionText) -> Outcome:
-    burn = affirmed(
-        t.find(
-            r"\blose[s]? (?:1|one) life for each (?:one )?mana\b|"
-            r"\bthis is called [\"']?mana burn|\bmana burn is loss of life",
-            key=("life", "mana burn"),
-        )
-    )
+    """Whether unused mana costs its player life when it leaves the pool.
+
+    Place: the mana and turn-structure headings. The sentences that empty the pool
+    (:func:`_emptying`) name the rules; their sentences about life, and those at the
+    same place about unused mana, are read as a loss of life (burn), its denial, or
+    words not read (undetermined). Emptying with no word of life: no burn.
+    """
     emptying = _emptying(t)
+    if not emptying:
+        return Undetermined("no rule says what happens to unused mana")
+    burn, denied, unread, exceptions = _burn_reading(t, emptying)
+    if burn and denied:
+        return Undetermined(
+            "mana_burn: one sentence costs life for unused mana, another denies it",
+            (burn[0].where, denied[0].where), f"{burn[0].sentence} {denied[0].sentence}",
+        )
     if burn:
-        # Cite the emptying sentence of the same rule first: it says when the burn happens.
+        # Cite the emptying sentence (of the same rule if it has one) first: it says when
+        # the burn happens.
         same = [h for h in emptying if h.where in {b.where for b in burn}]
-        return decide(True, [*same[:1], *burn])
-    if emptying:
-        # The rule that empties the pool may speak of life: read it as "no life is lost"
-        # (a negated loss) or give up; never take an unread sentence about life as no burn.
-        life = [
-            (where, sentence)
-            for where in dict.fromkeys(h.where for h in emptying)
-            for sentence in t.sentences_of(where)
-            if re.search(r"\blife\b", sentence, re.I)
-        ]
-        if life:
-            if all(_NEGATION.search(normalize(sentence)) for _, sentence in life):
-                return Decision(False, (life[0][0],), f"{emptying[0].sentence} {life[0][1]}")
-            return Undetermined(
-                "the rule that empties the mana pool mentions life, but in no words read as "
-                "mana burn or its absence",
-                tuple(dict.fromkeys(where for where, _ in life)),
-                life[0][1],
-            )
-        obsolete = t.find(r"mana burn", "glossary", key="mana burn")
-        return decide(False, emptying[:1], [h for h in obsolete if _HISTORY.search(h.norm)][:1])
-    return Undetermined("no rule says what happens to unused mana")
+        return decide(True, [*(same[:1] or emptying[:1]), *burn])
+    if unread:
+        return Undetermined(
+            "the rule that empties the mana pool mentions life, but in no words read as "
+            "mana burn or its absence",
+            tuple(dict.fromkeys(h.where for h in unread)),
+            unread[0].sentence,
+        )
+    if exceptions:
+        return Undetermined(
+            "a rule spares a player the loss of life for unused mana in some situations, "
+            "but no rule states the general case",
+            tuple(dict.fromkeys(h.where for h in exceptions)), exceptions[0].sentence,
+        )
+    if denied:
+        return Decision(False, (denied[0].where,), f"{emptying[0].sentence} {denied[0].sentence}")
+    obsolete = t.find(r"mana burn", "glossary", key="mana burn")
+    return decide(False, emptying[:1], [h for h in obsolete if _HISTORY.search(h.norm)][:1])
 
 
 def mana_empties(t: EditionText) -> Outcome:
-    result = classify("mana_empties", _emptying(t), _EMPTIES_KINDS)
-    return (
-        result
-        if result is not None
-        else Undetermined("no rule says when unused mana leaves the mana pool")
-    )
+    """When unused mana leaves the pool: at the end of each step, or of each phase only.
+
+    The emptying sentences (:func:`_emptying`) are classified by the time they state.
+    """
+    emptying = _emptying(t)
+    kinds: dict[object, list[Hit]] = {}
+    for hit in emptying:
+        when = _when(hit.norm)
+        for value, terms in _EMPTIES_KINDS:
+            if has_all(when, terms):
+                kinds.setdefault(value, []).append(hit)
+                break
+    if len(kinds) > 1:
+        detail = "; ".join(f"{v!r} by {', '.join(h.where for h in hs)}" for v, hs in kinds.items())
+        first = [hs[0] for hs in kinds.values()]
+        return Undetermined(
+            f"mana_empties: the text states conflicting values ({detail})",
+            tuple(h.where for h in first), " ".join(h.sentence for h in first),
+        )
+    if kinds:
+        value, hits = next(iter(kinds.items()))
+        return decide(value, hits)
+    return Undetermined("no rule says when unused mana leaves the mana pool")
 
 
 # --- combat --------------------------------------------------------------------------------
