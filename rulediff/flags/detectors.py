@@ -304,7 +304,9 @@ _EMPTIES_KINDS: list[tuple[object, Terms]] = [
 
 #: Where the mana pool's emptying is written: the mana headings and the turn-structure
 #: headings (a phase, a step, a turn, its turn-based actions).
-MANA_POOL_PLACE = r"mana(?: abilities| pools?)?|.*\b(?:turns?|phases?|steps?)\b.*|turn-based actions"
+MANA_POOL_PLACE = (
+    r"mana(?: abilities| pools?)?|.*\b(?:turns?|phases?|steps?)\b.*|turn-based actions"
+)
 
 
 def _emptying(t: EditionText) -> list[Hit]:
@@ -518,7 +520,9 @@ def combat_damage_uses_stack(t: EditionText) -> Outcome:
 #: Where combat damage is written: the combat damage step's heading.
 COMBAT_DAMAGE_PLACE = r"combat damage(?: step)?"
 #: The rule's subject: a blocked creature, assigning its damage.
-_BLOCKED_ASSIGNS = re.compile(r"^(?:each |a )?blocked creature (?:will |must |can )?assigns?\b", re.I)
+_BLOCKED_ASSIGNS = re.compile(
+    r"^(?:each |a )?blocked creature (?:will |must |can )?assigns?\b", re.I
+)
 #: The two ways the damage goes to several blockers: down an order, or divided freely.
 _IN_ORDER = r"\b(?<!any )order\b(?! to\b)"
 _DIVIDED: Terms = (
@@ -586,11 +590,11 @@ def damage_assignment_order(t: EditionText) -> Outcome:
             )
         if divided:
             return Decision(False, (where,), divided[0])
+    opening = [s for s in t.sentences_of(rules[0]) if _BLOCKED_ASSIGNS.match(normalize(s))]
     return Undetermined(
         "the rule for blocked creatures names neither an order nor a free division",
         (rules[0],),
-        next(s for s in t.sentences_of(rules[0])
-             if _BLOCKED_ASSIGNS.match(normalize(s))),
+        opening[0] if opening else "",
     )
 
 
@@ -972,7 +976,8 @@ def _end_turn_rules(t: EditionText) -> list[str]:
     place = [w for w in t.below(END_TURN_PLACE) if not t.in_variant(w)]
     if place:
         return place
-    topic = list(dict.fromkeys(h.where for h in core(t, current(t.find(_ENDS_TURN, key="the turn")))))
+    said = core(t, current(t.find(_ENDS_TURN, key="the turn")))
+    topic = list(dict.fromkeys(h.where for h in said))
     return [w for w in t.rule_texts if w in topic or t.parent_of(w) in topic]
 
 
