@@ -302,81 +302,207 @@ _EMPTIES_KINDS: list[tuple[object, Terms]] = [
 ]
 
 
+#: Where the mana pool's emptying is written: the mana headings and the turn-structure
+#: headings (a phase, a step, a turn, its turn-based actions).
+MANA_POOL_PLACE = (
+    r"mana(?: abilities| pools?)?|.*\b(?:turns?|phases?|steps?)\b.*|turn-based actions"
+)
+
+
 def _emptying(t: EditionText) -> list[Hit]:
+    """The sentences at the mana pool's place that say unused mana leaves the pool at a
+    time (a phase or step ending), in document order."""
+    place = set(t.below(MANA_POOL_PLACE))
     hits = [
-        h for h in current(having(t, *_MANA_LOST, key=("mana",)))
-        if "drain power" not in h.norm.lower()
+        h for h in core(t, current(having(t, *_MANA_LOST, key=("mana",))))
+        if (h.where in place or not place) and "drain power" not in h.norm.lower()
     ]
-    return [h for h in hits if re.search(r"\b(?:phase|step)\b", h.norm, re.I)]
+    return [h for h in hits if re.search(r"\b(?:phase|step)\b", _when(h.norm), re.I)]
+
+
+def _when(norm: str) -> str:
+    """The time a sentence states: its "When/As/If …," condition, else the sentence."""
+    split = condition_of(norm) or if_clause(re.sub(r"^As\b", "When", norm))
+    return norm if split is None else split[0]
+
+
+#: A consequence that costs the player life for the mana ("loses 1 life for each …").
+_LIFE_LOSS: Terms = (r"\blos(?:e|es|ing|t)\b", r"\blife\b")
+_CALLED_BURN = r"\bcalled [\"']?mana burn\b|\bmana burn is\b"
+_ABOUT_MANA = r"\bmana burn\b|\b(?:unused|unspent) mana\b|\bmana (?:lost|left)\b|\bthis way\b"
+
+
+#: A clause that limits a sentence to some situations: an exception, not the general rule.
+_LIMITED = r"\b(?:while|unless|during|as long as|except)\b"
+
+
+def _burn_reading(
+    t: EditionText, emptying: list[Hit]
+) -> tuple[list[Hit], list[Hit], list[Hit], list[Hit]]:
+    """The sentences about life next to the emptying: in the rules that empty the pool,
+    and, at the same place, those that speak of unused mana or mana burn. Each is read
+    as a burn (a loss of life, "called mana burn"), its denial, an exception (a denial
+    limited by a condition: "… while another player controls the turn"), or unread."""
+    rules = set(dict.fromkeys(h.where for h in emptying))
+    place = set(t.below(MANA_POOL_PLACE))
+    burn: list[Hit] = []
+    denied: list[Hit] = []
+    unread: list[Hit] = []
+    exceptions: list[Hit] = []
+    candidates = [
+        h for h in core(t, current(t.find(r"\blife\b|\bmana burn\b", key=("life", "mana burn"))))
+        if h.where in rules
+        or ((h.where in place or not place) and _compiled(_ABOUT_MANA).search(h.norm))
+    ]
+    for hit in candidates:
+        called = _compiled(_CALLED_BURN).search(hit.norm)
+        loss = _compiled(_LIFE_LOSS[0]).search(hit.norm)
+        if called is not None or (loss is not None and has_all(hit.norm, _LIFE_LOSS)):
+            found = called or loss
+            assert found is not None
+            if not clause_negated(hit.norm, found.start(), found.end()):
+                burn.append(hit)
+            elif condition_of(hit.norm) or _compiled(_LIMITED).search(hit.norm):
+                exceptions.append(hit)
+            else:
+                denied.append(hit)
+        elif re.search(r"\blife\b", hit.norm, re.I):
+            (denied if _NEGATION.search(hit.norm) else unread).append(hit)
+    return burn, denied, unread, exceptions
 
 
 def mana_burn(t: EditionText) -> Outcome:
-    burn = affirmed(
-        t.find(
-            r"\blose[s]? (?:1|one) life for each (?:one )?mana\b|"
-            r"\bthis is called [\"']?mana burn|\bmana burn is loss of life",
-            key=("life", "mana burn"),
-        )
-    )
+    """Whether unused mana costs its player life when it leaves the pool.
+
+    Place: the mana and turn-structure headings. The sentences that empty the pool
+    (:func:`_emptying`) name the rules; their sentences about life, and those at the
+    same place about unused mana, are read as a loss of life (burn), its denial, or
+    words not read (undetermined). Emptying with no word of life: no burn.
+    """
     emptying = _emptying(t)
+    if not emptying:
+        return Undetermined("no rule says what happens to unused mana")
+    burn, denied, unread, exceptions = _burn_reading(t, emptying)
+    if burn and denied:
+        return Undetermined(
+            "mana_burn: one sentence costs life for unused mana, another denies it",
+            (burn[0].where, denied[0].where), f"{burn[0].sentence} {denied[0].sentence}",
+        )
     if burn:
-        # Cite the emptying sentence of the same rule first: it says when the burn happens.
+        # Cite the emptying sentence (of the same rule if it has one) first: it says when
+        # the burn happens.
         same = [h for h in emptying if h.where in {b.where for b in burn}]
-        return decide(True, [*same[:1], *burn])
-    if emptying:
-        # The rule that empties the pool may speak of life: read it as "no life is lost"
-        # (a negated loss) or give up; never take an unread sentence about life as no burn.
-        life = [
-            (where, sentence)
-            for where in dict.fromkeys(h.where for h in emptying)
-            for sentence in t.sentences_of(where)
-            if re.search(r"\blife\b", sentence, re.I)
-        ]
-        if life:
-            if all(_NEGATION.search(normalize(sentence)) for _, sentence in life):
-                return Decision(False, (life[0][0],), f"{emptying[0].sentence} {life[0][1]}")
-            return Undetermined(
-                "the rule that empties the mana pool mentions life, but in no words read as "
-                "mana burn or its absence",
-                tuple(dict.fromkeys(where for where, _ in life)),
-                life[0][1],
-            )
-        obsolete = t.find(r"mana burn", "glossary", key="mana burn")
-        return decide(False, emptying[:1], [h for h in obsolete if _HISTORY.search(h.norm)][:1])
-    return Undetermined("no rule says what happens to unused mana")
+        return decide(True, [*(same[:1] or emptying[:1]), *burn])
+    if unread:
+        return Undetermined(
+            "the rule that empties the mana pool mentions life, but in no words read as "
+            "mana burn or its absence",
+            tuple(dict.fromkeys(h.where for h in unread)),
+            unread[0].sentence,
+        )
+    if exceptions:
+        return Undetermined(
+            "a rule spares a player the loss of life for unused mana in some situations, "
+            "but no rule states the general case",
+            tuple(dict.fromkeys(h.where for h in exceptions)), exceptions[0].sentence,
+        )
+    if denied:
+        return Decision(False, (denied[0].where,), f"{emptying[0].sentence} {denied[0].sentence}")
+    obsolete = t.find(r"mana burn", "glossary", key="mana burn")
+    return decide(False, emptying[:1], [h for h in obsolete if _HISTORY.search(h.norm)][:1])
 
 
 def mana_empties(t: EditionText) -> Outcome:
-    result = classify("mana_empties", _emptying(t), _EMPTIES_KINDS)
-    return (
-        result
-        if result is not None
-        else Undetermined("no rule says when unused mana leaves the mana pool")
-    )
+    """When unused mana leaves the pool: at the end of each step, or of each phase only.
+
+    The emptying sentences (:func:`_emptying`) are classified by the time they state.
+    """
+    emptying = _emptying(t)
+    kinds: dict[object, list[Hit]] = {}
+    for hit in emptying:
+        when = _when(hit.norm)
+        for value, terms in _EMPTIES_KINDS:
+            if has_all(when, terms):
+                kinds.setdefault(value, []).append(hit)
+                break
+    if len(kinds) > 1:
+        detail = "; ".join(f"{v!r} by {', '.join(h.where for h in hs)}" for v, hs in kinds.items())
+        first = [hs[0] for hs in kinds.values()]
+        return Undetermined(
+            f"mana_empties: the text states conflicting values ({detail})",
+            tuple(h.where for h in first), " ".join(h.sentence for h in first),
+        )
+    if kinds:
+        value, hits = next(iter(kinds.items()))
+        return decide(value, hits)
+    return Undetermined("no rule says when unused mana leaves the mana pool")
 
 
 # --- combat --------------------------------------------------------------------------------
+#: Where the stack is written (the zone, timing and priority) besides combat damage.
+STACK_PLACE = r"(?:the )?stack|timing,? priority,? and the stack"
+#: The main clause's subject: combat damage (or its assignments).
+_COMBAT_SUBJECT = re.compile(
+    r"^(?:all |the )?(?:assignments of |assigned )?(?:the )?combat damage\b", re.I
+)
+_ON_STACK: Terms = (r"\b(?:go|goes|is put|are put|uses?|resolves?)\b",
+                    r"\b(?:the|a) stack\b|\bpseudospell\b")
+#: A leading phrase before the main clause ("Second,", "After assignment,").
+_LEADING = re.compile(r"^(?:\w+\s+){0,3}\w+,\s*")
+
+
+def _denies_stack(norm: str) -> bool:
+    """Whether a sentence says, in a negated clause, that something uses the stack."""
+    m = re.search(r"\buses? the stack\b", norm, re.I)
+    return m is not None and clause_negated(norm, m.start(), m.end())
+
+
+def _main_clause(norm: str) -> str:
+    """The clause after an "If/Once …," condition or a short leading phrase."""
+    split = condition_of(norm)
+    if split is not None:
+        return split[1].strip()
+    return _LEADING.sub("", norm, count=1)
+
+
 def combat_damage_uses_stack(t: EditionText) -> Outcome:
-    on_stack = current(
-        t.find(
-            r"\bcombat damage (?:also )?(?:goes|go) on(?:to)? the stack|"
-            r"\bassignments of combat damage (?:go|goes) on(?:to)? the stack|"
-            r"\bcombat damage (?:also )?uses the stack|"
-            r"\bcombat damage resolves as (?:though it were )?an? (?:object|pseudospell)",
-            key=("combat damage",),
-        )
-    )
-    dealt = []
-    for hit in having(
-        t, (r"\bcombat damage\b", r"\bis dealt (?:simultaneously|at once)\b"), key="is dealt"
-    ):
-        rule = t.rule_text(hit.where)
-        if re.search(r"(?:doesn't|does not) use the stack", rule, re.I):
+    """Whether combat damage goes on the stack (true) or is dealt without it (false).
+
+    Place: the rules below the combat damage and stack headings (any rule of the ordinary
+    game without them). There, a main clause whose subject is combat damage and whose
+    verb puts it on (or resolves it from) the stack says true; a rule of the combat
+    damage step that deals the damage and says, in a negated clause, that this does not
+    use the stack says false. Both: undetermined.
+    """
+    place = set(t.below(COMBAT_DAMAGE_PLACE)) | set(t.below(STACK_PLACE))
+    damage_place = set(t.below(COMBAT_DAMAGE_PLACE))
+    sentences = [h for h in core(t, current(t.find(r"\bcombat damage\b", key="combat damage")))
+                 if h.where in place or not place]
+    on_stack: list[Hit] = []
+    for hit in sentences:
+        main = _main_clause(hit.norm)
+        subject = _COMBAT_SUBJECT.match(main)
+        if subject is None or not has_all(main[subject.end():], _ON_STACK):
+            continue
+        verb = _compiled(_ON_STACK[0]).search(main, subject.end())
+        assert verb is not None
+        if not clause_negated(main, verb.start(), verb.end()):
+            on_stack.append(hit)
+    dealt: list[Hit] = []
+    evidence: list[str] = []
+    for hit in sentences:
+        if damage_place and hit.where not in damage_place:
+            continue
+        if not has_all(hit.norm, (r"\bis dealt\b", r"\b(?:simultaneously|at once)\b")):
+            continue
+        rule = t.sentences_of(hit.where)
+        denial = [s for s in rule if _denies_stack(normalize(s))]
+        if denial:
+            between = [s for s in rule if s != hit.sentence and s not in denial
+                       and has_all(normalize(s), (r"\bassigned\b", r"\bdealt\b"))]
             dealt.append(hit)
-            dealt.extend(
-                having(t, (r"\bbetween the time combat damage is assigned\b", r"\bdealt\b"),
-                       key="between the time")
-            )
+            evidence = [hit.sentence, *denial[:1], *between[:1]]
+            break
     if on_stack and dealt:
         return Undetermined(
             "combat_damage_uses_stack: one rule puts combat damage on the stack, another "
@@ -387,55 +513,88 @@ def combat_damage_uses_stack(t: EditionText) -> Outcome:
     if on_stack:
         return decide(True, on_stack)
     if dealt:
-        rule_hits = [
-            h
-            for h in t.find(r"(?:doesn't|does not) use the stack", key="use the stack")
-            if h.where == dealt[0].where
-        ]
-        return decide(False, [dealt[0], *rule_hits[:1]], dealt[1:2])
+        return Decision(False, (dealt[0].where,), " ".join(dict.fromkeys(evidence)))
     return Undetermined("no rule says how combat damage is dealt")
 
 
+#: Where combat damage is written: the combat damage step's heading.
+COMBAT_DAMAGE_PLACE = r"combat damage(?: step)?"
+#: The rule's subject: a blocked creature, assigning its damage.
+_BLOCKED_ASSIGNS = re.compile(
+    r"^(?:each |a )?blocked creature (?:will |must |can )?assigns?\b", re.I
+)
+#: The two ways the damage goes to several blockers: down an order, or divided freely.
+_IN_ORDER = r"\b(?<!any )order\b(?! to\b)"
+_DIVIDED: Terms = (
+    r"\bdivid(?:e|es|ed|ing)\b",
+    r"\bas (?:its |the |his or her |their )?(?:controller |player )?(?:chooses|wishes|sees fit)\b|"
+    r"\bas (?:he or she|they) chooses?\b",
+)
+
+
+def _blocked_assignment_rules(t: EditionText) -> list[str]:
+    """The rules below the combat damage headings (any rule of the ordinary game without
+    them) that open a sentence with a blocked creature assigning its damage."""
+    place = set(t.below(COMBAT_DAMAGE_PLACE))
+    return list(dict.fromkeys(
+        h.where for h in core(t, t.find(r"\bblocked creature\b", key="blocked creature"))
+        if (h.where in place or not place) and _BLOCKED_ASSIGNS.match(h.norm)
+    ))
+
+
 def damage_assignment_order(t: EditionText) -> Outcome:
-    hits = t.find(
-        r"^a blocked creature (?:will )?assigns? (?:its )?combat damage", key="a blocked creature"
-    )
-    if not hits:
+    """Whether a creature blocked by several assigns its damage down an order (true) or
+    divides it as its controller chooses (false).
+
+    Place: :func:`_blocked_assignment_rules`. There, each sentence's consequence (the
+    part after an "If …," condition, else the sentence) is read for an order or for a
+    division as the controller chooses; the first rule read decides. An order named
+    only in negated clauses, or both ways at once, is undetermined.
+    """
+    rules = _blocked_assignment_rules(t)
+    if not rules:
         return Undetermined("no rule says how a blocked creature assigns its combat damage")
-    decided: list[tuple[bool, Hit]] = []
-    for hit in hits:
-        rule = t.rule_text(hit.where)
-        named = [
-            (norm, m)
-            for norm in map(normalize, t.sentences_of(hit.where))
-            for m in re.finditer(r"damage assignment order|\bin (?:that|its) order\b", norm, re.I)
-        ]
-        if named and all(clause_negated(norm, m.start(), m.end()) for norm, m in named):
+    for where in rules:
+        order: list[str] = []
+        denied: list[str] = []
+        divided: list[str] = []
+        for sentence in t.sentences_of(where):
+            norm = normalize(sentence)
+            split = condition_of(norm)
+            consequence = norm if split is None else split[1]
+            offset = len(norm) - len(consequence)
+            named = list(_compiled(_IN_ORDER).finditer(consequence))
+            if named:
+                if all(clause_negated(norm, offset + m.start(), offset + m.end()) for m in named):
+                    denied.append(sentence)
+                else:
+                    order.append(sentence)
+            if has_all(consequence, _DIVIDED):
+                found = _compiled(_DIVIDED[0]).search(consequence)
+                assert found is not None
+                if clause_negated(norm, offset + found.start(), offset + found.end()):
+                    denied.append(sentence)
+                else:
+                    divided.append(sentence)
+        if order and divided:
+            return Undetermined(
+                "the rule for blocked creatures names both an order and a free division",
+                (where,), f"{order[0]} {divided[0]}",
+            )
+        if order:
+            return Decision(True, (where,), order[0])
+        if denied:
             return Undetermined(
                 "the rule for blocked creatures names a damage assignment order only to deny it",
-                (hit.where,),
-                hit.sentence,
+                (where,), denied[0],
             )
-        if named:
-            order = [
-                s for s in t.sentences_of(hit.where) if re.search(r"order", normalize(s), re.I)
-            ]
-            decided.append((True, hit))
-            evidence = order[0] if order else hit.sentence
-            return Decision(True, (hit.where,), evidence)
-        if re.search(r"\bdivided as (?:its|the) controller chooses\b", rule, re.I) or has_all(
-            rule, (r"\bdivide[sd]? ", r"\bas (?:he or she|they|its controller) chooses")
-        ):
-            split = [
-                s
-                for s in t.sentences_of(hit.where)
-                if re.search(r"divided|divide", normalize(s), re.I)
-            ]
-            return Decision(False, (hit.where,), split[0] if split else hit.sentence)
+        if divided:
+            return Decision(False, (where,), divided[0])
+    opening = [s for s in t.sentences_of(rules[0]) if _BLOCKED_ASSIGNS.match(normalize(s))]
     return Undetermined(
         "the rule for blocked creatures names neither an order nor a free division",
-        (hits[0].where,),
-        hits[0].sentence,
+        (rules[0],),
+        opening[0] if opening else "",
     )
 
 
@@ -634,38 +793,78 @@ def mulligan(t: EditionText) -> Outcome:
 
 
 # --- layers --------------------------------------------------------------------------------
+#: Where the layers are written.
+LAYERS_PLACE = r"interaction of continuous effects|continuous effects|layers?(?: system)?"
+#: A sublayer's label: "(6e)", "Layer 7d:".
+_SUBLAYER = re.compile(r"(?:\(|\blayer\s+)(\d[a-z])\)?:?", re.I)
+_SWITCHES: Terms = (r"\bswitch(?:es|ing)?\b", r"\bpower\b", r"\btoughness\b")
+_KNOWN_SUBLAYERS = ("6e", "7e", "7d")
+#: Words that put the effects on characteristics in order ("starting with …, then …").
+_ORDER_WORDS = r"\b(?:then|next|last|finally|after that)\b"
+
+
+def _sublayer_items(norm: str) -> list[tuple[str, str]]:
+    """``(label, text)`` of each labelled item of a sentence: from a sublayer's label to
+    the next label (or the sentence's end)."""
+    labels = list(_SUBLAYER.finditer(norm))
+    return [
+        (m.group(1).lower(), norm[m.end() : labels[i + 1].start() if i + 1 < len(labels) else None])
+        for i, m in enumerate(labels)
+    ]
+
+
 def pt_switch_sublayer(t: EditionText) -> Outcome:
-    named = t.find(
-        r"(?:\(|\blayer )(\d[a-z])\)?:?\s*effects that switch\b", key="effects that switch"
-    )
-    values = {h.group(1).lower() for h in named}
+    """The sublayer of effects that switch power and toughness, or timestamp order.
+
+    Place: the rules below the layers' headings ("Interaction of Continuous Effects";
+    any rule without them). There, the labelled item ("(6e) …", "Layer 7d: …") whose
+    text is about switching power and toughness gives the sublayer. Without one, a rule
+    that has switching effects apply "normally" (in timestamp order), or, when no rule
+    speaks of switching at all, the rule that orders the effects on characteristics,
+    says timestamp.
+    """
+    place = set(t.below(LAYERS_PLACE))
+    sentences = [h for h in current(t.find(r"\bswitch", key="switch"))
+                 if h.where in place or not place]
+    named: list[tuple[str, Hit]] = []
+    contrary: list[Hit] = []
+    for hit in sentences:
+        for label, item in _sublayer_items(hit.norm):
+            if has_all(item, _SWITCHES):
+                if _NEGATION.search(item):
+                    contrary.append(hit)
+                else:
+                    named.append((label, hit))
+    if contrary:
+        return Undetermined(
+            "a sublayer's item about switching power and toughness is negated",
+            (contrary[0].where,), contrary[0].sentence,
+        )
+    values = {label for label, _ in named}
+    hits = [hit for _, hit in named]
     if len(values) > 1:
         return Undetermined(
             f"pt_switch_sublayer: the text names several sublayers ({sorted(values)})",
-            tuple(h.where for h in named),
-            " ".join(h.sentence for h in named[:2]),
+            tuple(h.where for h in hits),
+            " ".join(h.sentence for h in hits[:2]),
         )
     if values:
         value = values.pop()
-        if value not in ("6e", "7e", "7d"):
+        if value not in _KNOWN_SUBLAYERS:
             return Undetermined(
                 f"switch effects are in sublayer {value}, which is not a known value",
-                (named[0].where,),
-                named[0].sentence,
+                (hits[0].where,),
+                hits[0].sentence,
             )
-        return decide(value, named[:1])
-    normally = having(t, (r"\bafter the switching effect\b", r"\bnormally\b"),
-                      key="switching effect")
+        return decide(value, hits[:1])
+    normally = [h for h in sentences
+                if has_all(h.norm, (r"\bswitching effects?\b", r"\bnormally\b")) and not negated(h)]
     if normally:
         return decide("timestamp", normally)
-    if not t.mentions(
-        r"\bswitch(?:es|ing)? (?:a |the )?(?:creature's |object's )?power and toughness",
-        key="switch",
-    ):
-        order = having(
-            t, (r"\b(?:is|are) determined by starting with\b", r"\bcharacteristics?\b"),
-            key="determined by starting",
-        )
+    if not any(has_all(h.norm, _SWITCHES) for h in t.find(r"\bswitch", key="switch")):
+        order = [h for h in having(t, (r"\bstarting with\b", _ORDER_WORDS, r"\bcharacteristics?\b"),
+                                   key="starting with")
+                 if h.where in place or not place]
         if order:
             return decide("timestamp", order[:1])
     return Undetermined("no rule says where effects that switch power and toughness apply")
@@ -759,45 +958,111 @@ def x_in_alternative_and_additional_costs(t: EditionText) -> Outcome:
     return decide(False, hits)
 
 
+#: Where ending the turn is written: its own heading ("Ending the Turn", "Ending Turns
+#: and Phases"); the cleanup step's heading is read too once the topic is there.
+END_TURN_PLACE = r"ending (?:the )?turns?(?: and phases)?"
+CLEANUP_PLACE = r"cleanup(?: step)?"
+_ENDS_TURN = r"\bend(?:s|ed|ing)? the turn\b"
+_CLEANUP = r"\bcleanup step\b"
+#: A consequence that brings the cleanup step round again.
+_AGAIN = r"\b(?:new|another|further|second|additional|again|repeats?|repeated)\b"
+#: A sentence that sends the game on to the cleanup step (the procedure's step).
+_SKIP_TO: Terms = (r"\b(?:skips?|jumps?|proceeds?|goes|moves?)\b(?: \w+)? to the cleanup step\b",)
+
+
+def _end_turn_rules(t: EditionText) -> list[str]:
+    """The rules about an effect ending the turn: below their heading; without one, the
+    rules whose sentences speak of ending the turn, and their subrules."""
+    place = [w for w in t.below(END_TURN_PLACE) if not t.in_variant(w)]
+    if place:
+        return place
+    said = core(t, current(t.find(_ENDS_TURN, key="the turn")))
+    topic = list(dict.fromkeys(h.where for h in said))
+    return [w for w in t.rule_texts if w in topic or t.parent_of(w) in topic]
+
+
 def cleanup_repeats_after_end_turn(t: EditionText) -> Outcome:
-    hits = having(
-        t,
-        (r"\bends? the turn during (?:the|a) cleanup step\b", r"\b(?:new|another) cleanup step\b"),
-        key="cleanup step",
-    )
-    again = r"\b(?:new|another) cleanup step\b"
-    contrary = [h for h in hits if negated(h, again)]
+    """Whether a turn ended during the cleanup step gets another cleanup step.
+
+    Place: the rules on ending the turn (:func:`_end_turn_rules`). There, an "If/Should
+    [an effect ends the turn during the cleanup step], [another cleanup step]" sentence
+    says true (negated: undetermined); without one, the procedure that sends the game
+    straight to the cleanup step says false. A sentence that speaks of the cleanup step
+    coming again in another shape is not read: undetermined.
+    """
+    rules = _end_turn_rules(t)
+    if not rules:
+        return Undetermined("no rule describes an effect ending the turn")
+    inside = set(rules) | set(t.below(CLEANUP_PLACE))
+    sentences = [h for h in current(t.find(_CLEANUP, key="cleanup step")) if h.where in inside]
+    again: list[Hit] = []
+    contrary: list[Hit] = []
+    unread: list[Hit] = []
+    for hit in sentences:
+        split = condition_of(hit.norm)
+        if split is not None and has_all(split[0], (_ENDS_TURN, _CLEANUP)) and has_all(
+            split[1], (_CLEANUP, _AGAIN)
+        ):
+            cleanup = _compiled(_CLEANUP).search(split[1])
+            assert cleanup is not None
+            if clause_negated(split[1], cleanup.start(), cleanup.end()):
+                contrary.append(hit)
+            else:
+                again.append(hit)
+        elif has_all(hit.norm, (_AGAIN,)) and len(_compiled(_CLEANUP).findall(hit.norm)) > 1:
+            unread.append(hit)
     if contrary:
         return Undetermined(
             "the rule on ending the turn during cleanup is negated",
             tuple(h.where for h in contrary),
             contrary[0].sentence,
         )
-    if hits:
-        return decide(True, hits)
-    procedure = t.find(r"\bwhen an effect ends the turn\b", key="ends the turn")
-    if procedure:
-        skip = [
-            h
-            for h in t.find(
-                r"\bskips? straight to the cleanup step\b", key="straight to the cleanup"
-            )
-        ]
-        return decide(False, skip[:1] or procedure[:1])
-    return Undetermined("no rule describes an effect ending the turn")
+    if again:
+        return decide(True, again)
+    if unread:
+        return Undetermined(
+            "a rule on ending the turn speaks of the cleanup step again, in words not read "
+            "as a condition and its consequence",
+            tuple(h.where for h in unread), unread[0].sentence,
+        )
+    skip = [h for h in sentences if has_all(h.norm, _SKIP_TO) and not negated(h)]
+    if skip:
+        return decide(False, skip[:1])
+    return Undetermined(
+        "the rules on ending the turn neither repeat the cleanup step nor send the game "
+        "straight to it", tuple(rules)[:6],
+    )
 
 
 # --- terms ---------------------------------------------------------------------------------
+#: The two names of a card's total mana.
+_MANA_VALUE_TERMS = r"(mana value|converted mana cost)"
+#: Where the term is defined: the heading of the mana cost.
+MANA_COST_PLACE = r"mana costs?(?: and colou?rs?)?"
+
+
 def mana_value_term(t: EditionText) -> Outcome:
-    defined = current(
-        t.find(
-            r"\bthe (mana value|converted mana cost) of an object is\b",
-            key=("mana value", "converted mana cost"),
-        )
-    )
-    names = {h.group(1).lower() for h in defined}
+    """The name of the total mana in a cost: the term the rules define, else the one in use.
+
+    Place: the rules below the "Mana Cost" headings (any rule without them). There, a
+    definition is a sentence whose subject is the term "of" an object ("The T of an
+    object is …"); two definitions naming different terms decide nothing. Without a
+    definition, the term the rules use (by far the more often) is the value.
+    """
+    place = set(t.below(MANA_COST_PLACE))
+    subject = re.compile(rf"^the {_MANA_VALUE_TERMS} of (?:an? |the |each )?[\w/-]+ is\b", re.I)
+    defined = [
+        h for h in current(t.find(rf"\b{_MANA_VALUE_TERMS}\b", key=("mana value", "converted")))
+        if (h.where in place or not place) and subject.match(h.norm)
+    ]
+    names = {subject.match(h.norm).group(1).lower() for h in defined}  # type: ignore[union-attr]
     if len(names) == 1:
         return decide(names.pop(), defined[:1])
+    if names:
+        return Undetermined(
+            "mana_value_term: the rules define both terms",
+            tuple(dict.fromkeys(h.where for h in defined)), defined[0].sentence,
+        )
     counts: Counter[str] = Counter()
     first: dict[str, Hit] = {}
     for hit in current(
@@ -895,17 +1160,61 @@ def battlefield_term(t: EditionText) -> Outcome:
     )
 
 
+#: Where deck construction is written: its own heading, else the game's opening section.
+SIDEBOARD_PLACE = r"deck construction|constructed(?: play| decks?)?|sideboards?|decks?|" \
+    r"game concepts|the game"
+#: The words before a number that say it is a limit ("no more than fifteen") or a size
+#: ("exactly fifteen"); read backwards from the number, at most three words.
+_AT_MOST = ("no more than", "not more than", "up to", "at most", "a maximum of", "maximum of")
+_EXACTLY = ("exactly", "precisely")
+_NUMBER_WORD = re.compile(rf"\b{NUMBER}\b", re.I)
+
+
+def _sideboard_sizes(t: EditionText) -> tuple[list[Hit], list[Hit], list[Hit], list[Hit]]:
+    """The sentences at the sideboard's place that give it fifteen cards: read as a limit,
+    as an exact size, negated, or with a quantifier that is neither."""
+    place = set(t.below(SIDEBOARD_PLACE))
+    up_to: list[Hit] = []
+    exactly: list[Hit] = []
+    contrary: list[Hit] = []
+    other: list[Hit] = []
+    for hit in core(t, current(t.find(r"\bsideboards?\b", key="sideboard"))):
+        if place and hit.where not in place:
+            continue
+        for number in _NUMBER_WORD.finditer(hit.norm):
+            if number_value(number.group()) != 15:
+                continue
+            if not re.match(r"\s+cards?\b", hit.norm[number.end():], re.I):
+                continue
+            before = " ".join(_WORD.findall(hit.norm[: number.start()])[-3:]).lower()
+            if clause_negated(hit.norm, number.start(), number.end()):
+                contrary.append(hit)
+            elif before.endswith(_AT_MOST):
+                up_to.append(hit)
+            elif before.endswith(_EXACTLY):
+                exactly.append(hit)
+            else:
+                other.append(hit)
+    return up_to, exactly, contrary, other
+
+
 def sideboard_up_to_15(t: EditionText) -> Outcome:
-    up_to = having(
-        t, (r"\b(?:no more than|up to|at most) (?:fifteen|15)\b", r"\bsideboard\b"),
-        key="sideboard",
-    )
-    exactly = having(t, (r"\bexactly (?:fifteen|15)\b", r"\bsideboards?\b"), key="sideboard")
-    contrary = [h for h in (*up_to, *exactly) if negated(h)]
+    """Whether a sideboard holds up to fifteen cards (true) or exactly fifteen (false).
+
+    Place: the rules below the deck-construction headings (the game's opening section in
+    documents without them), minus variants. There, the number fifteen written before
+    "cards" in a sentence about the sideboard is read by the words in front of it.
+    """
+    up_to, exactly, contrary, other = _sideboard_sizes(t)
     if contrary:
         return Undetermined(
             "a rule about the sideboard's size is negated", (contrary[0].where,),
             contrary[0].sentence,
+        )
+    if other:
+        return Undetermined(
+            "a rule gives the sideboard fifteen cards in words read neither as 'up to' nor "
+            "as 'exactly'", (other[0].where,), other[0].sentence,
         )
     if up_to and exactly:
         return Undetermined(
