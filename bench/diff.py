@@ -33,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rulediff import align as align_module  # noqa: E402
 from rulediff import cache  # noqa: E402
+from rulediff import clauses as clauses_module  # noqa: E402
 from rulediff import diff as diff_module  # noqa: E402
 from rulediff import history as history_module  # noqa: E402
 from rulediff.align import align  # noqa: E402
@@ -57,7 +58,7 @@ def forget_process_memos() -> None:
     The Lark parser stays built: building it is process start-up, paid by both sides.
     """
     cache.forget_memo()
-    for module in (align_module, diff_module, history_module, refs_module):
+    for module in (align_module, diff_module, history_module, refs_module, clauses_module):
         for value in vars(module).values():
             if callable(getattr(value, "cache_clear", None)) and value is not document_parser:
                 value.cache_clear()

@@ -19,7 +19,7 @@ import re
 import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from lark import Lark, Token, Transformer, UnexpectedInput
@@ -438,10 +438,21 @@ def parse_clauses(text: str) -> tuple[Clause, ...]:
     return tile(_structures(text, _TRIGGER), 0, len(text))
 
 
-def _structures(text: str, trigger: re.Pattern[str]) -> list[Clause]:
-    """The clauses other than ``text`` in the sentences of ``text`` that match ``trigger``."""
+def _structures(
+    text: str, trigger: re.Pattern[str], *, from_trigger: bool = False
+) -> list[Clause]:
+    """The clauses other than ``text`` in the sentences of ``text`` that match ``trigger``.
+
+    ``from_trigger``: parse each sentence from its first trigger on, unless a quotation
+    is open there (what comes before a reference keyword cannot change the reference,
+    but a quotation around it makes it part of the quotation).
+    """
     found: list[Clause] = []
     for start, end in segments(text, trigger):
+        if from_trigger:
+            first = trigger.search(text, start, end)
+            if first is not None and not _QUOTES.search(text, start, first.start()):
+                start = first.start()
         found.extend(
             c if start == 0 else shift(c, start)
             for c in _parse(text[start:end])
@@ -455,7 +466,10 @@ def parse_whole(text: str) -> tuple[Clause, ...]:
     return _parse(text) if text else ()
 
 
+@lru_cache(maxsize=1 << 15)
 def _parse(text: str) -> tuple[Clause, ...]:
+    """One parse of the grammar, memoized: the same sentence recurs in many rules and in
+    every edition (clauses are immutable, so a memoized parse is shared safely)."""
     try:
         return clause_parser().parse(text)
     except UnexpectedInput as exc:  # the grammar is meant to accept everything
@@ -482,6 +496,7 @@ _REFERENCE_TRIGGER = re.compile(
     r"\b(?:(?:[Ss]ub)?[Rr]ules?|[Ss]ections?|[Ss]ee)\s+\d|(?<![\w.])\d{3}\.\d"
 )
 _SPLIT = re.compile(r"[“”\"\n]|\.\s+")
+_QUOTES = re.compile(r"[“”\"?]")
 
 
 def segments(text: str, trigger: re.Pattern[str] = _TRIGGER) -> list[tuple[int, int]]:
@@ -537,10 +552,25 @@ def references(text: str) -> tuple[Reference, ...]:
     """Every rule or section ``text`` cites (ranges expanded), in order.
 
     The same references as ``iter_references(parse_clauses(text))`` (tests compare them
-    over the corpus), in about half the time: only the sentences that hold a reference
-    keyword are parsed.
+    over the corpus), in a fraction of the time: only the sentences that hold a reference
+    keyword are parsed, each from its first keyword on.
     """
-    return tuple(iter_references(_structures(text, _REFERENCE_TRIGGER))) if text else ()
+    if not text:
+        return ()
+    return tuple(iter_references(_structures(text, _REFERENCE_TRIGGER, from_trigger=True)))
+
+
+@lru_cache(maxsize=1 << 16)
+def written_targets(text: str) -> tuple[tuple[int, int, str], ...]:
+    """``(start, end, target)`` of every rule number written in a reference of ``text``.
+
+    What alignment keys, diffs and hyperlinks need from the references: where each written
+    number stands (the ``h`` of ``601.2a–h`` too, as ``601.2h``). Memoized: the texts of
+    two editions, and of every page built from them, repeat.
+    """
+    return tuple(
+        (r.target_start, r.target_end, r.target) for r in references(text) if r.target_start >= 0
+    )
 
 
 def lists(text: str) -> tuple[Clause, ...]:

@@ -11,7 +11,7 @@ import functools
 import re
 from collections.abc import Callable
 
-from .clauses import references as clause_references
+from .clauses import written_targets
 
 # Quotes (straight, curly, guillemets), "?" (the 2008-05-01 edition prints it for every
 # quote, apostrophe and dash), and every dash and hyphen: one class for comparison.
@@ -43,16 +43,6 @@ def soft_typography(text: str) -> str:
     return " ".join(_TYPO_CLASS.sub("'", text.replace("\u2026", "...")).split())
 
 
-@functools.lru_cache(maxsize=1 << 16)
-def _written_references(text: str) -> tuple[tuple[int, int, str], ...]:
-    """``(start, end, target)`` of every target written in a reference of ``text``."""
-    return tuple(
-        (r.target_start, r.target_end, r.target)
-        for r in clause_references(text)
-        if r.target_start >= 0
-    )
-
-
 def reference_spans(text: str) -> list[tuple[int, int]]:
     """``(start, end)`` of every rule number written inside a reference, in order.
 
@@ -65,14 +55,14 @@ def reference_spans(text: str) -> list[tuple[int, int]]:
     >>> [t[a:b] for a, b in reference_spans(t)]
     ['613', '614.2a', '702.36d', 'f']
     """
-    return [(a, b) for a, b, _ in _written_references(text)]
+    return [(a, b) for a, b, _ in written_targets(text)]
 
 
 def references(text: str) -> tuple[str, ...]:
     """The rule numbers written in the references of ``text``, canonical, in order
     (``601.2h`` for the ``h`` of ``601.2a–h``; the members a range leaves unwritten are not
     listed)."""
-    return tuple(target for _, _, target in _written_references(text))
+    return tuple(target for _, _, target in written_targets(text))
 
 
 def replace_references(text: str, replace: Callable[[str], str]) -> str:

@@ -13,20 +13,7 @@ so each becomes one link. The end of a range written as a bare letter (``h`` in
 
 from __future__ import annotations
 
-from functools import lru_cache
+from ..clauses import written_targets
 
-from ..clauses import references
-
-
-@lru_cache(maxsize=1 << 16)
-def find_references(text: str) -> tuple[tuple[int, int, str], ...]:
-    """``(start, end, target)`` for every rule number written in ``text``, in order.
-
-    Memoized: the two editions of a changelog share most of their texts, and a rule's
-    text is searched again for its word diff.
-    """
-    return tuple(
-        (ref.target_start, ref.target_end, ref.target)
-        for ref in references(text)
-        if ref.target_start >= 0
-    )
+#: ``(start, end, target)`` for every rule number written in a text, in order.
+find_references = written_targets
