@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 RESCUE_SCORE = 0.45
 #: ... this far ahead of the runner-up (else the text does not decide).
 RESCUE_MARGIN = 0.1
+#: Close candidates this similar to one another (0–100) are parallel pieces of a split.
+PARALLEL_SIMILARITY = 70.0
 #: Joining a rule that already has a counterpart needs more.
 RESCUE_JOIN_SCORE = 0.55
 #: Bonus for a candidate next to where the rule's matched neighbours went ...
@@ -236,6 +238,25 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             PIECE_RESIDUAL * mass(words)
         )
 
+    def parallel_pieces(a: int, scored: list[tuple[float, int, float]]) -> list[int] | None:
+        """The close candidates of old ``a`` as the pieces of a split: near copies of one
+        another (one text written out once per case: "activated ..." / "triggered ...")
+        whose distinguishing words are all in ``a`` (the old rule spoke of every case),
+        each free and where ``a``'s neighbours went."""
+        score = scored[0][0]
+        close = [t for t in scored if t[0] > score - RESCUE_MARGIN]
+        if any(t[0] - t[2] < NEAR_BONUS - 1e-9 or sources_of.get(t[1]) for t in close):
+            return None
+        group = [t[1] for t in close]
+        texts = [new.nodes[k].lower for k in group]
+        if any(fuzz.ratio(texts[0], other) < PARALLEL_SIMILARITY for other in texts[1:]):
+            return None
+        common = frozenset.intersection(*(new.stems[k] for k in group))
+        if any(not ((new.stems[k] - common) & old.stems[a]) for k in group):
+            return None
+        return group
+
+    pieces: list[tuple[float, int, list[int]]] = []
     proposals: list[tuple[float, str, int, int]] = []
     for side in ("old", "new"):
         for a, scored in ranked[side].items():
@@ -243,8 +264,18 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
                 continue
             score, b, _similarity = scored[0]
             if len(scored) > 1 and scored[1][0] > score - RESCUE_MARGIN:
+                group = parallel_pieces(a, scored) if side == "old" else None
+                if group:
+                    pieces.append((score, a, group))
                 continue  # the text does not decide between the two
             proposals.append((score, side, a, b))
+    for _score, i, group in sorted(pieces, key=lambda t: (-t[0], t[1])):
+        if targets_of.get(i) or any(sources_of.get(j) for j in group):
+            continue  # a piece was taken by a surer pass
+        splits[i] = sorted(group, key=lambda k: p.new[k].order)
+        targets_of[i] = splits[i]
+        for j in group:
+            sources_of[j] = [i]
     proposals.sort(key=lambda t: (-t[0], t[1], t[2], t[3]))
     for score, side, a, b in proposals:
         i, j = (a, b) if side == "old" else (b, a)

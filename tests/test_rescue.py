@@ -169,3 +169,13 @@ def test_a_rule_sharing_only_a_template_with_a_rewritten_sibling_is_not_merged()
         ("704.5k",),
         ("704.5j",),
     )
+
+
+def test_rule_written_out_once_per_case_is_a_split_into_the_parallel_rules() -> None:
+    # One old mana-ability rule covered the activated and the triggered kind; the new
+    # edition writes the same sentence once for each kind. The two new rules score as
+    # close rivals, but they are near copies whose distinguishing words both come from
+    # the old rule: the pieces of a split, not an undecided choice.
+    m = m2010().match_for_old("406.4")
+    assert m is not None
+    assert (m.kind, m.new_ids) == ("split", ("605.3b", "605.4a")), m
