@@ -179,3 +179,12 @@ def test_rule_written_out_once_per_case_is_a_split_into_the_parallel_rules() -> 
     m = m2010().match_for_old("406.4")
     assert m is not None
     assert (m.kind, m.new_ids) == ("split", ("605.3b", "605.4a")), m
+
+
+def test_free_rule_joins_the_only_open_place_among_close_rivals() -> None:
+    # The old rules on lands' and tokens' missing mana cost became one new rule. The
+    # land rule's close rivals are all taken by rules that explain them, so joining the
+    # one rule its content is unexplained in is not an undecided choice.
+    m = m2010().match_for_new("202.1b")
+    assert m is not None
+    assert (m.kind, m.old_ids) == ("merged", ("203.1c", "203.1d")), m
