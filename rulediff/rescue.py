@@ -162,6 +162,9 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
 
     old_fam = family_map(p.old, p.new, targets_of)
     new_fam = family_map(p.new, p.old, sources_of)
+    for fa, fb in _same_titles(p.old, p.new):
+        old_fam.setdefault(fa, set()).add(fb)
+        new_fam.setdefault(fb, set()).add(fa)
 
     ranked: dict[str, dict[int, list[tuple[float, int, float]]]] = {"old": {}, "new": {}}
     for side in ("old", "new"):
@@ -324,6 +327,22 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             targets_of[i] = group
             sources_of[j] = [i]
 
+
+
+def _same_titles(old: Sequence[_Node], new: Sequence[_Node]) -> list[tuple[str, str]]:
+    """Top-level rules of the two editions whose titles are the same and name one rule
+    on each side ("Permanents"): one family, wherever it was renumbered to. A title
+    several rules share ("General") says nothing."""
+
+    def titles(nodes: Sequence[_Node]) -> dict[str, str]:
+        found: dict[str, list[str]] = defaultdict(list)
+        for n in nodes:
+            if n.heading and _family(n.id) == n.id:
+                found[n.lower.strip(" .")].append(n.id)
+        return {t: ids[0] for t, ids in found.items() if len(ids) == 1}
+
+    theirs = titles(new)
+    return sorted((fa, theirs[t]) for t, fa in titles(old).items() if t in theirs)
 
 def _weights(
     p: _Pairing,

@@ -11,7 +11,7 @@ import functools
 
 from rulediff.align import align
 from rulediff.matches import Alignment
-from rulediff.rescue import _family, _stems
+from rulediff.rescue import _family, _same_titles, _stems
 
 from .conftest import corpus_edition
 
@@ -188,3 +188,23 @@ def test_free_rule_joins_the_only_open_place_among_close_rivals() -> None:
     m = m2010().match_for_new("202.1b")
     assert m is not None
     assert (m.kind, m.old_ids) == ("merged", ("203.1c", "203.1d")), m
+
+
+def test_top_level_rules_with_one_unique_title_on_each_side_are_one_family() -> None:
+    from rulediff.align import _rule_nodes
+
+    old, new = corpus_edition("2008-10-01"), corpus_edition("2009-07-11")
+    pairs = dict(_same_titles(_rule_nodes(old), _rule_nodes(new)))
+    # "Permanents" moved from 214 to 110 in the renumbering.
+    assert pairs["214"] == "110"
+    # Every section opens with a "General" rule: a shared title names no family.
+    assert "100" not in pairs and "300" not in pairs
+
+
+def test_rule_reworded_into_a_renamed_family_finds_it_by_the_family_title() -> None:
+    # The definition of a permanent went from 214 to 110 (same title) and was
+    # rewritten; too few of its family's rules were matched to say where the family
+    # went, the shared title does.
+    a = align(corpus_edition("2004-10-01"), corpus_edition("2026-06-19"))
+    m = a.match_for_old("214.1")
+    assert m is not None and m.new_ids == ("110.4",), m
