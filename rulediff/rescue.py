@@ -288,13 +288,6 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
                 if side == "new" or not joins_alone(side, a, scored):
                     continue  # the text does not decide between the two
             proposals.append((score, side, a, b))
-    for _score, i, group in sorted(pieces, key=lambda t: (-t[0], t[1])):
-        if targets_of.get(i) or any(sources_of.get(j) for j in group):
-            continue  # a piece was taken by a surer pass
-        splits[i] = sorted(group, key=lambda k: p.new[k].order)
-        targets_of[i] = splits[i]
-        for j in group:
-            sources_of[j] = [i]
     proposals.sort(key=lambda t: (-t[0], t[1], t[2], t[3]))
     for score, side, a, b in proposals:
         i, j = (a, b) if side == "old" else (b, a)
@@ -326,7 +319,20 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             splits[i] = group
             targets_of[i] = group
             sources_of[j] = [i]
-
+    # After the 1:1 pairs: a piece another free rule takes as its own best counterpart
+    # is that rule's; this one keeps the remaining pieces.
+    for _score, i, group in sorted(pieces, key=lambda t: (-t[0], t[1])):
+        rest = [j for j in group if not sources_of.get(j)]
+        if targets_of.get(i) or not rest:
+            continue
+        if len(rest) == 1:
+            j = rest[0]
+            p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "content")
+        else:
+            splits[i] = sorted(rest, key=lambda k: p.new[k].order)
+        targets_of[i] = sorted(rest, key=lambda k: p.new[k].order)
+        for j in rest:
+            sources_of[j] = [i]
 
 
 def _same_titles(old: Sequence[_Node], new: Sequence[_Node]) -> list[tuple[str, str]]:

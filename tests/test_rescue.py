@@ -171,14 +171,19 @@ def test_a_rule_sharing_only_a_template_with_a_rewritten_sibling_is_not_merged()
     )
 
 
-def test_rule_written_out_once_per_case_is_a_split_into_the_parallel_rules() -> None:
+def test_rule_written_out_once_per_case_goes_to_the_parallel_rules_no_one_else_takes() -> None:
     # One old mana-ability rule covered the activated and the triggered kind; the new
     # edition writes the same sentence once for each kind. The two new rules score as
     # close rivals, but they are near copies whose distinguishing words both come from
-    # the old rule: the pieces of a split, not an undecided choice.
-    m = m2010().match_for_old("406.4")
+    # the old rule: pieces of it, not an undecided choice. The activated piece is the
+    # best counterpart of the old rule on playing mana abilities and stays with it; the
+    # old rule keeps the triggered piece.
+    a = m2010()
+    m = a.match_for_old("406.4")
     assert m is not None
-    assert (m.kind, m.new_ids) == ("split", ("605.3b", "605.4a")), m
+    assert (m.kind, m.new_ids) == ("renumbered-edited", ("605.4a",)), m
+    m = a.match_for_new("605.3b")
+    assert m is not None and m.old_ids == ("411.1",), m
 
 
 def test_free_rule_joins_the_only_open_place_among_close_rivals() -> None:
