@@ -350,6 +350,7 @@ def _same_titles(old: Sequence[_Node], new: Sequence[_Node]) -> list[tuple[str, 
     theirs = titles(new)
     return sorted((fa, theirs[t]) for t, fa in titles(old).items() if t in theirs)
 
+
 def _weights(
     p: _Pairing,
 ) -> tuple[_Side, _Side, dict[str, dict[str, list[int]]], dict[str, float]]:
