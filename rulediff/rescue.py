@@ -20,7 +20,7 @@ import functools
 import math
 import re
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz
@@ -78,6 +78,20 @@ _STOP = frozenset(
 def _stems(lower: str) -> frozenset[str]:
     """Crude stems of the content words (first five letters: ability / abilities)."""
     return frozenset(w[:5] for w in re.findall(r"[a-z]+", lower) if len(w) > 2 and w not in _STOP)
+
+
+def _votes(
+    words: Iterable[str], postings: Mapping[str, Sequence[int]], idf: Mapping[str, float]
+) -> dict[int, float]:
+    """Rules of the other side sharing ``words``, each with the IDF mass it shares (words
+    in more than ``MAX_POSTINGS`` rules say nothing and are skipped)."""
+    votes: dict[int, float] = defaultdict(float)
+    for w in words:
+        posting = postings.get(w, ())
+        if len(posting) <= MAX_POSTINGS:
+            for b in posting:
+                votes[b] += idf[w]
+    return votes
 
 
 def _family(node_id: str) -> str:
@@ -179,12 +193,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             words = mine.stems[a]
             if len(words) < 3:
                 continue
-            votes: dict[int, float] = defaultdict(float)
-            for w in words:
-                posting = postings.get(w, ())
-                if len(posting) <= MAX_POSTINGS:
-                    for b in posting:
-                        votes[b] += idf[w]
+            votes = _votes(words, postings, idf)
             near = {b for k in mine.context(a) for b in links.get(k, ())}
             near = {b for b in near if not _is_section_id(theirs.nodes[b].id)}
             texts = (b for b in votes if not theirs.nodes[b].heading)
@@ -551,12 +560,7 @@ def recover(
         container (candidates from the word index)."""
         words = (old if side == "old" else new).stems[a]
         postings = index["new" if side == "old" else "old"]
-        votes: dict[int, float] = defaultdict(float)
-        for w in words:
-            posting = postings.get(w, ())
-            if len(posting) <= MAX_POSTINGS:
-                for b in posting:
-                    votes[b] += idf[w]
+        votes = _votes(words, postings, idf)
         free = free_new if side == "old" else free_old
         cands = sorted(
             (b for b in votes if b not in inside and free(b)), key=lambda b: (-votes[b], b)
@@ -587,9 +591,7 @@ def recover(
         news = [j for j in subtree(p.new_children, p.new, g) if free_new(j)]
         if not olds or not news or len(olds) > RECOVERY_GROUP or len(news) > RECOVERY_GROUP:
             continue
-        table = {
-            (i, j): similarity(i, j) for i in olds for j in news if p.same_topic(i, j)
-        }
+        table = {(i, j): similarity(i, j) for i in olds for j in news if p.same_topic(i, j)}
         scored = sorted(
             ((s, i, j) for (i, j), s in table.items() if s >= RECOVERY_SCORE),
             key=lambda t: (-t[0], t[1], t[2]),
