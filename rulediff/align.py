@@ -1051,11 +1051,24 @@ def _sentence_splits(
         topic = p.old_topic[i]
         if topic >= 0 and p.o2n[topic] >= 0 and not _new_under(p, j, p.new[p.o2n[topic]].id):
             continue  # its keyword or step went elsewhere: a shared sentence, not a merge
-        main = merges.get(j) or [p.n2o[j]]
-        if any(k in splits for k in main):
-            continue
-        merges[j] = sorted({*main, i}, key=lambda k: p.old[k].order)
-        in_merges.update(merges[j])
+        _join_merge(p, i, j, splits, merges, in_merges)
+
+
+def _join_merge(
+    p: _Pairing,
+    i: int,
+    j: int,
+    splits: dict[int, list[int]],
+    merges: dict[int, list[int]],
+    in_merges: set[int],
+) -> None:
+    """Old rule ``i`` becomes one more source of new rule ``j`` (unless a source of ``j``
+    is itself split: a rule is never both)."""
+    main = merges.get(j) or [p.n2o[j]]
+    if any(k in splits for k in main):
+        return
+    merges[j] = sorted({*main, i}, key=lambda k: p.old[k].order)
+    in_merges.update(merges[j])
 
 
 #: A free old rule whose sentences went (at least this share of its text) ...
@@ -1093,11 +1106,7 @@ def _follow_moved_text(
         if p.n2o[j] < 0 and j not in merges:
             p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "sentence")
             continue
-        main = merges.get(j) or [p.n2o[j]]
-        if any(k in splits for k in main):
-            continue
-        merges[j] = sorted({*main, i}, key=lambda k: p.old[k].order)
-        in_merges.update(merges[j])
+        _join_merge(p, i, j, splits, merges, in_merges)
 
 
 #: A free new rule is a piece of an old rule in the corresponding place when this share
