@@ -1116,6 +1116,13 @@ PLACE_PIECE_SHARE = 0.6
 PLACE_PIECE_SIMILARITY = 88.0
 #: Too many old rules under the ancestor to say where a piece came from.
 PLACE_PIECE_MAX = 40
+#: A sentence that this many changed new rules repeat word for word ("players may …" at
+#: the end of every step) says nothing about where a rule came from.
+COMMON_UNIT_RULES = 3
+
+#: A word opening a sentence only to number a step ("Third, …" where the old rule said
+#: "Then …") is not content.
+_SEQUENCE_WORD = re.compile(r"^(?:first|second|third|fourth|fifth|sixth|then|next|finally),?\s+")
 
 
 def _holds(keys: Sequence[str], key: str) -> bool:
@@ -1131,6 +1138,7 @@ def _holds(keys: Sequence[str], key: str) -> bool:
 
 def _pieces_in_place(
     p: _Pairing,
+    prov: _Provenance,
     sweeps: Iterable[tuple[str, str]],
     splits: dict[int, list[int]],
     merges: dict[int, list[int]],
@@ -1138,7 +1146,13 @@ def _pieces_in_place(
     """A sentence cut out of a rule into a new rule next to it ("Then the active player
     gets priority" → "Third, the active player gets priority."): under the counterpart of
     the new rule's nearest matched ancestor, the one old rule that holds most of its
-    sentences (also as parts of longer ones) is split, its pieces listed."""
+    sentences (also as parts of longer ones) is split, its pieces listed. An old rule
+    already split gains the piece too. A sentence that many new rules repeat is no
+    evidence against an origin, and words that only number a step are not compared."""
+    owners: dict[str, set[int]] = defaultdict(set)
+    for u in prov.new_units:
+        owners[u.key].add(u.owner)
+    common = {key for key, found in owners.items() if len(found) >= COMMON_UNIT_RULES}
     ordered = sorted(
         ((a.lower(), b.lower()) for a, b in sweeps if not changes_meaning(a, b)),
         key=lambda s: (-len(s[0]), s),
@@ -1174,9 +1188,12 @@ def _pieces_in_place(
         olds = old_under.get(source.id, [])
         if not olds or len(olds) > PLACE_PIECE_MAX:
             continue
-        mine = [u for u in provenance.units(j, node.text) if len(u.key.split()) >= 3]
-        total = sum(u.weight for u in mine)
-        if not mine or total == 0:
+        mine = [
+            (_SEQUENCE_WORD.sub("", u.key), u.key in common)
+            for u in provenance.units(j, node.text)
+        ]
+        mine = [(key, repeated) for key, repeated in mine if len(key.split()) >= 3]
+        if not mine:
             continue
         shares: list[tuple[float, int]] = []
         for i in olds:
@@ -1190,11 +1207,15 @@ def _pieces_in_place(
             # copy ("some enchantments have the subtype …" once per subtype), not a piece.
             kept = kept_keys.get(i)
             if kept is None:
-                j0 = p.o2n[i]
-                kept = kept_keys[i] = (
-                    [u.key for u in provenance.units(j0, p.new[j0].text)] if j0 >= 0 else []
-                )
-            found = sum(u.weight for u in mine if _holds(keys, u.key) and not _holds(kept, u.key))
+                now = splits.get(i) or ([p.o2n[i]] if p.o2n[i] >= 0 else [])
+                kept = kept_keys[i] = [
+                    u.key for k in now for u in provenance.units(k, p.new[k].text)
+                ]
+            # A sentence many new rules repeat counts for an old rule that holds it,
+            # never against one that does not.
+            held = [(key, repeated, _holds(keys, key) and not _holds(kept, key)) for key, repeated in mine]
+            found = sum(len(key) for key, _repeated, ok in held if ok)
+            total = sum(len(key) for key, repeated, ok in held if ok or not repeated)
             if found:
                 shares.append((found / total, i))
         shares.sort(key=lambda t: (-t[0], t[1]))
@@ -1204,12 +1225,13 @@ def _pieces_in_place(
             continue  # two old rules hold it: the text does not decide
         pieces[shares[0][1]].append(j)
     for i, found in sorted(pieces.items()):
-        if i in splits or i in in_merges or p.old[i].heading:
+        if i in in_merges or p.old[i].heading:
             continue
         main = p.o2n[i]
         if main >= 0 and (main in merges or main in in_splits):
             continue
-        group = sorted({*found, *([main] if main >= 0 else [])}, key=lambda k: p.new[k].order)
+        now = splits.get(i) or ([main] if main >= 0 else [])
+        group = sorted({*found, *now}, key=lambda k: p.new[k].order)
         if len(group) == 1:
             j = group[0]
             p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "sentence")
@@ -1380,7 +1402,7 @@ def align(old: Edition, new: Edition) -> Alignment:
     merges = _find_merges(rules, {j for group in splits.values() for j in group})
     _find_copies(rules, splits, merges)
     _sentence_splits(rules, prov, splits, merges)
-    _pieces_in_place(rules, early_sweeps, splits, merges)
+    _pieces_in_place(rules, prov, early_sweeps, splits, merges)
     rescue.rescue(rules, splits, merges)
     rescue.recover(rules, splits, merges, prov.by_new)
     _follow_moved_text(rules, prov, splits, merges)
