@@ -17,6 +17,7 @@ template of a kept rule is new content, not a piece of it.
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import re
 from collections import Counter, defaultdict
@@ -511,6 +512,10 @@ RECOVERY_ELSEWHERE = 0.1
 #: ... when the container holds at most this many free texts on each side (a chapter
 #: holding dozens says little about which of them is which).
 RECOVERY_GROUP = 20
+#: Free texts under two matched containers that pair in document order: at most this many.
+PARALLEL_BLOCK = 4
+#: ... each holding the other's words (IDF share and token-set similarity, 0–1) this much.
+PARALLEL_HELD = 0.8
 
 
 def recover(
@@ -526,7 +531,10 @@ def recover(
     is still the best-matching free child under the counterpart of its container, when
     no free text elsewhere matches it much better and the new text holds no sentence of
     another old rule (then it is a piece of that rule). Containers are taken innermost first; the
-    whole subtree counts (a subrule may have moved a level up or down).
+    whole subtree counts (a subrule may have moved a level up or down). A container with
+    the same few free texts on each side that correspond in document order, each holding
+    the other's words, pairs them all even when every text grew (parallel rules written
+    once per case).
     """
     grouped_old = set(splits) | {i for group in merges.values() for i in group}
     grouped_new = set(merges) | {j for group in splits.values() for j in group}
@@ -548,6 +556,12 @@ def recover(
 
     def similarity(i: int, j: int) -> float:
         return (cosine(i, j) + fuzz.ratio(p.old[i].lower, p.new[j].lower) / 100) / 2
+
+    def contained(i: int, j: int) -> float:
+        """The rare words of the shorter text found in the longer one."""
+        a, b = old.stems[i], new.stems[j]
+        shared = a & b
+        return mass(shared) / min(mass(a), mass(b)) if shared else 0.0
 
     def free_old(i: int) -> bool:
         return p.o2n[i] < 0 and not p.old[i].heading and i not in grouped_old
@@ -571,6 +585,27 @@ def recover(
         ]
         return max(scores, default=0.0)
 
+    def in_order(olds: list[int], news: list[int], table: dict) -> bool:
+        """The container's few free texts, as many on each side, correspond in document
+        order and no other assignment comes close ("front face …", "back face …" each
+        grown a paragraph): the container match and the order decide, not the wording."""
+        if not 2 <= len(olds) == len(news) <= PARALLEL_BLOCK:
+            return False
+        held = {
+            (i, j): (contained(i, j) + fuzz.token_set_ratio(p.old[i].lower, p.new[j].lower) / 100)
+            / 2
+            for (i, j) in table
+        }
+        if any(held.get((i, j), 0.0) < PARALLEL_HELD for i, j in zip(olds, news, strict=True)):
+            return False
+        total = sum(held[(i, j)] for i, j in zip(olds, news, strict=True))
+        for order in itertools.permutations(news):
+            if list(order) != news:
+                other = sum(held.get((i, j), 0.0) for i, j in zip(olds, order, strict=True))
+                if other > total - RECOVERY_MARGIN * len(olds):
+                    return False
+        return True
+
     def subtree(children: dict, nodes: Sequence[_Node], k: int) -> list[int]:
         out: list[int] = []
         stack = list(children.get(nodes[k].id, ()))
@@ -592,6 +627,10 @@ def recover(
         if not olds or not news or len(olds) > RECOVERY_GROUP or len(news) > RECOVERY_GROUP:
             continue
         table = {(i, j): similarity(i, j) for i in olds for j in news if p.same_topic(i, j)}
+        if in_order(olds, news, table):
+            for i, j in zip(olds, news, strict=True):
+                p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "structure")
+            continue
         scored = sorted(
             ((s, i, j) for (i, j), s in table.items() if s >= RECOVERY_SCORE),
             key=lambda t: (-t[0], t[1], t[2]),

@@ -120,6 +120,18 @@ def test_recovery_pairs_a_lone_free_child_of_a_renumbered_keyword() -> None:
     assert (m.new_ids, m.method) == (("702.102b",), "structure")
 
 
+def test_parallel_free_children_that_grew_pair_in_document_order() -> None:
+    # Double-faced cards moved from 711 to 712; the front-face and back-face marker
+    # rules each grew a paragraph (so every similarity is low) and a new section of
+    # modal cards copies their first sentence. Under the matched container the two
+    # free texts on each side pair in order, and no other assignment comes close.
+    a = align(corpus_edition("2015-01-23"), corpus_edition("2025-11-14"))
+    for old_id, new_id in (("711.1a", "712.2a"), ("711.1b", "712.2b")):
+        m = a.match_for_old(old_id)
+        assert m is not None
+        assert (m.kind, m.new_ids, m.method) == ("renumbered-edited", (new_id,), "structure")
+
+
 def test_recovery_leaves_a_free_child_when_a_free_text_elsewhere_fits_much_better() -> None:
     # The old morph subrule on turning a permanent face down is the only free child of
     # morph, but its text lives on in the face-down rules of another chapter: the
