@@ -1142,7 +1142,7 @@ def _pieces_in_place(
     sweeps: Iterable[tuple[str, str]],
     splits: dict[int, list[int]],
     merges: dict[int, list[int]],
-) -> None:
+) -> dict[int, list[int]]:
     """A sentence cut out of a rule into a new rule next to it ("Then the active player
     gets priority" → "Third, the active player gets priority."): under the counterpart of
     the new rule's nearest matched ancestor, the one old rule that holds most of its
@@ -1212,25 +1212,36 @@ def _pieces_in_place(
                     u.key for k in now for u in provenance.units(k, p.new[k].text)
                 ]
             # A sentence many new rules repeat counts for an old rule that holds it,
-            # never against one that does not.
-            held = [(key, repeated, _holds(keys, key) and not _holds(kept, key)) for key, repeated in mine]
-            found = sum(len(key) for key, _repeated, ok in held if ok)
-            total = sum(len(key) for key, repeated, ok in held if ok or not repeated)
+            # never against one that does not ("strict": counted against).
+            held = [
+                (len(key), repeated, _holds(keys, key) and not _holds(kept, key))
+                for key, repeated in mine
+            ]
+            found = sum(n for n, _repeated, ok in held if ok)
             if found:
-                shares.append((found / total, i))
+                total = sum(n for n, repeated, ok in held if ok or not repeated)
+                strict = found / sum(n for n, _repeated, _ok in held)
+                shares.append((found / total, i, strict >= PLACE_PIECE_SHARE))
         shares.sort(key=lambda t: (-t[0], t[1]))
         if not shares or shares[0][0] < PLACE_PIECE_SHARE:
             continue
         if len(shares) > 1 and shares[1][0] > shares[0][0] - SENTENCE_MARGIN:
             continue  # two old rules hold it: the text does not decide
-        pieces[shares[0][1]].append(j)
-    for i, found in sorted(pieces.items()):
+        pieces[shares[0][1]].append((j, shares[0][2]))
+    later: dict[int, list[int]] = {}
+    for i, found_both in sorted(pieces.items()):
         if i in in_merges or p.old[i].heading:
             continue
         main = p.o2n[i]
         if main >= 0 and (main in merges or main in in_splits):
             continue
         now = splits.get(i) or ([main] if main >= 0 else [])
+        found = [j for j, _strict in found_both]
+        if not now and not any(strict for _j, strict in found_both):
+            # Found only with the repeated sentences left out: a piece, not enough to
+            # call it the free rule's successor; it joins once the rule has one.
+            later[i] = found
+            continue
         group = sorted({*found, *now}, key=lambda k: p.new[k].order)
         if len(group) == 1:
             j = group[0]
@@ -1238,6 +1249,29 @@ def _pieces_in_place(
         else:
             splits[i] = group
             in_splits.update(group)
+    return later
+
+
+def _join_pieces(
+    p: _Pairing,
+    later: dict[int, list[int]],
+    splits: dict[int, list[int]],
+    merges: dict[int, list[int]],
+) -> None:
+    """The pieces :func:`_pieces_in_place` held back join their old rule's split, once the
+    later passes gave that rule a counterpart (a piece still free, the rule in no merge)."""
+    in_splits = {j for group in splits.values() for j in group}
+    in_merges = {i for group in merges.values() for i in group}
+    for i, found in sorted(later.items()):
+        main = p.o2n[i]
+        if i in in_merges or (main >= 0 and (main in merges or main in in_splits)):
+            continue
+        now = splits.get(i) or ([main] if main >= 0 else [])
+        rest = [j for j in found if p.n2o[j] < 0 and j not in in_splits and j not in merges]
+        if not now or not rest:
+            continue
+        splits[i] = sorted({*now, *rest}, key=lambda k: p.new[k].order)
+        in_splits.update(splits[i])
 
 
 # --- splits and merges -------------------------------------------------------------------
@@ -1402,10 +1436,11 @@ def align(old: Edition, new: Edition) -> Alignment:
     merges = _find_merges(rules, {j for group in splits.values() for j in group})
     _find_copies(rules, splits, merges)
     _sentence_splits(rules, prov, splits, merges)
-    _pieces_in_place(rules, prov, early_sweeps, splits, merges)
+    later = _pieces_in_place(rules, prov, early_sweeps, splits, merges)
     rescue.rescue(rules, splits, merges)
     rescue.recover(rules, splits, merges, prov.by_new)
     _follow_moved_text(rules, prov, splits, merges)
+    _join_pieces(rules, later, splits, merges)
     rescue.rescue_headings(rules, splits, merges)
     rule_pairs = _groups(rules, splits, merges)
     mapping: dict[str, str] = {}
