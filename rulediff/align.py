@@ -1096,10 +1096,16 @@ def _follow_moved_text(
         )
         if not targets or targets[0][0] < MOVED_SHARE:
             continue
-        sent, j = targets[0]
-        if len(targets) > 1 and targets[1][0] > sent - MOVED_MARGIN:
-            continue  # its sentences went to two places alike: the text does not decide
-        if not _in_place(p, i, j) or not p.same_topic(i, j) or j in in_splits:
+        # Its sentences may have gone to two places alike (a definition copied into a
+        # keyword action): the one standing in its place decides, if only one does.
+        close = [t for t in targets if t[0] > targets[0][0] - MOVED_MARGIN]
+        placed = [
+            j for sent, j in close if sent >= MOVED_SHARE and (_in_place(p, i, j) or _beside(p, i, j))
+        ]
+        if len(placed) != 1:
+            continue
+        j = placed[0]
+        if not p.same_topic(i, j) or j in in_splits:
             continue
         if not _keeps_its_name(p.old[i], p.new[j]):
             continue  # a template sentence shared with another rule: its name is gone
@@ -1107,6 +1113,20 @@ def _follow_moved_text(
             p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "sentence")
             continue
         _join_merge(p, i, j, splits, merges, in_merges)
+
+
+def _beside(p: _Pairing, i: int, j: int) -> bool:
+    """New ``j`` stands where old ``i``'s siblings went: a sibling was matched to ``j`` or
+    to a rule under ``j``'s parent (a heading renamed and matched elsewhere still has its
+    rules side by side)."""
+    parent = p.old[i].parent
+    if parent is None:
+        return False
+    for k in p.old_children[parent]:
+        t = p.o2n[k]
+        if k != i and t >= 0 and (t == j or p.new[t].parent == p.new[j].parent):
+            return True
+    return False
 
 
 #: A free new rule is a piece of an old rule in the corresponding place when this share
