@@ -454,6 +454,13 @@ def rescue_headings(
             )
         eligible = [g for g, c in votes.items() if c >= 2 and c >= HEADING_SHARE * total]
         if not eligible:
+            # Too few texts to vote ("Changing Targets", one of whose three subrules
+            # went to the new rule on changing targets): a free rule that received one
+            # of them and says every naming word of the title is the heading rewritten.
+            g = _named_by(p, node, votes, sources_of)
+            if g >= 0:
+                p.pair(h, g, round(fuzz.ratio(node.lower, p.new[g].lower), 1), "structure")
+                targets_of[h], sources_of[g] = [g], [h]
             continue
         deepest = max(depth[g] for g in eligible)
         ranked = sorted(
@@ -478,6 +485,22 @@ def rescue_headings(
             merges[g] = group
             sources_of[g] = group
             targets_of[h] = [g]
+
+
+def _named_by(p: _Pairing, heading: _Node, votes: Counter, sources_of: dict) -> int:
+    """The one free new rule among ``votes`` whose words hold every naming word of the
+    heading's title (a short title naming one thing); -1 when none or several do."""
+    from .align import _title_words, _words
+
+    title = _title_words(heading.lower)
+    if not title:
+        return -1
+    found = [
+        g
+        for g in sorted(votes)
+        if not sources_of.get(g) and title <= _words(p.new[g].lower)
+    ]
+    return found[0] if len(found) == 1 else -1
 
 
 def _gap(a: int, links: dict[int, list[int]], size: int) -> tuple[int, int]:
