@@ -458,9 +458,14 @@ def rescue_headings(
             # went to the new rule on changing targets): a free rule that received one
             # of them and says every naming word of the title is the heading rewritten.
             g = _named_by(p, node, votes, sources_of)
-            if g >= 0:
+            if g >= 0 and not sources_of.get(g):
                 p.pair(h, g, round(fuzz.ratio(node.lower, p.new[g].lower), 1), "structure")
                 targets_of[h], sources_of[g] = [g], [h]
+            elif g >= 0 and not any(g in group for group in splits.values()):
+                group = sorted({*sources_of[g], h}, key=lambda k: p.old[k].order)
+                merges[g] = group
+                sources_of[g] = group
+                targets_of[h] = [g]
             continue
         deepest = max(depth[g] for g in eligible)
         ranked = sorted(
@@ -488,18 +493,25 @@ def rescue_headings(
 
 
 def _named_by(p: _Pairing, heading: _Node, votes: Counter, sources_of: dict) -> int:
-    """The one free new rule among ``votes`` whose words hold every naming word of the
-    heading's title (a short title naming one thing); -1 when none or several do."""
+    """The one new rule among ``votes`` that the heading's title names: a free rule whose
+    words hold every naming word of the title (a short title naming one thing), or a
+    heading taken only by headings whose own naming words are all in the title
+    ("Countering …" and the keyword action "Counter"); -1 when none or several."""
     from .align import _title_words, _words
 
     title = _title_words(heading.lower)
     if not title:
         return -1
-    found = [
-        g
-        for g in sorted(votes)
-        if not sources_of.get(g) and title <= _words(p.new[g].lower)
-    ]
+    found = []
+    for g in sorted(votes):
+        owners = sources_of.get(g)
+        if not owners:
+            if title <= _words(p.new[g].lower):
+                found.append(g)
+        elif p.new[g].heading and all(p.old[k].heading for k in owners):
+            words = _title_words(p.new[g].lower)
+            if words and words <= title:
+                found.append(g)
     return found[0] if len(found) == 1 else -1
 
 

@@ -284,3 +284,11 @@ def test_heading_too_small_to_vote_goes_to_the_free_rule_saying_its_title() -> N
     assert m is not None and m.new_ids == ("114.6",)
     m = span_2004_2026().match_for_old("415.7")
     assert m is not None and m.new_ids == ("115.7",)
+
+
+def test_heading_too_small_to_vote_joins_the_keyword_heading_its_title_names() -> None:
+    # "Countering Spells and Abilities": its one matched subrule went under the keyword
+    # action "Counter", which the old keyword-action heading already took; the two
+    # headings were merged into it.
+    m = m2010().match_for_new("701.5")
+    assert m is not None and m.kind == "merged" and "414" in m.old_ids
