@@ -457,7 +457,7 @@ def rescue_headings(
             # Too few texts to vote ("Changing Targets", one of whose three subrules
             # went to the new rule on changing targets): a free rule that received one
             # of them and says every naming word of the title is the heading rewritten.
-            g = _named_by(p, node, votes, sources_of)
+            g = _named_by(p, node, votes, sources_of, HEADING_SHARE * total)
             if g >= 0 and not sources_of.get(g):
                 p.pair(h, g, round(fuzz.ratio(node.lower, p.new[g].lower), 1), "structure")
                 targets_of[h], sources_of[g] = [g], [h]
@@ -492,11 +492,15 @@ def rescue_headings(
             targets_of[h] = [g]
 
 
-def _named_by(p: _Pairing, heading: _Node, votes: Counter, sources_of: dict) -> int:
+def _named_by(
+    p: _Pairing, heading: _Node, votes: Counter, sources_of: dict, share: float
+) -> int:
     """The one new rule among ``votes`` that the heading's title names: a free rule whose
     words hold every naming word of the title (a short title naming one thing), or a
     heading taken only by headings whose own naming words are all in the title
-    ("Countering …" and the keyword action "Counter"); -1 when none or several."""
+    ("Countering …" and the keyword action "Counter") and that holds ``share`` of the
+    heading's matched texts (a word of a title names less than the whole title); -1 when
+    none or several."""
     from .align import _title_words, _words
 
     title = _title_words(heading.lower)
@@ -508,7 +512,11 @@ def _named_by(p: _Pairing, heading: _Node, votes: Counter, sources_of: dict) -> 
         if not owners:
             if title <= _words(p.new[g].lower):
                 found.append(g)
-        elif p.new[g].heading and all(p.old[k].heading for k in owners):
+        elif (
+            votes[g] >= share
+            and p.new[g].heading
+            and all(p.old[k].heading for k in owners)
+        ):
             words = _title_words(p.new[g].lower)
             if words and words <= title:
                 found.append(g)
