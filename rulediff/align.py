@@ -1100,7 +1100,9 @@ def _follow_moved_text(
         # keyword action): the one standing in its place decides, if only one does.
         close = [t for t in targets if t[0] > targets[0][0] - MOVED_MARGIN]
         placed = [
-            j for sent, j in close if sent >= MOVED_SHARE and (_in_place(p, i, j) or _beside(p, i, j))
+            j
+            for sent, j in close
+            if sent >= MOVED_SHARE and (_in_place(p, i, j) or _beside(p, i, j))
         ]
         if len(placed) != 1:
             continue
@@ -1209,8 +1211,7 @@ def _pieces_in_place(
         if not olds or len(olds) > PLACE_PIECE_MAX:
             continue
         mine = [
-            (_SEQUENCE_WORD.sub("", u.key), u.key in common)
-            for u in provenance.units(j, node.text)
+            (_SEQUENCE_WORD.sub("", u.key), u.key in common) for u in provenance.units(j, node.text)
         ]
         mine = [(key, repeated) for key, repeated in mine if len(key.split()) >= 3]
         if not mine:

@@ -492,9 +492,7 @@ def rescue_headings(
             targets_of[h] = [g]
 
 
-def _named_by(
-    p: _Pairing, heading: _Node, votes: Counter, sources_of: dict, share: float
-) -> int:
+def _named_by(p: _Pairing, heading: _Node, votes: Counter, sources_of: dict, share: float) -> int:
     """The one new rule among ``votes`` that the heading's title names: a free rule whose
     words hold every naming word of the title (a short title naming one thing), or a
     heading taken only by headings whose own naming words are all in the title
@@ -512,11 +510,7 @@ def _named_by(
         if not owners:
             if title <= _words(p.new[g].lower):
                 found.append(g)
-        elif (
-            votes[g] >= share
-            and p.new[g].heading
-            and all(p.old[k].heading for k in owners)
-        ):
+        elif votes[g] >= share and p.new[g].heading and all(p.old[k].heading for k in owners):
             words = _title_words(p.new[g].lower)
             if words and words <= title:
                 found.append(g)
