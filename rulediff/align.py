@@ -1117,6 +1117,45 @@ def _follow_moved_text(
         _join_merge(p, i, j, splits, merges, in_merges)
 
 
+#: A rule naming at least this many rules by reference is a list of them ...
+LIST_REFERENCES = 3
+
+
+def _follow_listed_rules(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """A free old rule that lists other rules by reference ("the special actions are …
+    (see rule …), … (see rule …)") went where the listed rules went, when they all went
+    under one free new rule with text: the list became that rule and its subrules."""
+    in_splits = {j for group in splits.values() for j in group}
+    in_merges = {i for group in merges.values() for i in group}
+    targets: dict[int, list[int]] = defaultdict(list)
+    for i, j in enumerate(p.o2n):
+        if j >= 0:
+            targets[i].append(j)
+    for i, group in splits.items():
+        targets[i] = list(group)
+    for j, group in merges.items():
+        for i in group:
+            targets[i] = [j]
+    for i, node in enumerate(p.old):
+        if node.heading or p.o2n[i] >= 0 or i in splits or i in in_merges:
+            continue
+        if "rule" not in node.lower:
+            continue
+        listed = {p.old_by_id.get(r) for r in references(node.text)} - {None, i}
+        if len(listed) < LIST_REFERENCES:
+            continue
+        parents = {p.new[j].parent for k in listed for j in targets.get(k, [-1]) if j >= 0}
+        if any(not targets.get(k) for k in listed) or len(parents) != 1:
+            continue
+        parent = parents.pop()
+        g = p.new_by_first.get(parent) if parent is not None else None
+        if g is None or p.new[g].heading or p.n2o[g] >= 0 or g in merges or g in in_splits:
+            continue
+        p.pair(i, g, round(fuzz.ratio(node.lower, p.new[g].lower), 1), "structure")
+
+
 def _beside(p: _Pairing, i: int, j: int) -> bool:
     """New ``j`` stands where old ``i``'s siblings went: a sibling was matched to ``j`` or
     to a rule under ``j``'s parent (a heading renamed and matched elsewhere still has its
@@ -1463,6 +1502,7 @@ def align(old: Edition, new: Edition) -> Alignment:
     _follow_moved_text(rules, prov, splits, merges)
     _join_pieces(rules, later, splits, merges)
     rescue.rescue_headings(rules, splits, merges)
+    _follow_listed_rules(rules, splits, merges)
     rule_pairs = _groups(rules, splits, merges)
     mapping: dict[str, str] = {}
     for pair in rule_pairs:

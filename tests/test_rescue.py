@@ -292,3 +292,14 @@ def test_heading_too_small_to_vote_joins_the_keyword_heading_its_title_names() -
     # headings were merged into it.
     m = m2010().match_for_new("701.5")
     assert m is not None and m.kind == "merged" and "414" in m.old_ids
+
+
+def test_rule_listing_other_rules_goes_where_the_listed_rules_went() -> None:
+    # The old rule naming every special action by reference became the new rule that
+    # introduces the list, whose subrules are where the referenced rules went.
+    m = m2010().match_for_old("408.1i")
+    assert m is not None and m.new_ids == ("114.2",) and m.method == "structure"
+    assert {m2010().match_for_old(r).new_ids[0] for r in ("408.2d", "408.2h")} <= {
+        "114.2a",
+        "114.2b",
+    }
