@@ -62,6 +62,8 @@ OWN_WORDS = 0.25
 GAP_BONUS = 0.05
 #: ... when those are at most this many rules apart.
 GAP_WIDTH = 12
+#: Close candidates named for a free rule the text does not decide about.
+UNDECIDED_SHOWN = 3
 #: Candidates per free rule from the word index.
 INDEX_CANDIDATES = 12
 #: A word in more texts than this does not help to find candidates.
@@ -343,6 +345,24 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
         targets_of[i] = sorted(rest, key=lambda k: p.new[k].order)
         for j in rest:
             sources_of[j] = [i]
+    # What stays free after a close call is not simply removed or added: the text does
+    # not decide between its close candidates, and the reader is told which they are.
+    # Only free candidates count: a rule taken by its own counterpart is a template the
+    # free rule shares, not a place it may have gone.
+    for side, found, taken, undecided in (
+        ("old", targets_of, sources_of, p.undecided_old),
+        ("new", sources_of, targets_of, p.undecided_new),
+    ):
+        for a, scored in ranked[side].items():
+            if found.get(a) or not scored or scored[0][0] < RESCUE_SCORE:
+                continue
+            close = [
+                b
+                for score, b, _s in scored
+                if score > scored[0][0] - RESCUE_MARGIN and not taken.get(b)
+            ]
+            if len(close) > 1:
+                undecided[a] = tuple(close[:UNDECIDED_SHOWN])
 
 
 def _same_titles(old: Sequence[_Node], new: Sequence[_Node]) -> list[tuple[str, str]]:

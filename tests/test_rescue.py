@@ -227,6 +227,30 @@ def test_rule_reworded_into_a_renamed_family_finds_it_by_the_family_title() -> N
     assert m is not None and m.new_ids == ("110.4",), m
 
 
+# --- undecided: a free rule whose close candidates the text does not tell apart ---------
+
+
+def test_rule_the_text_cannot_place_stays_removed_naming_its_undecided_candidates() -> None:
+    # The old split-card rule on characteristics outside the stack was rewritten; three
+    # free rules of the new split-card section fit it about as well. It stays removed
+    # (no confident wrong answer), flagged, with those candidates, each itself unmatched.
+    a = align(corpus_edition("2015-01-23"), corpus_edition("2025-11-14"))
+    m = a.match_for_old("708.5")
+    assert m is not None
+    assert m.kind == "removed" and m.ambiguous and "709.4" in m.alternatives
+    assert 2 <= len(m.alternatives) <= 3
+    for new_id in m.alternatives:
+        other = a.match_for_new(new_id)
+        assert other is not None and other.kind == "added", other
+
+
+def test_neighbouring_editions_have_no_undecided_rules() -> None:
+    # New rules for a new mechanic share templates with kept rules, which are not
+    # candidates: nothing is undecided between two consecutive editions.
+    a = align(corpus_edition("2021-06-18"), corpus_edition("2021-07-23"))
+    assert [m for m in a.rules if m.kind in ("added", "removed") and m.ambiguous] == []
+
+
 # --- issue 9, fifth round: pieces of split rules, moved text beside siblings, headings ---
 
 
