@@ -1133,20 +1133,12 @@ def _follow_listed_rules(
     under one free new rule with text: the list became that rule and its subrules."""
     in_splits = {j for group in splits.values() for j in group}
     in_merges = {i for group in merges.values() for i in group}
-    targets: dict[int, list[int]] = defaultdict(list)
-    for i, j in enumerate(p.o2n):
-        if j >= 0:
-            targets[i].append(j)
-    for i, group in splits.items():
-        targets[i] = list(group)
-    for j, group in merges.items():
-        for i in group:
-            targets[i] = [j]
+    targets, _sources = rescue._links(p, splits, merges)
     for i, node in enumerate(p.old):
         if node.heading or p.o2n[i] >= 0 or i in splits or i in in_merges:
             continue
         if "rule" not in node.lower:
-            continue
+            continue  # a cheap test first: a list by reference says "see rule …"
         listed = {p.old_by_id.get(r) for r in references(node.text)} - {None, i}
         if len(listed) < LIST_REFERENCES:
             continue
@@ -1235,7 +1227,7 @@ def _pieces_in_place(
             parent = p.old[k].parent if k is not None else None
     old_keys: dict[int, list[str]] = {}
     kept_keys: dict[int, list[str]] = {}
-    pieces: dict[int, list[int]] = defaultdict(list)
+    pieces: dict[int, list[tuple[int, bool]]] = defaultdict(list)
     for j, node in enumerate(p.new):
         if p.n2o[j] >= 0 or node.heading or j in in_splits or j in merges:
             continue
@@ -1259,7 +1251,7 @@ def _pieces_in_place(
         mine = [(key, repeated) for key, repeated in mine if len(key.split()) >= 3]
         if not mine:
             continue
-        shares: list[tuple[float, int]] = []
+        shares: list[tuple[float, int, bool]] = []
         for i in olds:
             keys = old_keys.get(i)
             if keys is None:

@@ -519,7 +519,7 @@ def _named_by(p: _Pairing, heading: _Node, votes: Counter, sources_of: dict, sha
     ("Countering …" and the keyword action "Counter") and that holds ``share`` of the
     heading's matched texts (a word of a title names less than the whole title); -1 when
     none or several."""
-    from .align import _title_words, _words
+    from .align import _title_words, _words  # here: align imports this module
 
     title = _title_words(heading.lower)
     if not title:
