@@ -398,6 +398,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
 def _kept_sentence(a: _Node, b: _Node) -> float:
     """How well ``b`` keeps the best-kept sentence of ``a`` (token-set similarity of the
     closest two units of at least ``provenance.MIN_UNIT_WORDS`` words each)."""
+
     def units(node: _Node) -> list[str]:
         return [
             u.key
