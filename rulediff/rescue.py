@@ -375,6 +375,33 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "content")
             targets_of[i] = [j]
             sources_of[j] = [i]
+    # A free old rule whose best candidate is taken, but keeps one of its sentences that
+    # the candidate's present source does not have (and no other close candidate keeps
+    # it): a sentence folded into a rule that kept its own text too, a merge.
+    for a, scored in sorted(ranked["old"].items()):
+        if targets_of.get(a) or not scored or scored[0][0] < RESCUE_SCORE:
+            continue
+        b = scored[0][1]
+        owners = sources_of.get(b)
+        if not owners or any(b in group for group in splits.values()):
+            continue
+        kept, sentence = _kept_unit(p.old[a], p.new[b])
+        if kept < SENTENCE_KEPT or any(
+            _kept_sentence(p.old[a], p.new[c]) > kept - SENTENCE_LEAD
+            for score, c, _s in scored[1:]
+            if score > scored[0][0] - RESCUE_MARGIN
+        ):
+            continue
+        if any(
+            fuzz.token_set_ratio(x, sentence) >= SENTENCE_KEPT
+            for k in owners
+            for x in _sentences(p.old[k])
+        ):
+            continue  # the sentence is its present source's: a shared template
+        group = sorted({*owners, a}, key=lambda k: p.old[k].order)
+        merges[b] = group
+        sources_of[b] = group
+        targets_of[a] = [b]
     # What stays free after a close call is not simply removed or added: the text does
     # not decide between its close candidates, and the reader is told which they are.
     # Only free candidates count: a rule taken by its own counterpart is a template the
@@ -395,18 +422,27 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
                 undecided[a] = tuple(close[:UNDECIDED_SHOWN])
 
 
+def _sentences(node: _Node) -> list[str]:
+    """The comparison keys of a rule's units long enough to compare (see provenance)."""
+    return [
+        u.key
+        for u in provenance.units(0, node.text)
+        if len(u.key.split()) >= provenance.MIN_UNIT_WORDS
+    ]
+
+
 def _kept_sentence(a: _Node, b: _Node) -> float:
     """How well ``b`` keeps the best-kept sentence of ``a`` (token-set similarity of the
     closest two units of at least ``provenance.MIN_UNIT_WORDS`` words each)."""
+    return _kept_unit(a, b)[0]
 
-    def units(node: _Node) -> list[str]:
-        return [
-            u.key
-            for u in provenance.units(0, node.text)
-            if len(u.key.split()) >= provenance.MIN_UNIT_WORDS
-        ]
 
-    return max((fuzz.token_set_ratio(x, y) for x in units(a) for y in units(b)), default=0.0)
+def _kept_unit(a: _Node, b: _Node) -> tuple[float, str]:
+    """:func:`_kept_sentence` and the unit of ``b`` that keeps the sentence."""
+    return max(
+        ((fuzz.token_set_ratio(x, y), y) for x in _sentences(a) for y in _sentences(b)),
+        default=(0.0, ""),
+    )
 
 
 def _same_titles(old: Sequence[_Node], new: Sequence[_Node]) -> list[tuple[str, str]]:

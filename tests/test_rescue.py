@@ -359,3 +359,22 @@ def test_undecided_rule_goes_to_the_one_candidate_keeping_its_sentence() -> None
     a = align(corpus_edition("2015-01-23"), corpus_edition("2025-11-14"))
     m = a.match_for_old("711.3a")
     assert m is not None and m.new_ids == ("713.1",), m
+
+
+def test_rule_whose_sentence_its_taken_best_candidate_kept_joins_it_as_a_merge() -> None:
+    # The "final part of an instant or sorcery spell's resolution" sentence of the old
+    # casting chapter went, nearly word for word, into the resolution rule that the old
+    # resolving rule had taken; the resolving rule does not say it that way: a merge.
+    m = span_2005_2014().match_for_new("608.2k")
+    assert m is not None and m.kind == "merged" and set(m.old_ids) == {"401.7", "413.2h"}, m
+    # The numeral mana symbol rule folded into the generic mana rule that took the rule
+    # on numeral and variable symbols.
+    m = span_2004_2026().match_for_new("107.4b")
+    assert m is not None and set(m.old_ids) == {"104.3b", "104.3d"}, m
+
+
+def test_rule_sharing_only_its_candidates_own_sentence_does_not_join_it() -> None:
+    # An old landwalk rule repeats the sentence of its sibling that the new rule kept:
+    # the sentence is explained by that sibling, so the rule is not merged into it.
+    m = m2010().match_for_new("702.12b")
+    assert m is not None and m.old_ids == ("502.6b",), m
