@@ -422,13 +422,16 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
                 undecided[a] = tuple(close[:UNDECIDED_SHOWN])
 
 
-def _sentences(node: _Node) -> list[str]:
+def _sentences(node: _Node) -> tuple[str, ...]:
     """The comparison keys of a rule's units long enough to compare (see provenance)."""
-    return [
-        u.key
-        for u in provenance.units(0, node.text)
-        if len(u.key.split()) >= provenance.MIN_UNIT_WORDS
-    ]
+    return _unit_keys(node.text)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _unit_keys(text: str) -> tuple[str, ...]:
+    return tuple(
+        u.key for u in provenance.units(0, text) if len(u.key.split()) >= provenance.MIN_UNIT_WORDS
+    )
 
 
 def _kept_sentence(a: _Node, b: _Node) -> float:
