@@ -362,7 +362,7 @@ def test_undecided_rule_goes_to_the_one_candidate_keeping_its_sentence() -> None
 
 
 def test_rule_whose_sentence_its_taken_best_candidate_kept_joins_it_as_a_merge() -> None:
-    # The "final part of an instant or sorcery spell's resolution" sentence of the old
+    # The sentence on where an instant goes at the end of its resolution, of the old
     # casting chapter went, nearly word for word, into the resolution rule that the old
     # resolving rule had taken; the resolving rule does not say it that way: a merge.
     m = span_2005_2014().match_for_new("608.2k")
