@@ -71,6 +71,12 @@ UNDECIDED_SHOWN = 3
 SENTENCE_KEPT = 85.0
 #: ... this far ahead of every other free close candidate.
 SENTENCE_LEAD = 10.0
+#: A sentence kept in a candidate that is not the best fit counts only at this plain
+#: similarity (IDF cosine and wording, without bonuses) of the two rules.
+KEPT_SIMILARITY = 0.4
+#: ... and only a sentence kept whole: the shorter of the two has this share of the
+#: longer one's words.
+WHOLE_SENTENCE = 2 / 3
 #: Candidates per free rule from the word index.
 INDEX_CANDIDATES = 12
 #: A word in more texts than this does not help to find candidates.
@@ -402,6 +408,36 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
         merges[b] = group
         sources_of[b] = group
         targets_of[a] = [b]
+    # The same, when the candidate keeping the sentence is not the best fit by the score
+    # (the rule's neighbours went elsewhere: a topic dissolved into other sections) but
+    # the only candidate that keeps one of its sentences at all.
+    for a, scored in sorted(ranked["old"].items()):
+        if targets_of.get(a):
+            continue
+        fits = [c for _t, c, s in scored if s >= KEPT_SIMILARITY]
+        if not fits:
+            continue
+        kept, sentence, b = max((*_kept_whole(p.old[a], p.new[c]), -c) for c in fits)
+        b = -b
+        if kept < SENTENCE_KEPT or any(
+            _kept_whole(p.old[a], p.new[c])[0] > kept - SENTENCE_LEAD
+            for _t, c, _s in scored
+            if c != b
+        ):
+            continue
+        owners = sources_of.get(b)
+        if not owners or any(b in group for group in splits.values()):
+            continue
+        if any(
+            fuzz.token_set_ratio(x, sentence) >= SENTENCE_KEPT
+            for k in owners
+            for x in _sentences(p.old[k])
+        ):
+            continue  # the sentence is its present source's: a shared template
+        group = sorted({*owners, a}, key=lambda k: p.old[k].order)
+        merges[b] = group
+        sources_of[b] = group
+        targets_of[a] = [b]
     # What stays free after a close call is not simply removed or added: the text does
     # not decide between its close candidates, and the reader is told which they are.
     # Only free candidates count: a rule taken by its own counterpart is a template the
@@ -444,6 +480,26 @@ def _kept_unit(a: _Node, b: _Node) -> tuple[float, str]:
     """:func:`_kept_sentence` and the unit of ``b`` that keeps the sentence."""
     return max(
         ((fuzz.token_set_ratio(x, y), y) for x in _sentences(a) for y in _sentences(b)),
+        default=(0.0, ""),
+    )
+
+
+def _kept_whole(a: _Node, b: _Node) -> tuple[float, str]:
+    """:func:`_kept_unit`, counting only sentences of comparable length (the shorter has
+    at least ``WHOLE_SENTENCE`` of the longer one's words): a sentence kept whole, not a
+    clause of a longer one ("no player gets priority …" inside a parenthesis)."""
+
+    def comparable(x: str, y: str) -> bool:
+        m, n = len(x.split()), len(y.split())
+        return min(m, n) >= WHOLE_SENTENCE * max(m, n)
+
+    return max(
+        (
+            (fuzz.token_set_ratio(x, y), y)
+            for x in _sentences(a)
+            for y in _sentences(b)
+            if comparable(x, y)
+        ),
         default=(0.0, ""),
     )
 
