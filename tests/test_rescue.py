@@ -378,3 +378,46 @@ def test_rule_sharing_only_its_candidates_own_sentence_does_not_join_it() -> Non
     # the sentence is explained by that sibling, so the rule is not merged into it.
     m = m2010().match_for_new("702.12b")
     assert m is not None and m.old_ids == ("502.6b",), m
+
+
+# --- issue 9, seventh round: a sentence kept whole outside the rule's best fit ----------
+
+
+def test_kept_whole_ignores_a_clause_inside_a_longer_sentence() -> None:
+    from rulediff.align import _Node
+    from rulediff.rescue import _kept_unit, _kept_whole
+
+    def node(text: str) -> _Node:
+        return _Node("1.1", text, None, False, 0)
+
+    old = node(
+        "Tokens fade quietly at dusk. (Since nobody holds the initiative during the "
+        "opening step, abilities waiting on that event wait until the next step begins.)"
+    )
+    clause = node("Nobody holds the initiative during the opening step.")
+    whole = node("Tokens fade away quietly at dusk. Counters stay where they are.")
+    # the clause is a subset of the long parenthesis: kept for token-set similarity,
+    # but not a sentence kept whole
+    assert _kept_unit(old, clause)[0] >= 85
+    assert _kept_whole(old, clause)[0] == 0.0
+    assert _kept_whole(old, whole)[0] >= 85
+
+
+def test_rule_whose_sentence_a_taken_rule_kept_whole_joins_it_though_not_its_best_fit() -> None:
+    # The old "Spells on the Stack" section dissolved: its rule on when a spell stops
+    # being one sits among rules whose neighbours went elsewhere, so its best fit by
+    # the score is another rule; only the new spell definition (taken by the old spell
+    # rules) keeps its sentence, reworded a little: it joins that merge.
+    m = m2010().match_for_new("111.1")
+    assert m is not None and m.kind == "merged" and "401.2" in m.old_ids, m
+    # The rule on what generates effects: its last sentence closes the new effects rule
+    # that the old effects rule took.
+    m = m2010().match_for_new("608.1")
+    assert m is not None and m.kind == "merged" and set(m.old_ids) == {"400.2", "416.1"}, m
+
+
+def test_a_clause_of_a_longer_sentence_does_not_join_a_rule() -> None:
+    # An old phasing rule ends with a parenthesis containing the words of the new rule
+    # on priority during the untap step: a clause, not a sentence it kept whole.
+    m = span_2004_2026().match_for_old("502.15d")
+    assert m is not None and "117.3a" not in m.new_ids, m
