@@ -417,8 +417,9 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
         fits = [c for _t, c, s in scored if s >= KEPT_SIMILARITY]
         if not fits:
             continue
-        kept, sentence, b = max((*_kept_whole(p.old[a], p.new[c]), -c) for c in fits)
-        b = -b
+        kept_in = {c: _kept_whole(p.old[a], p.new[c]) for c in fits}
+        b = max(fits, key=lambda c: (kept_in[c][0], -c))
+        kept, sentence = kept_in[b]
         if kept < SENTENCE_KEPT or any(
             _kept_whole(p.old[a], p.new[c])[0] > kept - SENTENCE_LEAD
             for _t, c, _s in scored
