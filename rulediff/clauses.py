@@ -495,6 +495,8 @@ _TRIGGER = re.compile(r"[\d{“”\"?]|\bIf\b|" + _LIST_TRIGGER.pattern)
 _REFERENCE_TRIGGER = re.compile(
     r"\b(?:(?:[Ss]ub)?[Rr]ules?|[Ss]ections?|[Ss]ee)\s+\d|(?<![\w.])\d{3}\.\d"
 )
+#: Every form of ``_REFERENCE_TRIGGER`` holds a digit: a text without one cites nothing.
+_DIGIT = re.compile(r"\d")
 _SPLIT = re.compile(r"[“”\"\n]|\.\s+")
 _QUOTES = re.compile(r"[“”\"?]")
 
@@ -555,7 +557,7 @@ def references(text: str) -> tuple[Reference, ...]:
     over the corpus), in a fraction of the time: only the sentences that hold a reference
     keyword are parsed, each from its first keyword on.
     """
-    if not text:
+    if not text or _DIGIT.search(text) is None:  # the cheap test first (most texts)
         return ()
     return tuple(iter_references(_structures(text, _REFERENCE_TRIGGER, from_trigger=True)))
 
