@@ -17,6 +17,7 @@ template of a kept rule is new content, not a piece of it.
 from __future__ import annotations
 
 import functools
+import heapq
 import math
 import re
 from collections import Counter, defaultdict
@@ -108,6 +109,8 @@ class _Side:
         self.by_id = by_id
         self.kids = kids
         self.stems = [_stems(n.lower) for n in nodes]
+        self.mass: list[float] = []
+        """The IDF mass of each text's stems (set by :func:`_weights`)."""
         self._context: dict[int, frozenset[int]] = {}
 
     def context(self, k: int) -> frozenset[int]:
@@ -197,7 +200,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             near = {b for k in mine.context(a) for b in links.get(k, ())}
             near = {b for b in near if not _is_section_id(theirs.nodes[b].id)}
             texts = (b for b in votes if not theirs.nodes[b].heading)
-            cands = set(sorted(texts, key=lambda b: (-votes[b], b))[:INDEX_CANDIDATES])
+            cands = set(heapq.nsmallest(INDEX_CANDIDATES, texts, key=lambda b: (-votes[b], b)))
             cands.update(
                 b for k in near for b in (k, *theirs.context(k)) if not theirs.nodes[b].heading
             )
@@ -212,7 +215,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
                 shared = words & other
                 if not shared:
                     continue
-                cosine = mass(shared) / math.sqrt(mass(words) * mass(other))
+                cosine = mass(shared) / math.sqrt(mine.mass[a] * theirs.mass[b])
                 # Rare words say what a rule is about; the wording says which rule of
                 # several on one topic it is (a template sentence shares the words).
                 similarity = (cosine + fuzz.ratio(node.lower, theirs.nodes[b].lower) / 100) / 2
@@ -247,7 +250,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             return True
         unexplained = mass(shared - explained)
         return unexplained >= RESIDUAL_SHARE * mass(shared) and unexplained >= (
-            PIECE_RESIDUAL * mass(words)
+            PIECE_RESIDUAL * mine.mass[a]
         )
 
     def parallel_pieces(a: int, scored: list[tuple[float, int, float]]) -> list[int] | None:
@@ -377,6 +380,8 @@ def _weights(
         w: math.log(total / (len(index["old"].get(w, ())) + len(index["new"].get(w, ()))))
         for w in index["old"].keys() | index["new"].keys()
     }
+    for side_ in (old, new):
+        side_.mass = [sum(idf[w] for w in stems) for stems in side_.stems]
     return old, new, index, idf
 
 
@@ -544,7 +549,7 @@ def recover(
     def cosine(i: int, j: int) -> float:
         a, b = old.stems[i], new.stems[j]
         shared = a & b
-        return mass(shared) / math.sqrt(mass(a) * mass(b)) if shared else 0.0
+        return mass(shared) / math.sqrt(old.mass[i] * new.mass[j]) if shared else 0.0
 
     def similarity(i: int, j: int) -> float:
         return (cosine(i, j) + fuzz.ratio(p.old[i].lower, p.new[j].lower) / 100) / 2
@@ -562,13 +567,12 @@ def recover(
         postings = index["new" if side == "old" else "old"]
         votes = _votes(words, postings, idf)
         free = free_new if side == "old" else free_old
-        cands = sorted(
-            (b for b in votes if b not in inside and free(b)), key=lambda b: (-votes[b], b)
+        cands = heapq.nsmallest(
+            INDEX_CANDIDATES,
+            (b for b in votes if b not in inside and free(b)),
+            key=lambda b: (-votes[b], b),
         )
-        scores = [
-            similarity(a, b) if side == "old" else similarity(b, a)
-            for b in cands[:INDEX_CANDIDATES]
-        ]
+        scores = [similarity(a, b) if side == "old" else similarity(b, a) for b in cands]
         return max(scores, default=0.0)
 
     def subtree(children: dict, nodes: Sequence[_Node], k: int) -> list[int]:
