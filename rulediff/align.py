@@ -216,6 +216,9 @@ class _Pairing:
         self.descendant_counts: tuple[Counter, Counter] | None = None
         self.old_topic = [_topic(old, h) for h in self.old_heads]
         self.new_topic = [_topic(new, h) for h in self.new_heads]
+        self.word_weights: tuple | None = None
+        """The rescue passes' stem sets, word index and IDF (:mod:`rulediff.rescue`): the
+        texts do not change between the passes, so they are computed once."""
 
     def same_topic(self, i: int, j: int) -> bool:
         """False when the two texts name different keywords, steps or zones.
@@ -228,10 +231,11 @@ class _Pairing:
         ho, hn = self.old_topic[i], self.new_topic[j]
         if ho < 0 or hn < 0 or self.o2n[ho] == hn:
             return True
+        # A title has at most three words: test those, not the texts' whole word sets.
         told, tnew = _words(self.old[i].lower), _words(self.new[j].lower)
-        lost = _title_words(self.old[ho].lower) & told - tnew
-        gained = _title_words(self.new[hn].lower) & tnew - told
-        return not (lost and gained)
+        if not any(w in told and w not in tnew for w in _title_words(self.old[ho].lower)):
+            return True  # nothing of the old title lost
+        return not any(w in tnew and w not in told for w in _title_words(self.new[hn].lower))
 
     def pair(
         self,

@@ -367,7 +367,15 @@ def _weights(
     p: _Pairing,
 ) -> tuple[_Side, _Side, dict[str, dict[str, list[int]]], dict[str, float]]:
     """Both editions as stem sets, the word → texts index per side and the IDF of each
-    word over both editions (computed in one pass)."""
+    word over both editions (computed in one pass, once per pairing)."""
+    if p.word_weights is None:
+        p.word_weights = _compute_weights(p)
+    return p.word_weights
+
+
+def _compute_weights(
+    p: _Pairing,
+) -> tuple[_Side, _Side, dict[str, dict[str, list[int]]], dict[str, float]]:
     old = _Side(p.old, p.old_by_id, p.old_children)
     new = _Side(p.new, p.new_by_first, p.new_children)
     index: dict[str, dict[str, list[int]]] = {"old": defaultdict(list), "new": defaultdict(list)}
