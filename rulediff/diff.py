@@ -349,9 +349,12 @@ def enumerated_lists(text: str) -> list[tuple[str, tuple[str, ...]]]:
 
 def list_changes(old: str, new: str) -> tuple[ListChange, ...]:
     """Items added/removed per enumerated list present (by its lead-in) in both texts."""
+    new_lists = enumerated_lists(new)
+    if not new_lists:
+        return ()  # most texts: then the old text need not be parsed at all
     old_lists = {typography_key(lead).casefold(): items for lead, items in enumerated_lists(old)}
     out: list[ListChange] = []
-    for lead, items in enumerated_lists(new):
+    for lead, items in new_lists:
         key = typography_key(lead).casefold()
         before = old_lists.pop(key, None)
         if before is None and old_lists:
