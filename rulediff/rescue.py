@@ -89,9 +89,10 @@ def _votes(
     votes: dict[int, float] = defaultdict(float)
     for w in words:
         posting = postings.get(w, ())
-        if len(posting) <= MAX_POSTINGS:
+        if 0 < len(posting) <= MAX_POSTINGS:
+            weight = idf[w]
             for b in posting:
-                votes[b] += idf[w]
+                votes[b] += weight
     return votes
 
 
@@ -199,8 +200,8 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             votes = _votes(words, postings, idf)
             near = {b for k in mine.context(a) for b in links.get(k, ())}
             near = {b for b in near if not _is_section_id(theirs.nodes[b].id)}
-            texts = (b for b in votes if not theirs.nodes[b].heading)
-            cands = set(heapq.nsmallest(INDEX_CANDIDATES, texts, key=lambda b: (-votes[b], b)))
+            texts = [(-v, b) for b, v in votes.items() if not theirs.nodes[b].heading]
+            cands = {b for _v, b in heapq.nsmallest(INDEX_CANDIDATES, texts)}
             cands.update(
                 b for k in near for b in (k, *theirs.context(k)) if not theirs.nodes[b].heading
             )
@@ -220,7 +221,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
                 # several on one topic it is (a template sentence shares the words).
                 similarity = (cosine + fuzz.ratio(node.lower, theirs.nodes[b].lower) / 100) / 2
                 bonus = -OUT_OF_PLACE  # nowhere near where its neighbours or family went
-                if near & (theirs.context(b) | {b}):
+                if b in near or not near.isdisjoint(theirs.context(b)):
                     bonus = NEAR_BONUS
                 elif _family(theirs.nodes[b].id) in families:
                     bonus = FAMILY_BONUS
