@@ -356,17 +356,24 @@ class _BigramIndex:
     """Inverted index from blocking features to new nodes (IDF-weighted votes)."""
 
     def __init__(self, nodes: Sequence[_Node], members: Iterable[int]) -> None:
-        self.postings: dict[str, list[int]] = defaultdict(list)
+        postings: dict[str, list[int]] = defaultdict(list)
         for j in members:
             for f in nodes[j].features():
-                self.postings[f].append(j)
+                postings[f].append(j)
+        #: Each feature's texts and the vote it gives them (1 / how many there are), for
+        #: the features held by at most ``MAX_POSTINGS`` texts.
+        self.votes: dict[str, tuple[list[int], float]] = {
+            f: (posting, 1.0 / len(posting))
+            for f, posting in postings.items()
+            if len(posting) <= MAX_POSTINGS
+        }
 
     def top(self, feats: Iterable[str], k: int) -> list[int]:
         votes: dict[int, float] = defaultdict(float)
         for f in feats:
-            posting = self.postings.get(f)
-            if posting and len(posting) <= MAX_POSTINGS:
-                w = 1.0 / len(posting)
+            found = self.votes.get(f)
+            if found is not None:
+                posting, w = found
                 for j in posting:
                     votes[j] += w
         if len(votes) <= k:
