@@ -188,6 +188,10 @@ class _Pairing:
         self.method: dict[int, Method] = {}
         self.alternatives: dict[int, tuple[tuple[str, int], ...]] = {}
         """Runner-ups of a fuzzy pair: ("new", j) rivals of its new side, ("old", i) of its old."""
+        self.undecided_old: dict[int, tuple[int, ...]] = {}
+        self.undecided_new: dict[int, tuple[int, ...]] = {}
+        """Free rules whose close candidates the text does not decide between (the rescue
+        pass found them and declined): shown with the rule if it stays removed or added."""
         self.new_by_id: dict[str, list[int]] = defaultdict(list)
         for j, node in enumerate(new):
             self.new_by_id[node.id].append(j)

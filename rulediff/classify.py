@@ -252,12 +252,14 @@ def _groups(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[in
             )
             pairs.append(_Pair((i,), (j,), p.score[i], p.method[i], tuple(dict.fromkeys(rivals))))
         else:
-            pairs.append(_Pair((i,), (), 0.0, "none"))
+            undecided = tuple(p.new[k].id for k in p.undecided_old.get(i, ()))
+            pairs.append(_Pair((i,), (), 0.0, "none", undecided))
     for j, i in enumerate(p.n2o):
         if j in in_group_new:
             continue
         if i < 0 or i in in_group_old:
-            pairs.append(_Pair((), (j,), 0.0, "none"))
+            undecided = tuple(p.old[k].id for k in p.undecided_new.get(j, ()))
+            pairs.append(_Pair((), (j,), 0.0, "none", undecided))
     pairs.sort(key=lambda pair: _order_key(p, pair))
     return pairs
 
@@ -283,10 +285,10 @@ def _classify(
             "moved_text": moved_text,
         }
         if not pair.new:
-            out.append(Match(domain, "removed", old_ids, (), 0.0, "none", moved_text=moved_text))
+            out.append(Match(domain, "removed", old_ids, (), 0.0, "none", **common))  # type: ignore[arg-type]
             continue
         if not pair.old:
-            out.append(Match(domain, "added", (), new_ids, 0.0, "none", moved_text=moved_text))
+            out.append(Match(domain, "added", (), new_ids, 0.0, "none", **common))  # type: ignore[arg-type]
             continue
         old_text = "\n".join(p.old[i].text for i in pair.old)
         new_text = "\n".join(p.new[j].text for j in pair.new)

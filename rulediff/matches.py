@@ -69,9 +69,12 @@ class Match:
     its neighbours went: :mod:`rulediff.rescue`), ``term`` (glossary term),
     ``split``/``merge``."""
     ambiguous: bool = False
-    """Another candidate scored within :data:`AMBIGUITY_MARGIN`: check it by hand."""
+    """Another candidate scored within :data:`AMBIGUITY_MARGIN`: check it by hand. On a
+    ``removed`` or ``added`` rule: the text does not decide whether it has a counterpart
+    among ``alternatives`` (close candidates, themselves unmatched)."""
     alternatives: tuple[str, ...] = ()
-    """The runner-up ids when ``ambiguous``."""
+    """The runner-up ids when ``ambiguous``; for ``removed``/``added``, the undecided
+    candidates of the other edition."""
     moved: bool = False
     """Really moved (a new parent, or out of order among its siblings), not just shifted."""
     flags: tuple[str, ...] = ()

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import heapq
+import itertools
 import math
 import re
 from collections import Counter, defaultdict
@@ -62,6 +63,8 @@ OWN_WORDS = 0.25
 GAP_BONUS = 0.05
 #: ... when those are at most this many rules apart.
 GAP_WIDTH = 12
+#: Close candidates named for a free rule the text does not decide about.
+UNDECIDED_SHOWN = 3
 #: Candidates per free rule from the word index.
 INDEX_CANDIDATES = 12
 #: A word in more texts than this does not help to find candidates.
@@ -346,6 +349,24 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
         targets_of[i] = sorted(rest, key=lambda k: p.new[k].order)
         for j in rest:
             sources_of[j] = [i]
+    # What stays free after a close call is not simply removed or added: the text does
+    # not decide between its close candidates, and the reader is told which they are.
+    # Only free candidates count: a rule taken by its own counterpart is a template the
+    # free rule shares, not a place it may have gone.
+    for side, found, taken, undecided in (
+        ("old", targets_of, sources_of, p.undecided_old),
+        ("new", sources_of, targets_of, p.undecided_new),
+    ):
+        for a, scored in ranked[side].items():
+            if found.get(a) or not scored or scored[0][0] < RESCUE_SCORE:
+                continue
+            close = [
+                b
+                for score, b, _s in scored
+                if score > scored[0][0] - RESCUE_MARGIN and not taken.get(b)
+            ]
+            if len(close) > 1:
+                undecided[a] = tuple(close[:UNDECIDED_SHOWN])
 
 
 def _same_titles(old: Sequence[_Node], new: Sequence[_Node]) -> list[tuple[str, str]]:
@@ -525,6 +546,10 @@ RECOVERY_ELSEWHERE = 0.1
 #: ... when the container holds at most this many free texts on each side (a chapter
 #: holding dozens says little about which of them is which).
 RECOVERY_GROUP = 20
+#: Free texts under two matched containers that pair in document order: at most this many.
+PARALLEL_BLOCK = 4
+#: ... each holding the other's words (IDF share and token-set similarity, 0–1) this much.
+PARALLEL_HELD = 0.8
 
 
 def recover(
@@ -540,7 +565,10 @@ def recover(
     is still the best-matching free child under the counterpart of its container, when
     no free text elsewhere matches it much better and the new text holds no sentence of
     another old rule (then it is a piece of that rule). Containers are taken innermost first; the
-    whole subtree counts (a subrule may have moved a level up or down).
+    whole subtree counts (a subrule may have moved a level up or down). A container with
+    the same few free texts on each side that correspond in document order, each holding
+    the other's words, pairs them all even when every text grew (parallel rules written
+    once per case).
     """
     grouped_old = set(splits) | {i for group in merges.values() for i in group}
     grouped_new = set(merges) | {j for group in splits.values() for j in group}
@@ -563,6 +591,12 @@ def recover(
     def similarity(i: int, j: int) -> float:
         return (cosine(i, j) + fuzz.ratio(p.old[i].lower, p.new[j].lower) / 100) / 2
 
+    def contained(i: int, j: int) -> float:
+        """The rare words of the shorter text found in the longer one."""
+        a, b = old.stems[i], new.stems[j]
+        shared = a & b
+        return mass(shared) / min(mass(a), mass(b)) if shared else 0.0
+
     def free_old(i: int) -> bool:
         return p.o2n[i] < 0 and not p.old[i].heading and i not in grouped_old
 
@@ -583,6 +617,27 @@ def recover(
         )
         scores = [similarity(a, b) if side == "old" else similarity(b, a) for b in cands]
         return max(scores, default=0.0)
+
+    def in_order(olds: list[int], news: list[int], table: dict) -> bool:
+        """The container's few free texts, as many on each side, correspond in document
+        order and no other assignment comes close ("front face …", "back face …" each
+        grown a paragraph): the container match and the order decide, not the wording."""
+        if not 2 <= len(olds) == len(news) <= PARALLEL_BLOCK:
+            return False
+        held = {
+            (i, j): (contained(i, j) + fuzz.token_set_ratio(p.old[i].lower, p.new[j].lower) / 100)
+            / 2
+            for (i, j) in table
+        }
+        if any(held.get((i, j), 0.0) < PARALLEL_HELD for i, j in zip(olds, news, strict=True)):
+            return False
+        total = sum(held[(i, j)] for i, j in zip(olds, news, strict=True))
+        for order in itertools.permutations(news):
+            if list(order) != news:
+                other = sum(held.get((i, j), 0.0) for i, j in zip(olds, order, strict=True))
+                if other > total - RECOVERY_MARGIN * len(olds):
+                    return False
+        return True
 
     def subtree(children: dict, nodes: Sequence[_Node], k: int) -> list[int]:
         out: list[int] = []
@@ -605,6 +660,10 @@ def recover(
         if not olds or not news or len(olds) > RECOVERY_GROUP or len(news) > RECOVERY_GROUP:
             continue
         table = {(i, j): similarity(i, j) for i in olds for j in news if p.same_topic(i, j)}
+        if in_order(olds, news, table):
+            for i, j in zip(olds, news, strict=True):
+                p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "structure")
+            continue
         scored = sorted(
             ((s, i, j) for (i, j), s in table.items() if s >= RECOVERY_SCORE),
             key=lambda t: (-t[0], t[1], t[2]),

@@ -332,6 +332,22 @@ def test_search_finds_a_rule_by_number_and_by_phrase(browser, real_site: Path) -
     page.close()
 
 
+def test_search_page_without_javascript_says_how_to_open_a_rule_by_number(
+    browser, real_site: Path
+) -> None:
+    # A file:// page cannot read its query without a script; the page says so and
+    # gives the guessable address, which exists, and the rules list.
+    page, errors = _open(browser, real_site, "search.html?q=704.5j", 390, java_script_enabled=False)
+    note = page.inner_text("p.note")
+    assert "rules/704.5j.html" in note and "rulediff serve" in note
+    assert (real_site / "rules" / "704.5j.html").is_file()
+    link = page.query_selector("p.note a")
+    assert link is not None and link.get_attribute("href") == "rules/index.html"
+    scroll = page.evaluate("document.documentElement.scrollWidth")
+    assert scroll <= page.evaluate("document.documentElement.clientWidth")
+    page.close()
+
+
 def test_rule_page_is_todays_rule(browser, real_site: Path) -> None:
     date, _ = _newest(real_site)
     rule = corpus_edition(date).rule("704.5j")

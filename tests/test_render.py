@@ -455,6 +455,29 @@ def test_ambiguous_alternatives_name_and_link_their_edition() -> None:
     assert f"100.1c ({DATES[0]})" not in [label for label, _ in labels]
 
 
+def test_removed_rule_with_undecided_candidates_says_the_text_does_not_decide() -> None:
+    from dataclasses import replace
+
+    from rulediff.diff import WordOp
+    from rulediff.render.difftext import to_text
+
+    old, new = synthetic(DATES[0]), synthetic(DATES[1])
+    d = diff(old, new)
+    removed = _change(
+        kind="removed",
+        new_ids=(),
+        words=(WordOp("delete", "A widget spins."),),
+        ambiguous=True,
+        alternatives=("100.1c", "101.1b"),
+    )
+    html = render_changelog_html(replace(d, changes=(removed,)), old, new, embed_texts=False)
+    text = " ".join(re.sub(r"<[^>]+>", "", html).split())
+    assert "the text does not decide whether this rule was removed or became 100.1c" in text
+    assert "ambiguous match" not in text
+    plain = to_text(replace(d, changes=(removed,)))
+    assert plain.count("undecided: or it became 100.1c or 101.1b") == 1
+
+
 def test_keyword_rules_are_in_the_contents(corpus_dir: Path) -> None:
     from rulediff.render.edition import build_edition_view
 

@@ -120,6 +120,18 @@ def test_recovery_pairs_a_lone_free_child_of_a_renumbered_keyword() -> None:
     assert (m.new_ids, m.method) == (("702.102b",), "structure")
 
 
+def test_parallel_free_children_that_grew_pair_in_document_order() -> None:
+    # Double-faced cards moved from 711 to 712; the front-face and back-face marker
+    # rules each grew a paragraph (so every similarity is low) and a new section of
+    # modal cards copies their first sentence. Under the matched container the two
+    # free texts on each side pair in order, and no other assignment comes close.
+    a = align(corpus_edition("2015-01-23"), corpus_edition("2025-11-14"))
+    for old_id, new_id in (("711.1a", "712.2a"), ("711.1b", "712.2b")):
+        m = a.match_for_old(old_id)
+        assert m is not None
+        assert (m.kind, m.new_ids, m.method) == ("renumbered-edited", (new_id,), "structure")
+
+
 def test_recovery_leaves_a_free_child_when_a_free_text_elsewhere_fits_much_better() -> None:
     # The old morph subrule on turning a permanent face down is the only free child of
     # morph, but its text lives on in the face-down rules of another chapter: the
@@ -213,3 +225,27 @@ def test_rule_reworded_into_a_renamed_family_finds_it_by_the_family_title() -> N
     a = align(corpus_edition("2004-10-01"), corpus_edition("2026-06-19"))
     m = a.match_for_old("214.1")
     assert m is not None and m.new_ids == ("110.4",), m
+
+
+# --- undecided: a free rule whose close candidates the text does not tell apart ---------
+
+
+def test_rule_the_text_cannot_place_stays_removed_naming_its_undecided_candidates() -> None:
+    # The old split-card rule on characteristics outside the stack was rewritten; three
+    # free rules of the new split-card section fit it about as well. It stays removed
+    # (no confident wrong answer), flagged, with those candidates, each itself unmatched.
+    a = align(corpus_edition("2015-01-23"), corpus_edition("2025-11-14"))
+    m = a.match_for_old("708.5")
+    assert m is not None
+    assert m.kind == "removed" and m.ambiguous and "709.4" in m.alternatives
+    assert 2 <= len(m.alternatives) <= 3
+    for new_id in m.alternatives:
+        other = a.match_for_new(new_id)
+        assert other is not None and other.kind == "added", other
+
+
+def test_neighbouring_editions_have_no_undecided_rules() -> None:
+    # New rules for a new mechanic share templates with kept rules, which are not
+    # candidates: nothing is undecided between two consecutive editions.
+    a = align(corpus_edition("2021-06-18"), corpus_edition("2021-07-23"))
+    assert [m for m in a.rules if m.kind in ("added", "removed") and m.ambiguous] == []

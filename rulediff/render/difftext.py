@@ -53,8 +53,11 @@ def to_text(d: EditionDiff, *, include_unchanged: bool = False) -> str:
         tags = [c.kind, c.significance]
         if c.moved:
             tags.append("moved")
-        if c.ambiguous:
+        if c.ambiguous and c.old_ids and c.new_ids:
             tags.append("ambiguous: " + ", ".join(c.alternatives))
+        elif c.ambiguous:  # removed or added, unless it is one of these
+            way = "became " if c.old_ids else "came from "
+            tags.append("undecided: or it " + way + " or ".join(c.alternatives))
         where = ("glossary " if c.domain == "glossary" else "") + _arrow(c)
         lines.append("")
         lines.append(f"{where}  ({'; '.join(tags)}; score {c.score:g})")
@@ -97,7 +100,8 @@ def to_markdown(d: EditionDiff, *, include_unchanged: bool = False) -> str:
             out += ["", f"## {heading}", ""]
         words = tuple(type(w)(w.op, _md_escape(w.text)) for w in c.words)
         extra = " (moved)" if c.moved else ""
-        extra += " (ambiguous)" if c.ambiguous else ""
+        if c.ambiguous:
+            extra += " (ambiguous)" if c.old_ids and c.new_ids else " (undecided)"
         out.append(f"- **{_md_escape(_arrow(c))}** — {c.kind}, {c.significance}{extra}")
         if c.kind not in ("unchanged", "renumbered"):
             out.append(f"  {_inline(words, md=True)}")
