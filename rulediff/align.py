@@ -68,6 +68,7 @@ from .classify import (  # noqa: F401
     _term_key,
     changes_meaning,
 )
+from .collector import collector_paused
 from .matches import KINDS, Alignment, Domain, EditionRef, Kind, Match, Method  # noqa: F401
 from .model import Edition
 from .textkeys import (  # noqa: F401  (re-exported: the public text keys)
@@ -1376,6 +1377,7 @@ def _find_merges(p: _Pairing, taken_new: set[int]) -> dict[int, list[int]]:
 # --- the public entry points -------------------------------------------------------------------
 
 
+@collector_paused()
 def align(old: Edition, new: Edition) -> Alignment:
     """Match every rule, example and glossary entry of ``old`` to its counterpart in ``new``."""
     rules = _Pairing(_rule_nodes(old), _rule_nodes(new))

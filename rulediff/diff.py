@@ -48,6 +48,7 @@ from .align import (
     word_opcodes,
 )
 from .clauses import list_lead, lists
+from .collector import collector_paused
 from .model import Diagnostic, Edition
 from .serialize import Out, to_data
 
@@ -441,6 +442,7 @@ def _section_of(ids: tuple[str, ...]) -> str:
     return head[0] if head[:1].isdigit() else ""
 
 
+@collector_paused()
 def diff(old: Edition, new: Edition, alignment: Alignment | None = None) -> EditionDiff:
     """The edit script from ``old`` to ``new`` (aligning them unless ``alignment`` is given)."""
     if alignment is None:

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from lark import Lark, Token, Transformer, UnexpectedEOF, UnexpectedInput
 
+from .collector import collector_paused
 from .errors import ParseError
 from .ingest import IngestedText, find_effective_date, ingest_bytes, ingest_file
 from .model import (
@@ -434,6 +435,7 @@ def _is_next_section(
     )
 
 
+@collector_paused()
 def parse_text(
     text: str,
     *,
