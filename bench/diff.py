@@ -40,6 +40,7 @@ from rulediff import history as history_module  # noqa: E402
 from rulediff import provenance as provenance_module  # noqa: E402
 from rulediff import rescue as rescue_module  # noqa: E402
 from rulediff import textkeys as textkeys_module  # noqa: E402
+from rulediff import worddiff as worddiff_module  # noqa: E402
 from rulediff.align import align  # noqa: E402
 from rulediff.corpus import Corpus, load_file  # noqa: E402
 from rulediff.diff import diff, diff_cached  # noqa: E402
@@ -77,6 +78,7 @@ def forget_process_memos() -> None:
         for value in vars(module).values():
             if callable(getattr(value, "cache_clear", None)) and value is not document_parser:
                 value.cache_clear()
+    worddiff_module._chunk_memo.clear()  # a plain dict memo
 
 
 def cold(old: Path, new: Path) -> str:
