@@ -1112,10 +1112,18 @@ def _follow_moved_text(
         )
         if not targets or targets[0][0] < MOVED_SHARE:
             continue
-        sent, j = targets[0]
-        if len(targets) > 1 and targets[1][0] > sent - MOVED_MARGIN:
-            continue  # its sentences went to two places alike: the text does not decide
-        if not _in_place(p, i, j) or not p.same_topic(i, j) or j in in_splits:
+        # Its sentences may have gone to two places alike (a definition copied into a
+        # keyword action): the one standing in its place decides, if only one does.
+        close = [t for t in targets if t[0] > targets[0][0] - MOVED_MARGIN]
+        placed = [
+            j
+            for sent, j in close
+            if sent >= MOVED_SHARE and (_in_place(p, i, j) or _beside(p, i, j))
+        ]
+        if len(placed) != 1:
+            continue
+        j = placed[0]
+        if not p.same_topic(i, j) or j in in_splits:
             continue
         if not _keeps_its_name(p.old[i], p.new[j]):
             continue  # a template sentence shared with another rule: its name is gone
@@ -1125,6 +1133,51 @@ def _follow_moved_text(
         _join_merge(p, i, j, splits, merges, in_merges)
 
 
+#: A rule naming at least this many rules by reference is a list of them ...
+LIST_REFERENCES = 3
+
+
+def _follow_listed_rules(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """A free old rule that lists other rules by reference ("the special actions are …
+    (see rule …), … (see rule …)") went where the listed rules went, when they all went
+    under one free new rule with text: the list became that rule and its subrules."""
+    in_splits = {j for group in splits.values() for j in group}
+    in_merges = {i for group in merges.values() for i in group}
+    targets, _sources = rescue._links(p, splits, merges)
+    for i, node in enumerate(p.old):
+        if node.heading or p.o2n[i] >= 0 or i in splits or i in in_merges:
+            continue
+        if "rule" not in node.lower:
+            continue  # a cheap test first: a list by reference says "see rule …"
+        listed = {p.old_by_id.get(r) for r in references(node.text)} - {None, i}
+        if len(listed) < LIST_REFERENCES:
+            continue
+        parents = {p.new[j].parent for k in listed for j in targets.get(k, [-1]) if j >= 0}
+        if any(not targets.get(k) for k in listed) or len(parents) != 1:
+            continue
+        parent = parents.pop()
+        g = p.new_by_first.get(parent) if parent is not None else None
+        if g is None or p.new[g].heading or p.n2o[g] >= 0 or g in merges or g in in_splits:
+            continue
+        p.pair(i, g, round(fuzz.ratio(node.lower, p.new[g].lower), 1), "structure")
+
+
+def _beside(p: _Pairing, i: int, j: int) -> bool:
+    """New ``j`` stands where old ``i``'s siblings went: a sibling was matched to ``j`` or
+    to a rule under ``j``'s parent (a heading renamed and matched elsewhere still has its
+    rules side by side)."""
+    parent = p.old[i].parent
+    if parent is None:
+        return False
+    for k in p.old_children[parent]:
+        t = p.o2n[k]
+        if k != i and t >= 0 and (t == j or p.new[t].parent == p.new[j].parent):
+            return True
+    return False
+
+
 #: A free new rule is a piece of an old rule in the corresponding place when this share
 #: of its text is found (a sentence inside a longer one counts) in that old rule ...
 PLACE_PIECE_SHARE = 0.6
@@ -1132,6 +1185,13 @@ PLACE_PIECE_SHARE = 0.6
 PLACE_PIECE_SIMILARITY = 88.0
 #: Too many old rules under the ancestor to say where a piece came from.
 PLACE_PIECE_MAX = 40
+#: A sentence that this many changed new rules repeat word for word ("players may …" at
+#: the end of every step) says nothing about where a rule came from.
+COMMON_UNIT_RULES = 3
+
+#: A word opening a sentence only to number a step ("Third, …" where the old rule said
+#: "Then …") is not content.
+_SEQUENCE_WORD = re.compile(r"^(?:first|second|third|fourth|fifth|sixth|then|next|finally),?\s+")
 
 
 def _holds(keys: Sequence[str], key: str) -> bool:
@@ -1147,14 +1207,21 @@ def _holds(keys: Sequence[str], key: str) -> bool:
 
 def _pieces_in_place(
     p: _Pairing,
+    prov: _Provenance,
     sweeps: Iterable[tuple[str, str]],
     splits: dict[int, list[int]],
     merges: dict[int, list[int]],
-) -> None:
+) -> dict[int, list[int]]:
     """A sentence cut out of a rule into a new rule next to it ("Then the active player
     gets priority" → "Third, the active player gets priority."): under the counterpart of
     the new rule's nearest matched ancestor, the one old rule that holds most of its
-    sentences (also as parts of longer ones) is split, its pieces listed."""
+    sentences (also as parts of longer ones) is split, its pieces listed. An old rule
+    already split gains the piece too. A sentence that many new rules repeat is no
+    evidence against an origin, and words that only number a step are not compared."""
+    owners: dict[str, set[int]] = defaultdict(set)
+    for u in prov.new_units:
+        owners[u.key].add(u.owner)
+    common = {key for key, found in owners.items() if len(found) >= COMMON_UNIT_RULES}
     ordered = sorted(
         ((a.lower(), b.lower()) for a, b in sweeps if not changes_meaning(a, b)),
         key=lambda s: (-len(s[0]), s),
@@ -1172,7 +1239,7 @@ def _pieces_in_place(
             parent = p.old[k].parent if k is not None else None
     old_keys: dict[int, list[str]] = {}
     kept_keys: dict[int, list[str]] = {}
-    pieces: dict[int, list[int]] = defaultdict(list)
+    pieces: dict[int, list[tuple[int, bool]]] = defaultdict(list)
     for j, node in enumerate(p.new):
         if p.n2o[j] >= 0 or node.heading or j in in_splits or j in merges:
             continue
@@ -1190,11 +1257,13 @@ def _pieces_in_place(
         olds = old_under.get(source.id, [])
         if not olds or len(olds) > PLACE_PIECE_MAX:
             continue
-        mine = [u for u in provenance.units(j, node.text) if len(u.key.split()) >= 3]
-        total = sum(u.weight for u in mine)
-        if not mine or total == 0:
+        mine = [
+            (_SEQUENCE_WORD.sub("", u.key), u.key in common) for u in provenance.units(j, node.text)
+        ]
+        mine = [(key, repeated) for key, repeated in mine if len(key.split()) >= 3]
+        if not mine:
             continue
-        shares: list[tuple[float, int]] = []
+        shares: list[tuple[float, int, bool]] = []
         for i in olds:
             keys = old_keys.get(i)
             if keys is None:
@@ -1206,32 +1275,71 @@ def _pieces_in_place(
             # copy ("some enchantments have the subtype …" once per subtype), not a piece.
             kept = kept_keys.get(i)
             if kept is None:
-                j0 = p.o2n[i]
-                kept = kept_keys[i] = (
-                    [u.key for u in provenance.units(j0, p.new[j0].text)] if j0 >= 0 else []
-                )
-            found = sum(u.weight for u in mine if _holds(keys, u.key) and not _holds(kept, u.key))
+                now = splits.get(i) or ([p.o2n[i]] if p.o2n[i] >= 0 else [])
+                kept = kept_keys[i] = [
+                    u.key for k in now for u in provenance.units(k, p.new[k].text)
+                ]
+            # A sentence many new rules repeat counts for an old rule that holds it,
+            # never against one that does not ("strict": counted against).
+            held = [
+                (len(key), repeated, _holds(keys, key) and not _holds(kept, key))
+                for key, repeated in mine
+            ]
+            found = sum(n for n, _repeated, ok in held if ok)
             if found:
-                shares.append((found / total, i))
+                total = sum(n for n, repeated, ok in held if ok or not repeated)
+                strict = found / sum(n for n, _repeated, _ok in held)
+                shares.append((found / total, i, strict >= PLACE_PIECE_SHARE))
         shares.sort(key=lambda t: (-t[0], t[1]))
         if not shares or shares[0][0] < PLACE_PIECE_SHARE:
             continue
         if len(shares) > 1 and shares[1][0] > shares[0][0] - SENTENCE_MARGIN:
             continue  # two old rules hold it: the text does not decide
-        pieces[shares[0][1]].append(j)
-    for i, found in sorted(pieces.items()):
-        if i in splits or i in in_merges or p.old[i].heading:
+        pieces[shares[0][1]].append((j, shares[0][2]))
+    later: dict[int, list[int]] = {}
+    for i, found_both in sorted(pieces.items()):
+        if i in in_merges or p.old[i].heading:
             continue
         main = p.o2n[i]
         if main >= 0 and (main in merges or main in in_splits):
             continue
-        group = sorted({*found, *([main] if main >= 0 else [])}, key=lambda k: p.new[k].order)
+        now = splits.get(i) or ([main] if main >= 0 else [])
+        found = [j for j, _strict in found_both]
+        if not now and not any(strict for _j, strict in found_both):
+            # Found only with the repeated sentences left out: a piece, not enough to
+            # call it the free rule's successor; it joins once the rule has one.
+            later[i] = found
+            continue
+        group = sorted({*found, *now}, key=lambda k: p.new[k].order)
         if len(group) == 1:
             j = group[0]
             p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "sentence")
         else:
             splits[i] = group
             in_splits.update(group)
+    return later
+
+
+def _join_pieces(
+    p: _Pairing,
+    later: dict[int, list[int]],
+    splits: dict[int, list[int]],
+    merges: dict[int, list[int]],
+) -> None:
+    """The pieces :func:`_pieces_in_place` held back join their old rule's split, once the
+    later passes gave that rule a counterpart (a piece still free, the rule in no merge)."""
+    in_splits = {j for group in splits.values() for j in group}
+    in_merges = {i for group in merges.values() for i in group}
+    for i, found in sorted(later.items()):
+        main = p.o2n[i]
+        if i in in_merges or (main >= 0 and (main in merges or main in in_splits)):
+            continue
+        now = splits.get(i) or ([main] if main >= 0 else [])
+        rest = [j for j in found if p.n2o[j] < 0 and j not in in_splits and j not in merges]
+        if not now or not rest:
+            continue
+        splits[i] = sorted({*now, *rest}, key=lambda k: p.new[k].order)
+        in_splits.update(splits[i])
 
 
 # --- splits and merges -------------------------------------------------------------------
@@ -1397,11 +1505,13 @@ def align(old: Edition, new: Edition) -> Alignment:
     merges = _find_merges(rules, {j for group in splits.values() for j in group})
     _find_copies(rules, splits, merges)
     _sentence_splits(rules, prov, splits, merges)
-    _pieces_in_place(rules, early_sweeps, splits, merges)
+    later = _pieces_in_place(rules, prov, early_sweeps, splits, merges)
     rescue.rescue(rules, splits, merges)
     rescue.recover(rules, splits, merges, prov.by_new)
     _follow_moved_text(rules, prov, splits, merges)
+    _join_pieces(rules, later, splits, merges)
     rescue.rescue_headings(rules, splits, merges)
+    _follow_listed_rules(rules, splits, merges)
     rule_pairs = _groups(rules, splits, merges)
     mapping: dict[str, str] = {}
     for pair in rule_pairs:

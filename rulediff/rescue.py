@@ -488,6 +488,18 @@ def rescue_headings(
             )
         eligible = [g for g, c in votes.items() if c >= 2 and c >= HEADING_SHARE * total]
         if not eligible:
+            # Too few texts to vote ("Changing Targets", one of whose three subrules
+            # went to the new rule on changing targets): a free rule that received one
+            # of them and says every naming word of the title is the heading rewritten.
+            g = _named_by(p, node, votes, sources_of, HEADING_SHARE * total)
+            if g >= 0 and not sources_of.get(g):
+                p.pair(h, g, round(fuzz.ratio(node.lower, p.new[g].lower), 1), "structure")
+                targets_of[h], sources_of[g] = [g], [h]
+            elif g >= 0 and not any(g in group for group in splits.values()):
+                group = sorted({*sources_of[g], h}, key=lambda k: p.old[k].order)
+                merges[g] = group
+                sources_of[g] = group
+                targets_of[h] = [g]
             continue
         deepest = max(depth[g] for g in eligible)
         ranked = sorted(
@@ -512,6 +524,31 @@ def rescue_headings(
             merges[g] = group
             sources_of[g] = group
             targets_of[h] = [g]
+
+
+def _named_by(p: _Pairing, heading: _Node, votes: Counter, sources_of: dict, share: float) -> int:
+    """The one new rule among ``votes`` that the heading's title names: a free rule whose
+    words hold every naming word of the title (a short title naming one thing), or a
+    heading taken only by headings whose own naming words are all in the title
+    ("Countering …" and the keyword action "Counter") and that holds ``share`` of the
+    heading's matched texts (a word of a title names less than the whole title); -1 when
+    none or several."""
+    from .align import _title_words, _words  # here: align imports this module
+
+    title = _title_words(heading.lower)
+    if not title:
+        return -1
+    found = []
+    for g in sorted(votes):
+        owners = sources_of.get(g)
+        if not owners:
+            if title <= _words(p.new[g].lower):
+                found.append(g)
+        elif votes[g] >= share and p.new[g].heading and all(p.old[k].heading for k in owners):
+            words = _title_words(p.new[g].lower)
+            if words and words <= title:
+                found.append(g)
+    return found[0] if len(found) == 1 else -1
 
 
 def _gap(a: int, links: dict[int, list[int]], size: int) -> tuple[int, int]:

@@ -249,3 +249,81 @@ def test_neighbouring_editions_have_no_undecided_rules() -> None:
     # candidates: nothing is undecided between two consecutive editions.
     a = align(corpus_edition("2021-06-18"), corpus_edition("2021-07-23"))
     assert [m for m in a.rules if m.kind in ("added", "removed") and m.ambiguous] == []
+
+
+# --- issue 9, fifth round: pieces of split rules, moved text beside siblings, headings ---
+
+
+@functools.cache
+def span_2005_2014() -> Alignment:
+    return align(corpus_edition("2005-10-01"), corpus_edition("2014-07-18"))
+
+
+@functools.cache
+def span_2004_2026() -> Alignment:
+    return align(corpus_edition("2004-10-01"), corpus_edition("2026-06-19"))
+
+
+def test_sentence_cut_out_of_a_rule_already_split_joins_its_pieces() -> None:
+    # The declare-attackers rule was cut into numbered actions; its priority sentence
+    # became the step's "third" rule, whose second sentence every step repeats.
+    m = m2010().match_for_old("308.1")
+    assert m is not None and m.kind == "split"
+    assert "508.3" in m.new_ids and "508.4" in m.new_ids
+    # The layer rule's power/toughness sublayer sentence became one sublayer rule.
+    m = m2010().match_for_old("418.5a")
+    assert m is not None and m.kind == "split" and "612.3c" in m.new_ids
+
+
+def test_piece_found_only_beside_repeated_sentences_joins_once_its_rule_has_a_match() -> None:
+    # The draw step's rule: "Then the active player gets priority" became its own
+    # numbered rule; it is not the old rule's only counterpart, so it joins the split
+    # once the draw rule itself has been matched.
+    m = span_2004_2026().match_for_old("304.1")
+    assert m is not None
+    assert (m.kind, m.new_ids) == ("split", ("504.1", "504.2"))
+
+
+def test_moved_text_goes_where_the_rules_siblings_went() -> None:
+    # The definition of "object" and of becoming a permanent went into the new rules
+    # that their chapter's other rules went beside.
+    for old_id, new_id in (("200.8", "109.1"), ("214.3", "110.1")):
+        m = m2010().match_for_old(old_id)
+        assert m is not None and m.new_ids == (new_id,), (old_id, m)
+
+
+def test_moved_text_copied_into_a_keyword_action_stays_with_its_siblings() -> None:
+    # Who may activate an ability: the sentence went word for word both to the
+    # activation rule and to the keyword action "Activate"; its siblings went to the
+    # activation rules, so that is where it went.
+    a = align(corpus_edition("2009-05-01"), corpus_edition("2009-07-11"))
+    m = a.match_for_old("403.2")
+    assert m is not None and m.new_ids == ("602.2",)
+
+
+def test_heading_too_small_to_vote_goes_to_the_free_rule_saying_its_title() -> None:
+    # "Changing Targets": one of its three subrules went to the new rule on changing
+    # targets, which carries both words of the title; the heading is that rule.
+    m = span_2005_2014().match_for_old("415.7")
+    assert m is not None and m.new_ids == ("114.6",)
+    m = span_2004_2026().match_for_old("415.7")
+    assert m is not None and m.new_ids == ("115.7",)
+
+
+def test_heading_too_small_to_vote_joins_the_keyword_heading_its_title_names() -> None:
+    # "Countering Spells and Abilities": its one matched subrule went under the keyword
+    # action "Counter", which the old keyword-action heading already took; the two
+    # headings were merged into it.
+    m = m2010().match_for_new("701.5")
+    assert m is not None and m.kind == "merged" and "414" in m.old_ids
+
+
+def test_rule_listing_other_rules_goes_where_the_listed_rules_went() -> None:
+    # The old rule naming every special action by reference became the new rule that
+    # introduces the list, whose subrules are where the referenced rules went.
+    m = m2010().match_for_old("408.1i")
+    assert m is not None and m.new_ids == ("114.2",) and m.method == "structure"
+    assert {m2010().match_for_old(r).new_ids[0] for r in ("408.2d", "408.2h")} <= {
+        "114.2a",
+        "114.2b",
+    }
