@@ -27,6 +27,8 @@ from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz
 
+from . import provenance
+
 if TYPE_CHECKING:
     from .align import _Node, _Pairing
 
@@ -65,6 +67,11 @@ GAP_BONUS = 0.05
 GAP_WIDTH = 12
 #: Close candidates named for a free rule the text does not decide about.
 UNDECIDED_SHOWN = 3
+#: An undecided rule goes to its best free candidate when that keeps one of its sentences
+#: this well (token-set similarity of the closest two sentences, 0–100) ...
+SENTENCE_KEPT = 85.0
+#: ... this far ahead of every other free close candidate.
+SENTENCE_LEAD = 10.0
 #: Candidates per free rule from the word index.
 INDEX_CANDIDATES = 12
 #: A word in more texts than this does not help to find candidates.
@@ -349,6 +356,56 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
         targets_of[i] = sorted(rest, key=lambda k: p.new[k].order)
         for j in rest:
             sources_of[j] = [i]
+    # An undecided rule whose best free candidate keeps one of its sentences (reworded
+    # at most a little) that no other free close candidate keeps: the sentence decides
+    # ("the active player gets priority" kept as the step's closing rule, the rest of
+    # the old rule rewritten elsewhere).
+    for side, found, taken in (("old", targets_of, sources_of), ("new", sources_of, targets_of)):
+        mine, theirs = (p.old, p.new) if side == "old" else (p.new, p.old)
+        for a, scored in sorted(ranked[side].items()):
+            if found.get(a) or not scored or scored[0][0] < RESCUE_SCORE:
+                continue
+            close = [
+                b
+                for score, b, _s in scored
+                if score > scored[0][0] - RESCUE_MARGIN and not taken.get(b)
+            ]
+            if len(close) < 2:
+                continue  # not undecided: decided, or a close call against a taken rule
+            kept = [_kept_sentence(mine[a], theirs[b]) for b in close]
+            if kept[0] < SENTENCE_KEPT or max(kept[1:]) > kept[0] - SENTENCE_LEAD:
+                continue
+            i, j = (a, close[0]) if side == "old" else (close[0], a)
+            p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "content")
+            targets_of[i] = [j]
+            sources_of[j] = [i]
+    # A free old rule whose best candidate is taken, but keeps one of its sentences that
+    # the candidate's present source does not have (and no other close candidate keeps
+    # it): a sentence folded into a rule that kept its own text too, a merge.
+    for a, scored in sorted(ranked["old"].items()):
+        if targets_of.get(a) or not scored or scored[0][0] < RESCUE_SCORE:
+            continue
+        b = scored[0][1]
+        owners = sources_of.get(b)
+        if not owners or any(b in group for group in splits.values()):
+            continue
+        kept, sentence = _kept_unit(p.old[a], p.new[b])
+        if kept < SENTENCE_KEPT or any(
+            _kept_sentence(p.old[a], p.new[c]) > kept - SENTENCE_LEAD
+            for score, c, _s in scored[1:]
+            if score > scored[0][0] - RESCUE_MARGIN
+        ):
+            continue
+        if any(
+            fuzz.token_set_ratio(x, sentence) >= SENTENCE_KEPT
+            for k in owners
+            for x in _sentences(p.old[k])
+        ):
+            continue  # the sentence is its present source's: a shared template
+        group = sorted({*owners, a}, key=lambda k: p.old[k].order)
+        merges[b] = group
+        sources_of[b] = group
+        targets_of[a] = [b]
     # What stays free after a close call is not simply removed or added: the text does
     # not decide between its close candidates, and the reader is told which they are.
     # Only free candidates count: a rule taken by its own counterpart is a template the
@@ -367,6 +424,32 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             ]
             if len(close) > 1:
                 undecided[a] = tuple(close[:UNDECIDED_SHOWN])
+
+
+def _sentences(node: _Node) -> tuple[str, ...]:
+    """The comparison keys of a rule's units long enough to compare (see provenance)."""
+    return _unit_keys(node.text)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _unit_keys(text: str) -> tuple[str, ...]:
+    return tuple(
+        u.key for u in provenance.units(0, text) if len(u.key.split()) >= provenance.MIN_UNIT_WORDS
+    )
+
+
+def _kept_sentence(a: _Node, b: _Node) -> float:
+    """How well ``b`` keeps the best-kept sentence of ``a`` (token-set similarity of the
+    closest two units of at least ``provenance.MIN_UNIT_WORDS`` words each)."""
+    return _kept_unit(a, b)[0]
+
+
+def _kept_unit(a: _Node, b: _Node) -> tuple[float, str]:
+    """:func:`_kept_sentence` and the unit of ``b`` that keeps the sentence."""
+    return max(
+        ((fuzz.token_set_ratio(x, y), y) for x in _sentences(a) for y in _sentences(b)),
+        default=(0.0, ""),
+    )
 
 
 def _same_titles(old: Sequence[_Node], new: Sequence[_Node]) -> list[tuple[str, str]]:

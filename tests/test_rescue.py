@@ -327,3 +327,54 @@ def test_rule_listing_other_rules_goes_where_the_listed_rules_went() -> None:
         "114.2a",
         "114.2b",
     }
+
+
+# --- issue 9, sixth round: undecided rules decided by a kept sentence -------------------
+
+
+def test_kept_sentence_compares_the_closest_two_sentences() -> None:
+    from rulediff.align import _Node
+    from rulediff.rescue import _kept_sentence
+
+    def node(text: str) -> _Node:
+        return _Node("1.1", text, None, False, 0)
+
+    old = node("Tokens leave quietly. Afterward the acting player holds the initiative.")
+    kept = node("Third, the acting player holds the initiative. Nothing else happens now.")
+    other = node("Counters stay on cards that change zones in this odd case.")
+    assert _kept_sentence(old, kept) >= 85
+    assert _kept_sentence(old, other) < 60
+    assert _kept_sentence(node("Too short."), kept) == 0.0
+
+
+def test_undecided_rule_goes_to_the_one_candidate_keeping_its_sentence() -> None:
+    # The combat damage step was renumbered into actions; the new closing rule ("the
+    # active player gets priority") fits three free old combat damage rules about as
+    # well by its words, but only one of them ends with that sentence.
+    for a in (m2010(), span_2005_2014()):
+        m = a.match_for_new("510.4")
+        assert m is not None and m.old_ids == ("310.4",), m
+    # Checklist cards became substitute cards: the new definition keeps the old
+    # rule's sentence about the card back, the other free candidates do not.
+    a = align(corpus_edition("2015-01-23"), corpus_edition("2025-11-14"))
+    m = a.match_for_old("711.3a")
+    assert m is not None and m.new_ids == ("713.1",), m
+
+
+def test_rule_whose_sentence_its_taken_best_candidate_kept_joins_it_as_a_merge() -> None:
+    # The sentence on where an instant goes at the end of its resolution, of the old
+    # casting chapter went, nearly word for word, into the resolution rule that the old
+    # resolving rule had taken; the resolving rule does not say it that way: a merge.
+    m = span_2005_2014().match_for_new("608.2k")
+    assert m is not None and m.kind == "merged" and set(m.old_ids) == {"401.7", "413.2h"}, m
+    # The numeral mana symbol rule folded into the generic mana rule that took the rule
+    # on numeral and variable symbols.
+    m = span_2004_2026().match_for_new("107.4b")
+    assert m is not None and set(m.old_ids) == {"104.3b", "104.3d"}, m
+
+
+def test_rule_sharing_only_its_candidates_own_sentence_does_not_join_it() -> None:
+    # An old landwalk rule repeats the sentence of its sibling that the new rule kept:
+    # the sentence is explained by that sibling, so the rule is not merged into it.
+    m = m2010().match_for_new("702.12b")
+    assert m is not None and m.old_ids == ("502.6b",), m
