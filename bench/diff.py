@@ -33,9 +33,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rulediff import align as align_module  # noqa: E402
 from rulediff import cache  # noqa: E402
+from rulediff import classify as classify_module  # noqa: E402
 from rulediff import clauses as clauses_module  # noqa: E402
 from rulediff import diff as diff_module  # noqa: E402
 from rulediff import history as history_module  # noqa: E402
+from rulediff import provenance as provenance_module  # noqa: E402
+from rulediff import rescue as rescue_module  # noqa: E402
+from rulediff import textkeys as textkeys_module  # noqa: E402
+from rulediff import worddiff as worddiff_module  # noqa: E402
 from rulediff.align import align  # noqa: E402
 from rulediff.corpus import Corpus, load_file  # noqa: E402
 from rulediff.diff import diff, diff_cached  # noqa: E402
@@ -58,10 +63,22 @@ def forget_process_memos() -> None:
     The Lark parser stays built: building it is process start-up, paid by both sides.
     """
     cache.forget_memo()
-    for module in (align_module, diff_module, history_module, refs_module, clauses_module):
+    modules = (
+        align_module,
+        classify_module,
+        clauses_module,
+        diff_module,
+        history_module,
+        provenance_module,
+        refs_module,
+        rescue_module,
+        textkeys_module,
+    )
+    for module in modules:
         for value in vars(module).values():
             if callable(getattr(value, "cache_clear", None)) and value is not document_parser:
                 value.cache_clear()
+    worddiff_module._chunk_memo.clear()  # a plain dict memo
 
 
 def cold(old: Path, new: Path) -> str:

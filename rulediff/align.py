@@ -68,6 +68,7 @@ from .classify import (  # noqa: F401
     _term_key,
     changes_meaning,
 )
+from .collector import collector_paused
 from .matches import KINDS, Alignment, Domain, EditionRef, Kind, Match, Method  # noqa: F401
 from .model import Edition
 from .textkeys import (  # noqa: F401  (re-exported: the public text keys)
@@ -220,6 +221,9 @@ class _Pairing:
         self.descendant_counts: tuple[Counter, Counter] | None = None
         self.old_topic = [_topic(old, h) for h in self.old_heads]
         self.new_topic = [_topic(new, h) for h in self.new_heads]
+        self.word_weights: tuple | None = None
+        """The rescue passes' stem sets, word index and IDF (:mod:`rulediff.rescue`): the
+        texts do not change between the passes, so they are computed once."""
 
     def same_topic(self, i: int, j: int) -> bool:
         """False when the two texts name different keywords, steps or zones.
@@ -232,10 +236,11 @@ class _Pairing:
         ho, hn = self.old_topic[i], self.new_topic[j]
         if ho < 0 or hn < 0 or self.o2n[ho] == hn:
             return True
+        # A title has at most three words: test those, not the texts' whole word sets.
         told, tnew = _words(self.old[i].lower), _words(self.new[j].lower)
-        lost = _title_words(self.old[ho].lower) & told - tnew
-        gained = _title_words(self.new[hn].lower) & tnew - told
-        return not (lost and gained)
+        if not any(w in told and w not in tnew for w in _title_words(self.old[ho].lower)):
+            return True  # nothing of the old title lost
+        return not any(w in tnew and w not in told for w in _title_words(self.new[hn].lower))
 
     def pair(
         self,
@@ -356,17 +361,24 @@ class _BigramIndex:
     """Inverted index from blocking features to new nodes (IDF-weighted votes)."""
 
     def __init__(self, nodes: Sequence[_Node], members: Iterable[int]) -> None:
-        self.postings: dict[str, list[int]] = defaultdict(list)
+        postings: dict[str, list[int]] = defaultdict(list)
         for j in members:
             for f in nodes[j].features():
-                self.postings[f].append(j)
+                postings[f].append(j)
+        #: Each feature's texts and the vote it gives them (1 / how many there are), for
+        #: the features held by at most ``MAX_POSTINGS`` texts.
+        self.votes: dict[str, tuple[list[int], float]] = {
+            f: (posting, 1.0 / len(posting))
+            for f, posting in postings.items()
+            if len(posting) <= MAX_POSTINGS
+        }
 
     def top(self, feats: Iterable[str], k: int) -> list[int]:
         votes: dict[int, float] = defaultdict(float)
         for f in feats:
-            posting = self.postings.get(f)
-            if posting and len(posting) <= MAX_POSTINGS:
-                w = 1.0 / len(posting)
+            found = self.votes.get(f)
+            if found is not None:
+                posting, w = found
                 for j in posting:
                     votes[j] += w
         if len(votes) <= k:
@@ -1473,6 +1485,7 @@ def _find_merges(p: _Pairing, taken_new: set[int]) -> dict[int, list[int]]:
 # --- the public entry points -------------------------------------------------------------------
 
 
+@collector_paused()
 def align(old: Edition, new: Edition) -> Alignment:
     """Match every rule, example and glossary entry of ``old`` to its counterpart in ``new``."""
     rules = _Pairing(_rule_nodes(old), _rule_nodes(new))

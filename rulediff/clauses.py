@@ -491,10 +491,20 @@ _LIST_TRIGGER = re.compile(
 )
 _TRIGGER = re.compile(r"[\d{“”\"?]|\bIf\b|" + _LIST_TRIGGER.pattern)
 #: What can start a reference (the keywords of ``reference`` in the grammar): the sentences
-#: :func:`references` parses.
+#: :func:`references` parses. The same matches as
+#: ``\b(?:(?:[Ss]ub)?[Rr]ules?|[Ss]ections?|[Ss]ee)\s+\d|(?<![\w.])\d{3}\.\d``, written to
+#: begin with one character class (the word's first letter or the number's first digit,
+#: then look-behinds for what it must be and what may not precede it), so the regex
+#: engine scans for that class instead of trying every position (~2.5× faster).
 _REFERENCE_TRIGGER = re.compile(
-    r"\b(?:(?:[Ss]ub)?[Rr]ules?|[Ss]ections?|[Ss]ee)\s+\d|(?<![\w.])\d{3}\.\d"
+    r"[RrSs\d](?:"
+    r"(?<=[Ss])(?<!\w[Ss])(?:ub[Rr]ules?|ections?|ee)\s+\d"  # subrule(s), section(s), see
+    r"|(?<=[Rr])(?<!\w[Rr])ules?\s+\d"  # rule(s)
+    r"|(?<=\d)(?<![\w.]\d)\d{2}\.\d"  # a dotted number: 702.3
+    r")"
 )
+#: Every form of ``_REFERENCE_TRIGGER`` holds a digit: a text without one cites nothing.
+_DIGIT = re.compile(r"\d")
 _SPLIT = re.compile(r"[“”\"\n]|\.\s+")
 _QUOTES = re.compile(r"[“”\"?]")
 
@@ -555,7 +565,7 @@ def references(text: str) -> tuple[Reference, ...]:
     over the corpus), in a fraction of the time: only the sentences that hold a reference
     keyword are parsed, each from its first keyword on.
     """
-    if not text:
+    if not text or _DIGIT.search(text) is None:  # the cheap test first (most texts)
         return ()
     return tuple(iter_references(_structures(text, _REFERENCE_TRIGGER, from_trigger=True)))
 

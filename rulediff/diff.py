@@ -48,6 +48,7 @@ from .align import (
     word_opcodes,
 )
 from .clauses import list_lead, lists
+from .collector import collector_paused
 from .model import Diagnostic, Edition
 from .serialize import Out, to_data
 
@@ -349,9 +350,12 @@ def enumerated_lists(text: str) -> list[tuple[str, tuple[str, ...]]]:
 
 def list_changes(old: str, new: str) -> tuple[ListChange, ...]:
     """Items added/removed per enumerated list present (by its lead-in) in both texts."""
+    new_lists = enumerated_lists(new)
+    if not new_lists:
+        return ()  # most texts: then the old text need not be parsed at all
     old_lists = {typography_key(lead).casefold(): items for lead, items in enumerated_lists(old)}
     out: list[ListChange] = []
-    for lead, items in enumerated_lists(new):
+    for lead, items in new_lists:
         key = typography_key(lead).casefold()
         before = old_lists.pop(key, None)
         if before is None and old_lists:
@@ -438,6 +442,7 @@ def _section_of(ids: tuple[str, ...]) -> str:
     return head[0] if head[:1].isdigit() else ""
 
 
+@collector_paused()
 def diff(old: Edition, new: Edition, alignment: Alignment | None = None) -> EditionDiff:
     """The edit script from ``old`` to ``new`` (aligning them unless ``alignment`` is given)."""
     if alignment is None:

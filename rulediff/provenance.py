@@ -18,6 +18,7 @@ are linked:
 
 from __future__ import annotations
 
+import functools
 import heapq
 import re
 from collections import defaultdict
@@ -64,16 +65,22 @@ def units(owner: int, text: str) -> list[Unit]:
     >>> [u.text for u in units(0, "Tokens exist. Each is: {R} red; {U} blue.")]
     ['Tokens exist.', 'Each is:', '{R} red;', '{U} blue.']
     """
-    out: list[Unit] = []
+    return [Unit(owner, piece, key) for piece, key in _cut(text)]
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _cut(text: str) -> tuple[tuple[str, str], ...]:
+    """``(text, key)`` of each unit of ``text``; memoized: several passes cut one rule."""
+    out: list[tuple[str, str]] = []
     start = 0
     for m in _UNIT_END.finditer(text):
         piece = text[start : m.start()].strip() + text[m.start() : m.end()].strip()
-        out.append(Unit(owner, piece, comparison_key(piece).lower()))
+        out.append((piece, comparison_key(piece).lower()))
         start = m.end()
     tail = text[start:].strip()
     if tail:
-        out.append(Unit(owner, tail, comparison_key(tail).lower()))
-    return out
+        out.append((tail, comparison_key(tail).lower()))
+    return tuple(out)
 
 
 def apply_sweeps(key: str, sweeps: Iterable[tuple[str, str]]) -> str:

@@ -17,6 +17,7 @@ template of a kept rule is new content, not a piece of it.
 from __future__ import annotations
 
 import functools
+import heapq
 import itertools
 import math
 import re
@@ -104,9 +105,10 @@ def _votes(
     votes: dict[int, float] = defaultdict(float)
     for w in words:
         posting = postings.get(w, ())
-        if len(posting) <= MAX_POSTINGS:
+        if 0 < len(posting) <= MAX_POSTINGS:
+            weight = idf[w]
             for b in posting:
-                votes[b] += idf[w]
+                votes[b] += weight
     return votes
 
 
@@ -124,6 +126,8 @@ class _Side:
         self.by_id = by_id
         self.kids = kids
         self.stems = [_stems(n.lower) for n in nodes]
+        self.mass: list[float] = []
+        """The IDF mass of each text's stems (set by :func:`_weights`)."""
         self._context: dict[int, frozenset[int]] = {}
 
     def context(self, k: int) -> frozenset[int]:
@@ -212,8 +216,8 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             votes = _votes(words, postings, idf)
             near = {b for k in mine.context(a) for b in links.get(k, ())}
             near = {b for b in near if not _is_section_id(theirs.nodes[b].id)}
-            texts = (b for b in votes if not theirs.nodes[b].heading)
-            cands = set(sorted(texts, key=lambda b: (-votes[b], b))[:INDEX_CANDIDATES])
+            texts = [(-v, b) for b, v in votes.items() if not theirs.nodes[b].heading]
+            cands = {b for _v, b in heapq.nsmallest(INDEX_CANDIDATES, texts)}
             cands.update(
                 b for k in near for b in (k, *theirs.context(k)) if not theirs.nodes[b].heading
             )
@@ -228,12 +232,12 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
                 shared = words & other
                 if not shared:
                     continue
-                cosine = mass(shared) / math.sqrt(mass(words) * mass(other))
+                cosine = mass(shared) / math.sqrt(mine.mass[a] * theirs.mass[b])
                 # Rare words say what a rule is about; the wording says which rule of
                 # several on one topic it is (a template sentence shares the words).
                 similarity = (cosine + fuzz.ratio(node.lower, theirs.nodes[b].lower) / 100) / 2
                 bonus = -OUT_OF_PLACE  # nowhere near where its neighbours or family went
-                if near & (theirs.context(b) | {b}):
+                if b in near or not near.isdisjoint(theirs.context(b)):
                     bonus = NEAR_BONUS
                 elif _family(theirs.nodes[b].id) in families:
                     bonus = FAMILY_BONUS
@@ -263,7 +267,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             return True
         unexplained = mass(shared - explained)
         return unexplained >= RESIDUAL_SHARE * mass(shared) and unexplained >= (
-            PIECE_RESIDUAL * mass(words)
+            PIECE_RESIDUAL * mine.mass[a]
         )
 
     def parallel_pieces(a: int, scored: list[tuple[float, int, float]]) -> list[int] | None:
@@ -525,7 +529,15 @@ def _weights(
     p: _Pairing,
 ) -> tuple[_Side, _Side, dict[str, dict[str, list[int]]], dict[str, float]]:
     """Both editions as stem sets, the word → texts index per side and the IDF of each
-    word over both editions (computed in one pass)."""
+    word over both editions (computed in one pass, once per pairing)."""
+    if p.word_weights is None:
+        p.word_weights = _compute_weights(p)
+    return p.word_weights
+
+
+def _compute_weights(
+    p: _Pairing,
+) -> tuple[_Side, _Side, dict[str, dict[str, list[int]]], dict[str, float]]:
     old = _Side(p.old, p.old_by_id, p.old_children)
     new = _Side(p.new, p.new_by_first, p.new_children)
     index: dict[str, dict[str, list[int]]] = {"old": defaultdict(list), "new": defaultdict(list)}
@@ -538,6 +550,8 @@ def _weights(
         w: math.log(total / (len(index["old"].get(w, ())) + len(index["new"].get(w, ()))))
         for w in index["old"].keys() | index["new"].keys()
     }
+    for side_ in (old, new):
+        side_.mass = [sum(idf[w] for w in stems) for stems in side_.stems]
     return old, new, index, idf
 
 
@@ -749,7 +763,7 @@ def recover(
     def cosine(i: int, j: int) -> float:
         a, b = old.stems[i], new.stems[j]
         shared = a & b
-        return mass(shared) / math.sqrt(mass(a) * mass(b)) if shared else 0.0
+        return mass(shared) / math.sqrt(old.mass[i] * new.mass[j]) if shared else 0.0
 
     def similarity(i: int, j: int) -> float:
         return (cosine(i, j) + fuzz.ratio(p.old[i].lower, p.new[j].lower) / 100) / 2
@@ -773,13 +787,12 @@ def recover(
         postings = index["new" if side == "old" else "old"]
         votes = _votes(words, postings, idf)
         free = free_new if side == "old" else free_old
-        cands = sorted(
-            (b for b in votes if b not in inside and free(b)), key=lambda b: (-votes[b], b)
+        cands = heapq.nsmallest(
+            INDEX_CANDIDATES,
+            (b for b in votes if b not in inside and free(b)),
+            key=lambda b: (-votes[b], b),
         )
-        scores = [
-            similarity(a, b) if side == "old" else similarity(b, a)
-            for b in cands[:INDEX_CANDIDATES]
-        ]
+        scores = [similarity(a, b) if side == "old" else similarity(b, a) for b in cands]
         return max(scores, default=0.0)
 
     def in_order(olds: list[int], news: list[int], table: dict) -> bool:

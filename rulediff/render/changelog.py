@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from markupsafe import Markup
 
 from .. import cache
+from ..collector import collector_paused
 from ..diff import Change, EditionDiff, ExampleChange, WordOp
 from ..model import Edition, RuleId
 from .difftext import list_notes
@@ -494,6 +495,7 @@ def render_changelog(view: ChangelogView) -> str:
     return template("changelog.html.j2").render(v=view, page=view.page)
 
 
+@collector_paused()
 def render_changelog_html(
     edition_diff: EditionDiff,
     old: Edition | None = None,
