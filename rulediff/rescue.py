@@ -425,7 +425,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
         b = max(fits, key=lambda c: (kept_in[c][0], -c))
         kept, sentence = kept_in[b]
         if kept < SENTENCE_KEPT or any(
-            _kept_whole(p.old[a], p.new[c])[0] > kept - SENTENCE_LEAD
+            (kept_in.get(c) or _kept_whole(p.old[a], p.new[c]))[0] > kept - SENTENCE_LEAD
             for _t, c, _s in scored
             if c != b
         ):
