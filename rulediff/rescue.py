@@ -91,11 +91,26 @@ _STOP = frozenset(
 )
 
 
-#: A clause that only names what another rule says, closed by its reference:
-#: "aside from the abilities that ... (see rule 401.3)".
-_POINTER = re.compile(r"[^.;:()]*\(see rules? [^)]*\)")
-#: The same clause when it cites one rule: (clause, rule id).
-_POINTER_ID = re.compile(r"([^.;:()]*)\(see rule (\d{3}(?:\.\d+[a-z]?)?)\)")
+#: A reference in parentheses: "(see rule 401.3)".
+_SEE = re.compile(r"\(see rules? ([^)]*)\)")
+
+
+def _pointers(lower: str) -> list[tuple[int, int, str]]:
+    """The clauses that only name what another rule says, each closed by its reference
+    ("aside from the abilities that ... (see rule 401.3)"): (start, end, cited)."""
+    found = []
+    for m in _SEE.finditer(lower):
+        start = max(lower.rfind(c, 0, m.start()) for c in ".;:()") + 1
+        found.append((start, m.end(), m.group(1).strip()))
+    return found
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _own_stems(lower: str) -> frozenset[str]:
+    """The stems of a text without its clauses that point to another rule."""
+    for start, end, _cited in reversed(_pointers(lower)):
+        lower = lower[:start] + " " + lower[end:]
+    return _stems(lower)
 
 
 def _plain(old: "_Side", new: "_Side", idf: dict[str, float], p: _Pairing, i: int, j: int) -> float:
@@ -271,7 +286,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
         back = sources_of if side == "old" else targets_of
         words, shared = mine.stems[a], mine.stems[a] & theirs.stems[b]
         if side == "new":  # a clause that points to another rule is that rule's content
-            shared = words & _stems(_POINTER.sub(" ", theirs.nodes[b].lower))
+            shared = words & _own_stems(theirs.nodes[b].lower)
         explained = set().union(*(mine.stems[k] for k in back[b]))
         if (
             side == "old"
@@ -472,13 +487,14 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             continue
         words = new.stems[a]
         shared = mass(words & old.stems[b])
-        for clause, cited in _POINTER_ID.findall(p.old[b].text.lower()):
+        text = p.old[b].text.lower()
+        for start, end, cited in _pointers(text):
             x = p.old_by_id.get(cited)
             if x is None or x == b or targets_of.get(x) or p.old[x].heading:
                 continue
             if x in grouped_old or not p.same_topic(x, a):
                 continue
-            if mass(words & _stems(clause)) < RESIDUAL_SHARE * shared:
+            if mass(words & _stems(text[start:end])) < RESIDUAL_SHARE * shared:
                 continue
             if _plain(old, new, idf, p, x, a) < KEPT_SIMILARITY:
                 continue
