@@ -113,7 +113,7 @@ def _own_stems(lower: str) -> frozenset[str]:
     return _stems(lower)
 
 
-def _plain(old: "_Side", new: "_Side", idf: dict[str, float], p: _Pairing, i: int, j: int) -> float:
+def _plain(old: _Side, new: _Side, idf: dict[str, float], p: _Pairing, i: int, j: int) -> float:
     """The rescue pass's similarity of old ``i`` and new ``j`` without bonuses."""
     shared = old.stems[i] & new.stems[j]
     if not shared:

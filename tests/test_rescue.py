@@ -430,7 +430,7 @@ def test_pointer_clauses_run_back_to_the_previous_break() -> None:
     from rulediff.rescue import _own_stems, _pointers
 
     text = "owls fly at night. apart from owls that hoot (see rule 9.1), bats swoop; moths rest"
-    (start, end, cited), = _pointers(text)
+    ((start, end, cited),) = _pointers(text)
     assert text[start:end].strip() == "apart from owls that hoot (see rule 9.1)"
     assert cited == "9.1"
     # the clause's words are the cited rule's, not this one's
