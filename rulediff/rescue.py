@@ -91,6 +91,37 @@ _STOP = frozenset(
 )
 
 
+#: A reference in parentheses: "(see rule 401.3)".
+_SEE = re.compile(r"\(see rules? ([^)]*)\)")
+
+
+def _pointers(lower: str) -> list[tuple[int, int, str]]:
+    """The clauses that only name what another rule says, each closed by its reference
+    ("aside from the abilities that ... (see rule 401.3)"): (start, end, cited)."""
+    found = []
+    for m in _SEE.finditer(lower):
+        start = max(lower.rfind(c, 0, m.start()) for c in ".;:()") + 1
+        found.append((start, m.end(), m.group(1).strip()))
+    return found
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _own_stems(lower: str) -> frozenset[str]:
+    """The stems of a text without its clauses that point to another rule."""
+    for start, end, _cited in reversed(_pointers(lower)):
+        lower = lower[:start] + " " + lower[end:]
+    return _stems(lower)
+
+
+def _plain(old: _Side, new: _Side, idf: dict[str, float], p: _Pairing, i: int, j: int) -> float:
+    """The rescue pass's similarity of old ``i`` and new ``j`` without bonuses."""
+    shared = old.stems[i] & new.stems[j]
+    if not shared:
+        return 0.0
+    cosine = sum(idf[w] for w in shared) / math.sqrt(old.mass[i] * new.mass[j])
+    return (cosine + fuzz.ratio(p.old[i].lower, p.new[j].lower) / 100) / 2
+
+
 @functools.lru_cache(maxsize=1 << 14)
 def _stems(lower: str) -> frozenset[str]:
     """Crude stems of the content words (first five letters: ability / abilities)."""
@@ -254,6 +285,8 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
         mine, theirs = (old, new) if side == "old" else (new, old)
         back = sources_of if side == "old" else targets_of
         words, shared = mine.stems[a], mine.stems[a] & theirs.stems[b]
+        if side == "new":  # a clause that points to another rule is that rule's content
+            shared = words & _own_stems(theirs.nodes[b].lower)
         explained = set().union(*(mine.stems[k] for k in back[b]))
         if (
             side == "old"
@@ -443,6 +476,32 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
         merges[b] = group
         sources_of[b] = group
         targets_of[a] = [b]
+    # A free new rule whose best candidate is taken and holds its words only in a clause
+    # that names another rule as their source ("the abilities that ... (see rule X)"):
+    # the words came from X, the rule that clause points to.
+    for a, scored in sorted(ranked["new"].items()):
+        if sources_of.get(a) or not scored or scored[0][0] < RESCUE_SCORE:
+            continue
+        b = scored[0][1]
+        if not targets_of.get(b):
+            continue
+        words = new.stems[a]
+        shared = mass(words & old.stems[b])
+        text = p.old[b].text.lower()
+        for start, end, cited in _pointers(text):
+            x = p.old_by_id.get(cited)
+            if x is None or x == b or targets_of.get(x) or p.old[x].heading:
+                continue
+            if x in grouped_old or not p.same_topic(x, a):
+                continue
+            if mass(words & _stems(text[start:end])) < RESIDUAL_SHARE * shared:
+                continue
+            if _plain(old, new, idf, p, x, a) < KEPT_SIMILARITY:
+                continue
+            p.pair(x, a, round(fuzz.ratio(p.old[x].lower, p.new[a].lower), 1), "content")
+            targets_of[x] = [a]
+            sources_of[a] = [x]
+            break
     # What stays free after a close call is not simply removed or added: the text does
     # not decide between its close candidates, and the reader is told which they are.
     # Only free candidates count: a rule taken by its own counterpart is a template the

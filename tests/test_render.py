@@ -453,6 +453,14 @@ def test_ambiguous_alternatives_name_and_link_their_edition() -> None:
     assert (f"100.1c ({DATES[1]})", "#n-r100.1c") in labels  # only the new edition has it
     assert (f"101.1b ({DATES[0]})", "../editions/a.html#r101.1b") in labels
     assert f"100.1c ({DATES[0]})" not in [label for label, _ in labels]
+    # an undecided added rule's candidates are old rules, named in the old edition only
+    added = _change(kind="added", old_ids=(), ambiguous=True, alternatives=("100.1",))
+    links = alternative_links(
+        added, _Side(old, "../editions/a.html", "", DATES[0]), _Side(new, "", "n-", DATES[1])
+    )
+    assert [(r.label, r.href) for r in links] == [
+        (f"100.1 ({DATES[0]})", "../editions/a.html#r100.1")
+    ]
 
 
 def test_removed_rule_with_undecided_candidates_says_the_text_does_not_decide() -> None:

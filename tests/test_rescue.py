@@ -421,3 +421,33 @@ def test_a_clause_of_a_longer_sentence_does_not_join_a_rule() -> None:
     # on priority during the untap step: a clause, not a sentence it kept whole.
     m = span_2004_2026().match_for_old("502.15d")
     assert m is not None and "117.3a" not in m.new_ids, m
+
+
+# --- issue 9, eighth round: a clause that points to another rule --------------------------
+
+
+def test_pointer_clauses_run_back_to_the_previous_break() -> None:
+    from rulediff.rescue import _own_stems, _pointers
+
+    text = "owls fly at night. apart from owls that hoot (see rule 9.1), bats swoop; moths rest"
+    ((start, end, cited),) = _pointers(text)
+    assert text[start:end].strip() == "apart from owls that hoot (see rule 9.1)"
+    assert cited == "9.1"
+    # the clause's words are the cited rule's, not this one's
+    assert "hoot" not in _own_stems(text) and "swoop" in _own_stems(text)
+    assert _pointers("no reference here.") == []
+
+
+def test_new_rule_matching_a_clause_that_cites_a_rule_comes_from_that_rule() -> None:
+    # The old ability categories rule opens with a clause naming, by reference, the
+    # instructions of instants and sorceries that the previous rule describes; the new
+    # spell-abilities rule restates that clause. It came from the cited rule, and is no
+    # piece of the categories rule.
+    early = m2010_early()
+    citing = corpus_edition("2009-05-01").rule("402.2").text
+    assert "(see rule 401.3)" in citing
+    for a in (early, m2010()):
+        m = a.match_for_old("401.3")
+        assert m is not None and m.new_ids == ("112.3a",), m
+        m = a.match_for_old("402.2")
+        assert m is not None and "112.3a" not in m.new_ids and "112.3" in m.new_ids, m

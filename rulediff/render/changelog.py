@@ -147,12 +147,14 @@ def _anchor(c: Change, unique: Callable[[str], str]) -> str:
 def alternative_links(c: Change, old: _Side, new: _Side) -> tuple[RuleLink, ...]:
     """The runner-ups of an ambiguous match, each named with the edition that has it
     ("702.36d (2015-03-27)") and linked to its text there; unlinked when no edition is
-    known."""
+    known. For a removed or added rule, the candidates are in the other edition."""
     out: list[RuleLink] = []
+    # an undecided removed (added) rule's candidates are rules of the other edition only
+    sides = (new,) if not c.new_ids else (old,) if not c.old_ids else (old, new)
     for rule_id in c.alternatives:
         found = [
             RuleLink(f"{rule_id} ({side.date})", side.rule(rule_id))
-            for side in (old, new)
+            for side in sides
             if side.edition is not None and side.edition.rule(rule_id) is not None
         ]
         out.extend(found or [RuleLink(rule_id, None)])
