@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from rapidfuzz import fuzz
 
 from . import provenance
+from .clauses import references
 
 if TYPE_CHECKING:
     from .align import _Node, _Pairing
@@ -91,26 +92,29 @@ _STOP = frozenset(
 )
 
 
-#: A reference in parentheses: "(see rule 401.3)".
-_SEE = re.compile(r"\(see rules? ([^)]*)\)")
-
-
-def _pointers(lower: str) -> list[tuple[int, int, str]]:
+def _pointers(text: str) -> list[tuple[int, int, str]]:
     """The clauses that only name what another rule says, each closed by its reference
-    ("aside from the abilities that ... (see rule 401.3)"): (start, end, cited)."""
+    in parentheses ("aside from the abilities that ... (see rule 401.3)"): (start, end,
+    cited). The references are read by :mod:`rulediff.clauses`, the one reference parser."""
     found = []
-    for m in _SEE.finditer(lower):
-        start = max(lower.rfind(c, 0, m.start()) for c in ".;:()") + 1
-        found.append((start, m.end(), m.group(1).strip()))
+    for ref in references(text):
+        opening = text.rfind("(", 0, ref.start)
+        closing = text.find(")", ref.end)
+        if opening < 0 or closing < 0 or text.rfind(")", 0, ref.start) > opening:
+            continue  # not inside parentheses
+        if not text[opening + 1 : ref.end].lower().lstrip().startswith("see"):
+            continue
+        start = max(text.rfind(c, 0, opening) for c in ".;:()") + 1
+        found.append((start, closing + 1, ref.target))
     return found
 
 
 @functools.lru_cache(maxsize=1 << 14)
-def _own_stems(lower: str) -> frozenset[str]:
+def _own_stems(text: str) -> frozenset[str]:
     """The stems of a text without its clauses that point to another rule."""
-    for start, end, _cited in reversed(_pointers(lower)):
-        lower = lower[:start] + " " + lower[end:]
-    return _stems(lower)
+    for start, end, _cited in reversed(_pointers(text)):
+        text = text[:start] + " " + text[end:]
+    return _stems(text.lower())
 
 
 def _plain(old: _Side, new: _Side, idf: dict[str, float], p: _Pairing, i: int, j: int) -> float:
@@ -286,7 +290,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
         back = sources_of if side == "old" else targets_of
         words, shared = mine.stems[a], mine.stems[a] & theirs.stems[b]
         if side == "new":  # a clause that points to another rule is that rule's content
-            shared = words & _own_stems(theirs.nodes[b].lower)
+            shared = words & _own_stems(theirs.nodes[b].text)
         explained = set().union(*(mine.stems[k] for k in back[b]))
         if (
             side == "old"
@@ -487,14 +491,14 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             continue
         words = new.stems[a]
         shared = mass(words & old.stems[b])
-        text = p.old[b].text.lower()
+        text = p.old[b].text
         for start, end, cited in _pointers(text):
             x = p.old_by_id.get(cited)
             if x is None or x == b or targets_of.get(x) or p.old[x].heading:
                 continue
             if x in grouped_old or not p.same_topic(x, a):
                 continue
-            if mass(words & _stems(text[start:end])) < RESIDUAL_SHARE * shared:
+            if mass(words & _stems(text[start:end].lower())) < RESIDUAL_SHARE * shared:
                 continue
             if _plain(old, new, idf, p, x, a) < KEPT_SIMILARITY:
                 continue

@@ -429,13 +429,15 @@ def test_a_clause_of_a_longer_sentence_does_not_join_a_rule() -> None:
 def test_pointer_clauses_run_back_to_the_previous_break() -> None:
     from rulediff.rescue import _own_stems, _pointers
 
-    text = "owls fly at night. apart from owls that hoot (see rule 9.1), bats swoop; moths rest"
+    text = "Owls fly at night. Apart from owls that hoot (see rule 901.1), bats swoop; moths rest"
     ((start, end, cited),) = _pointers(text)
-    assert text[start:end].strip() == "apart from owls that hoot (see rule 9.1)"
-    assert cited == "9.1"
+    assert text[start:end].strip() == "Apart from owls that hoot (see rule 901.1)"
+    assert cited == "901.1"
     # the clause's words are the cited rule's, not this one's
     assert "hoot" not in _own_stems(text) and "swoop" in _own_stems(text)
     assert _pointers("no reference here.") == []
+    # a reference outside parentheses, or one not introduced by "see", points nowhere
+    assert _pointers("Bats swoop as rule 901.1 says. Moths rest (unlike rule 901.2).") == []
 
 
 def test_new_rule_matching_a_clause_that_cites_a_rule_comes_from_that_rule() -> None:
