@@ -79,6 +79,9 @@ KEPT_SIMILARITY = 0.4
 #: ... and only a sentence kept whole: the shorter of the two has this share of the
 #: longer one's words.
 WHOLE_SENTENCE = 2 / 3
+#: An undecided rule goes to its best free candidate when that one alone holds this many
+#: counterparts of the rule's siblings and subrules as its own subrules.
+SUBRULES_HELD = 2
 #: Candidates per free rule from the word index.
 INDEX_CANDIDATES = 12
 #: A word in more texts than this does not help to find candidates.
@@ -422,6 +425,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "content")
             targets_of[i] = [j]
             sources_of[j] = [i]
+    _decide_by_subrules(p, old, new, ranked["old"], targets_of, sources_of)
     # A free old rule whose best candidate is taken, but keeps one of its sentences that
     # the candidate's present source does not have (and no other close candidate keeps
     # it): a sentence folded into a rule that kept its own text too, a merge.
@@ -524,6 +528,52 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             ]
             if len(close) > 1:
                 undecided[a] = tuple(close[:UNDECIDED_SHOWN])
+
+
+def _decide_by_subrules(
+    p: _Pairing,
+    old: _Side,
+    new: _Side,
+    ranked: dict[int, list[tuple[float, int, float]]],
+    targets_of: dict[int, list[int]],
+    sources_of: dict[int, list[int]],
+) -> None:
+    """An undecided old rule goes to its best free candidate when that one alone holds,
+    as its own subrules, the counterparts of at least ``SUBRULES_HELD`` of the rule's
+    siblings and subrules, and sits directly under the counterpart of the rule's parent:
+    the topic was regrouped under a new general rule (the split card rules under one
+    rule on the characteristics of a split card), and the old rule that spoke of the
+    topic in general is that rule."""
+    for a, scored in sorted(ranked.items()):
+        if targets_of.get(a) or not scored or scored[0][0] < RESCUE_SCORE:
+            continue
+        close = [
+            b
+            for score, b, _s in scored
+            if score > scored[0][0] - RESCUE_MARGIN and not sources_of.get(b)
+        ]
+        if len(close) < 2:
+            continue  # not undecided
+        node = p.old[a]
+        parent = p.old_by_id.get(node.parent) if node.parent is not None else None
+        if parent is None or not targets_of.get(parent):
+            continue  # where the rule's topic went is not known
+        relatives = set(old.kids.get(node.id, ())) | set(old.kids.get(node.parent, ()))
+        relatives.discard(a)
+        went = {j for k in relatives for j in targets_of.get(k, ())}
+        held = [len(went.intersection(new.kids.get(new.nodes[b].id, ()))) for b in close]
+        best = new.nodes[close[0]]
+        if (
+            held[0] < SUBRULES_HELD
+            or any(held[1:])
+            or best.parent is None
+            or new.by_id.get(best.parent) not in targets_of[parent]
+        ):
+            continue
+        j = close[0]
+        p.pair(a, j, round(fuzz.ratio(node.lower, best.lower), 1), "structure")
+        targets_of[a] = [j]
+        sources_of[j] = [a]
 
 
 def _sentences(node: _Node) -> tuple[str, ...]:
