@@ -426,15 +426,36 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             targets_of[i] = [j]
             sources_of[j] = [i]
     _decide_by_subrules(p, old, new, ranked["old"], targets_of, sources_of)
+
     # A free old rule whose best candidate is taken, but keeps one of its sentences that
     # the candidate's present source does not have (and no other close candidate keeps
     # it): a sentence folded into a rule that kept its own text too, a merge.
+    def merge_owners(b: int) -> list[int]:
+        """The present sources of taken new ``b``, when a free old rule may join them (not
+        when ``b`` is a piece of a split: a rule is never both)."""
+        owners = sources_of.get(b) or []
+        return [] if any(b in group for group in splits.values()) else owners
+
+    def join_by_sentence(a: int, b: int, owners: list[int], sentence: str) -> None:
+        """Free old ``a``, whose ``sentence`` new ``b`` kept, joins ``b``'s merge, unless
+        that sentence is also one of ``b``'s present sources' (a shared template)."""
+        if any(
+            fuzz.token_set_ratio(x, sentence) >= SENTENCE_KEPT
+            for k in owners
+            for x in _sentences(p.old[k])
+        ):
+            return
+        group = sorted({*owners, a}, key=lambda k: p.old[k].order)
+        merges[b] = group
+        sources_of[b] = group
+        targets_of[a] = [b]
+
     for a, scored in sorted(ranked["old"].items()):
         if targets_of.get(a) or not scored or scored[0][0] < RESCUE_SCORE:
             continue
         b = scored[0][1]
-        owners = sources_of.get(b)
-        if not owners or any(b in group for group in splits.values()):
+        owners = merge_owners(b)
+        if not owners:
             continue
         kept, sentence = _kept_unit(p.old[a], p.new[b])
         if kept < SENTENCE_KEPT or any(
@@ -443,16 +464,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             if score > scored[0][0] - RESCUE_MARGIN
         ):
             continue
-        if any(
-            fuzz.token_set_ratio(x, sentence) >= SENTENCE_KEPT
-            for k in owners
-            for x in _sentences(p.old[k])
-        ):
-            continue  # the sentence is its present source's: a shared template
-        group = sorted({*owners, a}, key=lambda k: p.old[k].order)
-        merges[b] = group
-        sources_of[b] = group
-        targets_of[a] = [b]
+        join_by_sentence(a, b, owners, sentence)
     # The same, when the candidate keeping the sentence is not the best fit by the score
     # (the rule's neighbours went elsewhere: a topic dissolved into other sections) but
     # the only candidate that keeps one of its sentences at all.
@@ -471,19 +483,9 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             if c != b
         ):
             continue
-        owners = sources_of.get(b)
-        if not owners or any(b in group for group in splits.values()):
-            continue
-        if any(
-            fuzz.token_set_ratio(x, sentence) >= SENTENCE_KEPT
-            for k in owners
-            for x in _sentences(p.old[k])
-        ):
-            continue  # the sentence is its present source's: a shared template
-        group = sorted({*owners, a}, key=lambda k: p.old[k].order)
-        merges[b] = group
-        sources_of[b] = group
-        targets_of[a] = [b]
+        owners = merge_owners(b)
+        if owners:
+            join_by_sentence(a, b, owners, sentence)
     # A free new rule whose best candidate is taken and holds its words only in a clause
     # that names another rule as their source ("the abilities that ... (see rule X)"):
     # the words came from X, the rule that clause points to.
