@@ -328,19 +328,6 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             return None
         return group
 
-    def joins_alone(side: str, a: int, scored: list[tuple[float, int, float]]) -> bool:
-        """The best candidate is taken and ``a`` could join it, and every close rival is
-        taken by rules that explain it (``a`` could not join): only one place is open."""
-        taken = targets_of if side == "new" else sources_of
-        score = scored[0][0]
-        close = [t for t in scored if t[0] > score - RESCUE_MARGIN]
-        if not all(taken.get(t[1]) for t in close):
-            return False
-        top = scored[0]
-        if top[0] < RESCUE_JOIN_SCORE or not joinable(side, a, top[1], top[2]):
-            return False
-        return not any(joinable(side, a, t[1], t[2]) for t in close[1:])
-
     pieces: list[tuple[float, int, list[int]]] = []
     proposals: list[tuple[float, str, int, int]] = []
     for side in ("old", "new"):
@@ -352,10 +339,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
                 group = parallel_pieces(a, scored) if side == "old" else None
                 if group:
                     pieces.append((score, a, group))
-                # Only an old rule joins so (a merge); new pieces of a split are often
-                # parallel copies of one another, where "explained" says little.
-                if side == "new" or not joins_alone(side, a, scored):
-                    continue  # the text does not decide between the two
+                continue  # the text does not decide between the two
             proposals.append((score, side, a, b))
     proposals.sort(key=lambda t: (-t[0], t[1], t[2], t[3]))
     for score, side, a, b in proposals:

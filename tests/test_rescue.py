@@ -198,10 +198,9 @@ def test_rule_written_out_once_per_case_goes_to_the_parallel_rules_no_one_else_t
     assert m is not None and m.old_ids == ("411.1",), m
 
 
-def test_free_rule_joins_the_only_open_place_among_close_rivals() -> None:
-    # The old rules on lands' and tokens' missing mana cost became one new rule. The
-    # land rule's close rivals are all taken by rules that explain them, so joining the
-    # one rule its content is unexplained in is not an undecided choice.
+def test_two_rules_on_a_missing_mana_cost_merge_into_one() -> None:
+    # The old rules on lands' and tokens' missing mana cost became one new rule: both
+    # are its sources.
     m = m2010().match_for_new("202.1b")
     assert m is not None
     assert (m.kind, m.old_ids) == ("merged", ("203.1c", "203.1d")), m
