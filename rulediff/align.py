@@ -842,6 +842,17 @@ SENTENCE_MARGIN = 0.2
 PIECE_SHARE = 0.5
 
 
+def _grouped(
+    splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> tuple[set[int], set[int]]:
+    """The new rules that are pieces of a split, and the old rules that are sources of a
+    merge (fresh sets: the passes add to them as they group more)."""
+    return (
+        {j for group in splits.values() for j in group},
+        {i for group in merges.values() for i in group},
+    )
+
+
 def _in_place(p: _Pairing, i: int, j: int) -> bool:
     """New ``j`` lies under the counterpart of old ``i``'s nearest matched ancestor."""
     parent = p.old[i].parent
@@ -995,8 +1006,7 @@ def _sentence_splits(
     rule (a split); an unmatched old rule most of whose text went into one new rule is
     a source of it (a merge). Every piece and every source is listed.
     """
-    in_splits = {j for group in splits.values() for j in group}
-    in_merges = {i for group in merges.values() for i in group}
+    in_splits, in_merges = _grouped(splits, merges)
     # A free old rule cut into free new rules, each made mostly of its sentences.
     for i in range(len(p.old)):
         if p.o2n[i] >= 0 or p.old[i].heading or i in splits or i in in_merges:
@@ -1101,8 +1111,7 @@ def _follow_moved_text(
     its matched ancestor, same keyword or step) has that rule as counterpart; a
     reworded pair when the receiver is free, a source of a merge when it is taken.
     """
-    in_splits = {j for group in splits.values() for j in group}
-    in_merges = {i for group in merges.values() for i in group}
+    in_splits, in_merges = _grouped(splits, merges)
     for i in range(len(p.old)):
         if p.o2n[i] >= 0 or p.old[i].heading or i in splits or i in in_merges:
             continue
@@ -1143,8 +1152,7 @@ def _follow_listed_rules(
     """A free old rule that lists other rules by reference ("the special actions are …
     (see rule …), … (see rule …)") went where the listed rules went, when they all went
     under one free new rule with text: the list became that rule and its subrules."""
-    in_splits = {j for group in splits.values() for j in group}
-    in_merges = {i for group in merges.values() for i in group}
+    in_splits, in_merges = _grouped(splits, merges)
     targets, _sources = rescue._links(p, splits, merges)
     for i, node in enumerate(p.old):
         if node.heading or p.o2n[i] >= 0 or i in splits or i in in_merges:
@@ -1226,8 +1234,7 @@ def _pieces_in_place(
         ((a.lower(), b.lower()) for a, b in sweeps if not changes_meaning(a, b)),
         key=lambda s: (-len(s[0]), s),
     )
-    in_splits = {j for group in splits.values() for j in group}
-    in_merges = {i for group in merges.values() for i in group}
+    in_splits, in_merges = _grouped(splits, merges)
     old_under: dict[str, list[int]] = defaultdict(list)
     for i, node in enumerate(p.old):
         if node.heading:
@@ -1328,8 +1335,7 @@ def _join_pieces(
 ) -> None:
     """The pieces :func:`_pieces_in_place` held back join their old rule's split, once the
     later passes gave that rule a counterpart (a piece still free, the rule in no merge)."""
-    in_splits = {j for group in splits.values() for j in group}
-    in_merges = {i for group in merges.values() for i in group}
+    in_splits, in_merges = _grouped(splits, merges)
     for i, found in sorted(later.items()):
         main = p.o2n[i]
         if i in in_merges or (main >= 0 and (main in merges or main in in_splits)):
@@ -1430,8 +1436,7 @@ def _find_copies(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, li
     abilities, both new rules are near-copies of the old one: a split (or, the other way
     round, a merge). The ambiguity that flagged it is resolved by saying so.
     """
-    in_splits = {j for group in splits.values() for j in group}
-    in_merges = {i for group in merges.values() for i in group}
+    in_splits, in_merges = _grouped(splits, merges)
     for i, rivals in sorted(p.alternatives.items()):
         j = p.o2n[i]
         if j < 0 or p.old[i].heading or i in splits or j in merges:

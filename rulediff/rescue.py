@@ -150,6 +150,19 @@ def _votes(
     return votes
 
 
+def _free_close(
+    scored: Sequence[tuple[float, int, float]], taken: Mapping[int, list[int]]
+) -> list[int]:
+    """The free candidates within ``RESCUE_MARGIN`` of a free rule's best one (best first),
+    when the best reaches the rescue score; two or more: the text does not decide. A
+    candidate taken by its own counterpart is a template the rule shares, not a place it
+    may have gone."""
+    if not scored or scored[0][0] < RESCUE_SCORE:
+        return []
+    top = scored[0][0]
+    return [b for score, b, _s in scored if score > top - RESCUE_MARGIN and not taken.get(b)]
+
+
 def _family(node_id: str) -> str:
     """The top-level rule a rule belongs to ("401" for 401.3a); sections have none."""
     head = node_id.split(".", 1)[0]
@@ -393,13 +406,9 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
     for side, found, taken in (("old", targets_of, sources_of), ("new", sources_of, targets_of)):
         mine, theirs = (p.old, p.new) if side == "old" else (p.new, p.old)
         for a, scored in sorted(ranked[side].items()):
-            if found.get(a) or not scored or scored[0][0] < RESCUE_SCORE:
+            if found.get(a):
                 continue
-            close = [
-                b
-                for score, b, _s in scored
-                if score > scored[0][0] - RESCUE_MARGIN and not taken.get(b)
-            ]
+            close = _free_close(scored, taken)
             if len(close) < 2:
                 continue  # not undecided: decided, or a close call against a taken rule
             kept = [_kept_sentence(mine[a], theirs[b]) for b in close]
@@ -497,21 +506,15 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             sources_of[a] = [x]
             break
     # What stays free after a close call is not simply removed or added: the text does
-    # not decide between its close candidates, and the reader is told which they are.
-    # Only free candidates count: a rule taken by its own counterpart is a template the
-    # free rule shares, not a place it may have gone.
+    # not decide between its close (free) candidates, and the reader is told which.
     for side, found, taken, undecided in (
         ("old", targets_of, sources_of, p.undecided_old),
         ("new", sources_of, targets_of, p.undecided_new),
     ):
         for a, scored in ranked[side].items():
-            if found.get(a) or not scored or scored[0][0] < RESCUE_SCORE:
+            if found.get(a):
                 continue
-            close = [
-                b
-                for score, b, _s in scored
-                if score > scored[0][0] - RESCUE_MARGIN and not taken.get(b)
-            ]
+            close = _free_close(scored, taken)
             if len(close) > 1:
                 undecided[a] = tuple(close[:UNDECIDED_SHOWN])
 
@@ -531,13 +534,9 @@ def _decide_by_subrules(
     rule on the characteristics of a split card), and the old rule that spoke of the
     topic in general is that rule."""
     for a, scored in sorted(ranked.items()):
-        if targets_of.get(a) or not scored or scored[0][0] < RESCUE_SCORE:
+        if targets_of.get(a):
             continue
-        close = [
-            b
-            for score, b, _s in scored
-            if score > scored[0][0] - RESCUE_MARGIN and not sources_of.get(b)
-        ]
+        close = _free_close(scored, sources_of)
         if len(close) < 2:
             continue  # not undecided
         node = p.old[a]
