@@ -479,6 +479,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
         owners = merge_owners(b)
         if owners:
             join_by_sentence(a, b, owners, sentence)
+    _pair_by_own_sentence(p, ranked["old"], targets_of, sources_of)
     # A free new rule whose best candidate is taken and holds its words only in a clause
     # that names another rule as their source ("the abilities that ... (see rule X)"):
     # the words came from X, the rule that clause points to.
@@ -517,6 +518,45 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             close = _free_close(scored, taken)
             if len(close) > 1:
                 undecided[a] = tuple(close[:UNDECIDED_SHOWN])
+
+
+def _pair_by_own_sentence(
+    p: _Pairing,
+    ranked: dict[int, list[tuple[float, int, float]]],
+    targets_of: dict[int, list[int]],
+    sources_of: dict[int, list[int]],
+) -> None:
+    """A free old rule goes to the one free candidate that keeps one of its sentences
+    whole, when every other candidate keeping it (within ``SENTENCE_LEAD``) already has
+    that sentence from its own source: a sentence written in several places (a keyword's
+    rule and the general rule on the same event) is the rule's own only where nothing
+    else brought it."""
+    for a, scored in sorted(ranked.items()):
+        if targets_of.get(a):
+            continue
+        kept = [(_kept_whole(p.old[a], p.new[c]), c, s) for _t, c, s in scored]
+        kept = [(k, c, s) for k, c, s in kept if k[0] >= SENTENCE_KEPT]
+        if not kept:
+            continue
+        top = max(k[0] for k, _c, _s in kept)
+        own = [
+            (c, s)
+            for (score, sentence), c, s in kept
+            if score > top - SENTENCE_LEAD
+            and not any(
+                fuzz.token_set_ratio(x, sentence) >= SENTENCE_KEPT
+                for k in sources_of.get(c, ())
+                for x in _sentences(p.old[k])
+            )
+        ]
+        if len(own) != 1:
+            continue
+        j, similarity = own[0]
+        if sources_of.get(j) or similarity < KEPT_SIMILARITY:
+            continue
+        p.pair(a, j, round(fuzz.ratio(p.old[a].lower, p.new[j].lower), 1), "content")
+        targets_of[a] = [j]
+        sources_of[j] = [a]
 
 
 def _decide_by_subrules(
