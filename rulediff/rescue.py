@@ -526,37 +526,55 @@ def _pair_by_own_sentence(
     targets_of: dict[int, list[int]],
     sources_of: dict[int, list[int]],
 ) -> None:
-    """A free old rule goes to the one free candidate that keeps one of its sentences
-    whole, when every other candidate keeping it (within ``SENTENCE_LEAD``) already has
-    that sentence from its own source: a sentence written in several places (a keyword's
-    rule and the general rule on the same event) is the rule's own only where nothing
-    else brought it."""
+    """A free old rule goes to the free rule closest to it (plain similarity, within
+    ``RESCUE_MARGIN`` of its closest rule of all) when that rule keeps one of its
+    sentences whole and every other candidate keeping that sentence has it from its own
+    source: a sentence written in several places
+    (a keyword's rule and the general rule on the same event) is the rule's own only where
+    nothing else brought it. A sentence that only points to another rule ("for more
+    information, see ...") says nothing of the rule's content."""
     for a, scored in sorted(ranked.items()):
-        if targets_of.get(a):
+        if targets_of.get(a) or not scored:
             continue
-        kept = [(_kept_whole(p.old[a], p.new[c]), c, s) for _t, c, s in scored]
-        kept = [(k, c, s) for k, c, s in kept if k[0] >= SENTENCE_KEPT]
-        if not kept:
+        free = [(s, -c) for _t, c, s in scored if not sources_of.get(c)]
+        if not free:
             continue
-        top = max(k[0] for k, _c, _s in kept)
-        own = [
-            (c, s)
-            for (score, sentence), c, s in kept
-            if score > top - SENTENCE_LEAD
+        similarity, j = max(free)
+        j = -j
+        closest = max(s for _t, _c, s in scored)
+        if similarity < KEPT_SIMILARITY or similarity < closest - RESCUE_MARGIN:
+            continue
+        units = [x for x in _sentences(p.old[a]) if "§" not in x]
+        kept, unit = max(((_keeps(x, p.new[j]), x) for x in units), default=(0.0, ""))
+        if kept < SENTENCE_KEPT:
+            continue
+        if any(
+            _keeps(unit, p.new[c]) >= SENTENCE_KEPT
             and not any(
-                fuzz.token_set_ratio(x, sentence) >= SENTENCE_KEPT
+                fuzz.token_set_ratio(unit, x) >= SENTENCE_KEPT
                 for k in sources_of.get(c, ())
                 for x in _sentences(p.old[k])
             )
-        ]
-        if len(own) != 1:
-            continue
-        j, similarity = own[0]
-        if sources_of.get(j) or similarity < KEPT_SIMILARITY:
+            for _t, c, _s in scored
+            if c != j
+        ):
             continue
         p.pair(a, j, round(fuzz.ratio(p.old[a].lower, p.new[j].lower), 1), "content")
         targets_of[a] = [j]
         sources_of[j] = [a]
+
+
+def _keeps(unit: str, b: _Node) -> float:
+    """How well ``b`` keeps the sentence ``unit`` whole (see :func:`_kept_whole`)."""
+    n = len(unit.split())
+    return max(
+        (
+            fuzz.token_set_ratio(unit, y)
+            for y in _sentences(b)
+            if min(n, len(y.split())) >= WHOLE_SENTENCE * max(n, len(y.split()))
+        ),
+        default=0.0,
+    )
 
 
 def _decide_by_subrules(
