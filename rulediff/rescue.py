@@ -529,10 +529,10 @@ def _pair_by_own_sentence(
     """A free old rule goes to the free rule closest to it (plain similarity, within
     ``RESCUE_MARGIN`` of its closest rule of all) when that rule keeps one of its
     sentences whole and every other candidate keeping that sentence has it from its own
-    source: a sentence written in several places
-    (a keyword's rule and the general rule on the same event) is the rule's own only where
-    nothing else brought it. A sentence that only points to another rule ("for more
-    information, see ...") says nothing of the rule's content."""
+    source: a sentence written in several places (a keyword's rule and the general rule
+    on the same event) is the rule's own only where nothing else brought it. A sentence
+    that only points to another rule ("for more information, see ...") says nothing of
+    the rule's content."""
     for a, scored in sorted(ranked.items()):
         if targets_of.get(a) or not scored:
             continue

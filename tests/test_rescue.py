@@ -471,3 +471,27 @@ def test_undecided_rule_goes_to_the_new_rule_holding_its_siblings_as_subrules() 
     # (that rule is where the parent goes: the list of things not using the stack).
     m = span_2004_2026().match_for_old("408.2g")
     assert m is not None and "405.6" not in m.new_ids, m
+
+
+# --- issue 9, ninth round: a sentence kept whole where nothing else brought it ------------
+
+
+def test_rule_goes_to_the_closest_free_rule_keeping_its_sentence_nobody_else_brought() -> None:
+    # The old morph rule on a face-up permanent turned face down: the new face-down
+    # rule beside the general face-down rule keeps its sentence on copiable values; the
+    # morph rule and the general rule keep it too, but each has it from its own old rule.
+    a = span_2004_2026()
+    m = a.match_for_old("502.26e")
+    assert m is not None and m.new_ids == ("708.2a",) and m.method == "content", m
+    # The old rule on abilities restricting blocks: its closing parenthesis is a sentence
+    # of the new check of blocking restrictions (which the cumulative evasion rule then
+    # joins by its moved text).
+    m = a.match_for_old("501.3")
+    assert m is not None and m.new_ids == ("509.1b",), m
+    # A sentence that only points to a section ("for more information, see ...") says
+    # nothing: the old permanent rule keeps its merge into the new permanent rule instead
+    # of going to the rule on the term "card" that repeats that pointer.
+    cited = corpus_edition("2008-10-01").rule("214.3").text
+    assert "for more information, see rule 217" in cited.lower(), cited
+    m = m2010().match_for_old("214.3")
+    assert m is not None and m.new_ids == ("110.1",) and m.kind == "merged", m
