@@ -520,6 +520,11 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
                 undecided[a] = tuple(close[:UNDECIDED_SHOWN])
 
 
+#: A sentence that sends the reader elsewhere (a rule number, written ``§`` in comparison
+#: keys, or a "see …" / "for more information" note).
+_POINTS_ELSEWHERE = re.compile(r"§|^\(?see\b|for more information")
+
+
 def _pair_by_own_sentence(
     p: _Pairing,
     ranked: dict[int, list[tuple[float, int, float]]],
@@ -531,8 +536,8 @@ def _pair_by_own_sentence(
     sentences whole and every other candidate keeping that sentence has it from its own
     source: a sentence written in several places (a keyword's rule and the general rule
     on the same event) is the rule's own only where nothing else brought it. A sentence
-    that only points to another rule ("for more information, see ...") says nothing of
-    the rule's content."""
+    that only sends the reader elsewhere ("for more information, see ...", or one naming
+    a rule by number) says nothing of the rule's content."""
     for a, scored in sorted(ranked.items()):
         if targets_of.get(a) or not scored:
             continue
@@ -544,7 +549,7 @@ def _pair_by_own_sentence(
         closest = max(s for _t, _c, s in scored)
         if similarity < KEPT_SIMILARITY or similarity < closest - RESCUE_MARGIN:
             continue
-        units = [x for x in _sentences(p.old[a]) if "§" not in x]
+        units = [x for x in _sentences(p.old[a]) if not _POINTS_ELSEWHERE.search(x)]
         kept, unit = max(((_keeps(x, p.new[j]), x) for x in units), default=(0.0, ""))
         if kept < SENTENCE_KEPT:
             continue

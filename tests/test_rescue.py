@@ -491,6 +491,11 @@ def test_rule_goes_to_the_closest_free_rule_keeping_its_sentence_nobody_else_bro
     # A sentence that only points to a section ("for more information, see ...") says
     # nothing: the old permanent rule keeps its merge into the new permanent rule instead
     # of going to the rule on the term "card" that repeats that pointer.
+    from rulediff.rescue import _POINTS_ELSEWHERE
+
+    assert _POINTS_ELSEWHERE.search("for more information, see rule §.")
+    assert _POINTS_ELSEWHERE.search("see the owl handbook for the details.")
+    assert not _POINTS_ELSEWHERE.search("owls that see at night hoot twice.")
     cited = corpus_edition("2008-10-01").rule("214.3").text
     assert "for more information, see rule 217" in cited.lower(), cited
     m = m2010().match_for_old("214.3")
