@@ -545,14 +545,11 @@ def _place_by_cited_rule(
                 places.update(targets_of.get(x, ()))
         if not places:
             continue
-        region = [
+        region = sorted(
             j
-            for j, n in enumerate(p.new)
-            if not n.heading
-            and not sources_of.get(j)
-            and any(_within(n.id, p.new[t].id) for t in places)
-            and p.same_topic(a, j)
-        ]
+            for j in _with_subrules(p.new_children, p.new, places)
+            if not p.new[j].heading and not sources_of.get(j) and p.same_topic(a, j)
+        )
         if not region:
             continue
         mine = [x for x in _sentences(node) if not _only_reference(x)]
@@ -582,9 +579,16 @@ def _place_by_cited_rule(
         sources_of[j] = [a]
 
 
-def _within(node_id: str, top: str) -> bool:
-    """``node_id`` is ``top`` or one of its subrules (607 → 607.3, 607.3 → 607.3a)."""
-    return node_id.startswith(top) and not node_id[len(top) : len(top) + 1].isdigit()
+def _with_subrules(children: Mapping, nodes: Sequence[_Node], tops: Iterable[int]) -> set[int]:
+    """The rules ``tops`` and all their subrules."""
+    found: set[int] = set()
+    stack = list(tops)
+    while stack:
+        k = stack.pop()
+        if k not in found:
+            found.add(k)
+            stack.extend(children.get(nodes[k].id, ()))
+    return found
 
 
 def _only_reference(unit: str) -> bool:
