@@ -541,8 +541,8 @@ def _place_by_cited_rule(
         places: set[int] = set()
         for _start, _end, cited in _pointers(node.text):
             x = p.old_by_id.get(cited)
-            if x is not None and x != a:
-                places.update(targets_of.get(x, ()))
+            if x is not None and x != a and not _is_section_id(cited):
+                places.update(targets_of.get(x, ()))  # a whole section is no place
         if not places:
             continue
         region = sorted(
