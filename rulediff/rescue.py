@@ -23,10 +23,8 @@ import math
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import networkx as nx
 from rapidfuzz import fuzz
 
 from . import provenance
@@ -208,11 +206,8 @@ class _Side:
         return found
 
 
-def rescue(
-    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
-) -> Contest | None:
-    """Give free rules the counterpart their rare words and their neighbours point to;
-    return what the undecided rules compete for (for :func:`compete`)."""
+def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]) -> None:
+    """Give free rules the counterpart their rare words and their neighbours point to."""
     grouped_old = set(splits) | {i for group in merges.values() for i in group}
     grouped_new = set(merges) | {j for group in splits.values() for j in group}
     free = {
@@ -228,7 +223,7 @@ def rescue(
         ],
     }
     if not free["old"] and not free["new"]:
-        return None
+        return
     old, new, index, idf = _weights(p)
 
     def mass(words: frozenset[str] | set[str]) -> float:
@@ -522,7 +517,6 @@ def rescue(
             close = _free_close(scored, taken)
             if len(close) > 1:
                 undecided[a] = tuple(close[:UNDECIDED_SHOWN])
-    return _contest(ranked, targets_of, sources_of)
 
 
 def _decide_by_subrules(
@@ -966,124 +960,3 @@ def recover(
             if best_elsewhere("new", j, set(olds)) > score + RECOVERY_ELSEWHERE:
                 continue
             p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "structure")
-
-
-#: Undecided rules decided together: a pair of the best order-keeping assignment of their
-#: group is kept when every assignment without it scores this much less in total (the
-#: recovery pass's margin: the group, like a matched container, is the evidence).
-COMPETE_MARGIN = RECOVERY_MARGIN
-
-
-@dataclass(frozen=True)
-class Contest:
-    """The rescue pass's close calls, for :func:`compete`: the free close candidates of
-    each free rule whose best candidate is free (keys ``("old", i)`` / ``("new", j)``),
-    and the score of every free old/new pair (the mean of the two sides' scores)."""
-
-    close: dict[tuple[str, int], tuple[int, ...]]
-    scores: dict[tuple[int, int], float]
-
-
-def _contest(
-    ranked: dict[str, dict[int, list[tuple[float, int, float]]]],
-    targets_of: dict[int, list[int]],
-    sources_of: dict[int, list[int]],
-) -> Contest:
-    """What the rules the rescue pass left free compete for."""
-    close: dict[tuple[str, int], tuple[int, ...]] = {}
-    both: dict[tuple[int, int], list[float]] = defaultdict(list)
-    for side, found, taken in (("old", targets_of, sources_of), ("new", sources_of, targets_of)):
-        for a, scored in ranked[side].items():
-            if found.get(a):
-                continue
-            candidates = _free_close(scored, taken)
-            if candidates and candidates[0] == scored[0][1]:
-                close[(side, a)] = tuple(candidates)
-            for score, b, _s in scored:
-                if not taken.get(b):
-                    both[(a, b) if side == "old" else (b, a)].append(score)
-    return Contest(close, {k: sum(v) / len(v) for k, v in both.items()})
-
-
-def compete(
-    p: _Pairing,
-    splits: dict[int, list[int]],
-    merges: dict[int, list[int]],
-    contest: Contest | None,
-) -> None:
-    """Undecided rules decided together, after every other pass.
-
-    Free rules that compete for the same few free candidates (each undecided rule with
-    its close free candidates, and theirs in turn) form a group. The group's rules get
-    the assignment with the best total score that keeps their document order (a group
-    of rules rewritten together keeps its sequence, as the parallel texts of the
-    recovery pass do), and a pair of it is kept only when forcing it out costs the group
-    ``COMPETE_MARGIN``: a rule left without counterpart costs nothing, so a rule whose
-    content was dropped is not forced onto a candidate, and a pair the group does not
-    decide stays undecided. Both rules of a kept pair must fit a free rule best (one
-    whose best fit is a taken rule is a merge or split source, not a free pair).
-    """
-    if contest is None or not contest.close:
-        return
-    grouped_old = set(splits) | {i for group in merges.values() for i in group}
-    grouped_new = set(merges) | {j for group in splits.values() for j in group}
-
-    def free(side: str, a: int) -> bool:
-        if side == "old":
-            return p.o2n[a] < 0 and a not in grouped_old
-        return p.n2o[a] < 0 and a not in grouped_new
-
-    groups = nx.Graph()
-    for (side, a), candidates in sorted(contest.close.items()):
-        other = "new" if side == "old" else "old"
-        rest = [b for b in candidates if free(other, b)]
-        if not free(side, a) or len(rest) < 2:
-            continue  # decided by a later pass, or no longer a close call
-        for b in rest:
-            groups.add_edge((side, a), (other, b))
-    for group in sorted(nx.connected_components(groups), key=min):
-        olds = sorted((a for s, a in group if s == "old"), key=lambda k: p.old[k].order)
-        news = sorted((b for s, b in group if s == "new"), key=lambda k: p.new[k].order)
-        weight = {
-            (i, j): contest.scores[(i, j)] - RESCUE_SCORE
-            for i in olds
-            for j in news
-            if contest.scores.get((i, j), 0.0) > RESCUE_SCORE
-            and (j in contest.close.get(("old", i), ()) or i in contest.close.get(("new", j), ()))
-        }
-        total, chosen = _in_order(olds, news, weight)
-        for i, j in chosen:
-            if ("old", i) not in contest.close or ("new", j) not in contest.close:
-                continue  # one of the two fits a taken rule best
-            rest = {k: w for k, w in weight.items() if k != (i, j)}
-            if total - _in_order(olds, news, rest)[0] < COMPETE_MARGIN - 1e-9:
-                continue  # the group does not decide this pair
-            p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "content")
-
-
-def _in_order(
-    olds: list[int], news: list[int], weight: dict[tuple[int, int], float]
-) -> tuple[float, list[tuple[int, int]]]:
-    """The order-keeping assignment of ``olds`` to ``news`` (each in document order) with
-    the best total weight, pairs never crossing (dynamic programming), and that total."""
-    n, m = len(olds), len(news)
-    best = [[0.0] * (m + 1) for _ in range(n + 1)]
-    for a in range(n - 1, -1, -1):
-        for b in range(m - 1, -1, -1):
-            take = weight.get((olds[a], news[b]))
-            here = max(best[a + 1][b], best[a][b + 1])
-            if take is not None:
-                here = max(here, take + best[a + 1][b + 1])
-            best[a][b] = here
-    chosen: list[tuple[int, int]] = []
-    a = b = 0
-    while a < n and b < m:
-        take = weight.get((olds[a], news[b]))
-        if take is not None and best[a][b] == take + best[a + 1][b + 1]:
-            chosen.append((olds[a], news[b]))
-            a, b = a + 1, b + 1
-        elif best[a][b] == best[a + 1][b]:
-            a += 1
-        else:
-            b += 1
-    return best[0][0], chosen
