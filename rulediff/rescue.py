@@ -505,6 +505,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             targets_of[x] = [a]
             sources_of[a] = [x]
             break
+    _place_by_cited_rule(p, old, new, idf, free["old"], targets_of, sources_of)
     # What stays free after a close call is not simply removed or added: the text does
     # not decide between its close (free) candidates, and the reader is told which.
     for side, found, taken, undecided in (
@@ -517,6 +518,82 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             close = _free_close(scored, taken)
             if len(close) > 1:
                 undecided[a] = tuple(close[:UNDECIDED_SHOWN])
+
+
+def _place_by_cited_rule(
+    p: _Pairing,
+    old: _Side,
+    new: _Side,
+    idf: dict[str, float],
+    free_old: Sequence[int],
+    targets_of: dict[int, list[int]],
+    sources_of: dict[int, list[int]],
+) -> None:
+    """A free old rule that points to another rule ("... (see rule 413)") summarises it,
+    so it went where that rule went: to the free text under the cited rule's counterpart
+    that keeps one of its sentences (``SENTENCE_KEPT``, ``SENTENCE_LEAD`` ahead of every
+    other free text there) or, failing that, is clearly the closest by its words (plain
+    similarity at least ``KEPT_SIMILARITY``, ``RESCUE_MARGIN`` ahead)."""
+    for a in free_old:
+        if targets_of.get(a):
+            continue
+        node = p.old[a]
+        places: set[int] = set()
+        for _start, _end, cited in _pointers(node.text):
+            x = p.old_by_id.get(cited)
+            if x is not None and x != a and not _is_section_id(cited):
+                places.update(targets_of.get(x, ()))  # a whole section is no place
+        if not places:
+            continue
+        region = sorted(
+            j
+            for j in _with_subrules(p.new_children, p.new, places)
+            if not p.new[j].heading and not sources_of.get(j) and p.same_topic(a, j)
+        )
+        if not region:
+            continue
+        mine = [x for x in _sentences(node) if not _only_reference(x)]
+        kept = sorted(
+            (
+                (max((fuzz.token_set_ratio(x, y) for x in mine for y in ys), default=0.0), j)
+                for j in region
+                for ys in [[y for y in _sentences(p.new[j]) if not _only_reference(y)]]
+            ),
+            key=lambda t: (-t[0], t[1]),
+        )
+        plain = sorted(
+            ((_plain(old, new, idf, p, a, j), j) for j in region), key=lambda t: (-t[0], t[1])
+        )
+        if kept[0][0] >= SENTENCE_KEPT and all(
+            s <= kept[0][0] - SENTENCE_LEAD for s, _j in kept[1:]
+        ):
+            j = kept[0][1]
+        elif plain[0][0] >= KEPT_SIMILARITY and all(
+            s <= plain[0][0] - RESCUE_MARGIN for s, _j in plain[1:]
+        ):
+            j = plain[0][1]
+        else:
+            continue
+        p.pair(a, j, round(fuzz.ratio(node.lower, p.new[j].lower), 1), "content")
+        targets_of[a] = [j]
+        sources_of[j] = [a]
+
+
+def _with_subrules(children: Mapping, nodes: Sequence[_Node], tops: Iterable[int]) -> set[int]:
+    """The rules ``tops`` and all their subrules."""
+    found: set[int] = set()
+    stack = list(tops)
+    while stack:
+        k = stack.pop()
+        if k not in found:
+            found.add(k)
+            stack.extend(children.get(nodes[k].id, ()))
+    return found
+
+
+def _only_reference(unit: str) -> bool:
+    """A unit that only names another rule ("(see rule 406, ...)"): no content of its own."""
+    return unit.lstrip("(").startswith("see rule")
 
 
 def _decide_by_subrules(

@@ -471,3 +471,27 @@ def test_undecided_rule_goes_to_the_new_rule_holding_its_siblings_as_subrules() 
     # (that rule is where the parent goes: the list of things not using the stack).
     m = span_2004_2026().match_for_old("408.2g")
     assert m is not None and "405.6" not in m.new_ids, m
+
+
+# --- issue 9, ninth round: a rule placed by the rule it points to ------------------------------
+
+
+def test_rule_pointing_to_another_rule_goes_where_that_rule_went() -> None:
+    # The old rule on the last part of a spell's resolution and the old definition of
+    # combat restrictions each point to the rule they summarise ("see rule ..."); the
+    # new edition restates them inside that rule's counterpart: one keeps a sentence
+    # (the permanent spell's resolution), the other is clearly the closest free text
+    # there (the attack restrictions check).
+    from rulediff.rescue import _only_reference, _pointers
+
+    a = m2010()
+    old = corpus_edition("2008-10-01")
+    for old_id, new_id in (("401.7", "607.3"), ("500.1", "508.1c")):
+        cited = [c for _s, _e, c in _pointers(old.rule(old_id).text)]
+        places = {t for c in cited for t in a.match_for_old(c).new_ids}
+        assert any(new_id.startswith(t) for t in places), (old_id, cited, places)
+        m = a.match_for_old(old_id)
+        assert m is not None and m.new_ids == (new_id,) and m.method == "content", m
+    # a unit that only names another rule is no content: two such units do not make a
+    # kept sentence (a removed rule pointing to one chapter, a new rule to another)
+    assert _only_reference("(see rule §,'owls.')") and not _only_reference("owls hoot.")
