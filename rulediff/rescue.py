@@ -602,12 +602,12 @@ def _place_by_cited_rule(
         )
         if not region:
             continue
-        mine = [x for x in _sentences(node) if not _only_reference(x)]
+        mine = [x for x in _sentences(node) if not _POINTS_ELSEWHERE.search(x)]
         kept = sorted(
             (
                 (max((fuzz.token_set_ratio(x, y) for x in mine for y in ys), default=0.0), j)
                 for j in region
-                for ys in [[y for y in _sentences(p.new[j]) if not _only_reference(y)]]
+                for ys in [[y for y in _sentences(p.new[j]) if not _POINTS_ELSEWHERE.search(y)]]
             ),
             key=lambda t: (-t[0], t[1]),
         )
@@ -652,11 +652,6 @@ def _with_subrules(children: Mapping, nodes: Sequence[_Node], tops: Iterable[int
             found.add(k)
             stack.extend(children.get(nodes[k].id, ()))
     return found
-
-
-def _only_reference(unit: str) -> bool:
-    """A unit that only names another rule ("(see rule 406, ...)"): no content of its own."""
-    return unit.lstrip("(").startswith("see rule")
 
 
 def _decide_by_subrules(
