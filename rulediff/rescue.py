@@ -308,6 +308,8 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
         if side == "new":  # a clause that points to another rule is that rule's content
             shared = words & _own_stems(theirs.nodes[b].text)
         explained = set().union(*(mine.stems[k] for k in back[b]))
+        if side == "new":
+            explained |= _from_parent(p, new, old, a, b, sources_of)
         if (
             side == "old"
             and similarity >= COPY_SIMILARITY
@@ -937,6 +939,26 @@ def _gap(a: int, links: dict[int, list[int]], size: int) -> tuple[int, int]:
 def _kept(p: _Pairing, i: int, j: int) -> bool:
     """Old ``i`` and new ``j`` are one text kept word for word (up to typography)."""
     return p.o2n[i] == j and p.old[i].key == p.new[j].key
+
+
+def _from_parent(
+    p: _Pairing, new: _Side, old: _Side, a: int, b: int, sources_of: Mapping[int, list[int]]
+) -> set[str]:
+    """The words new ``a`` may have from its parent's old counterpart (an item of a list
+    in that rule, given a subrule of its own), unless old ``b`` is itself under that
+    counterpart (then the shared words are the topic's, and ``b`` a place it came from)."""
+    parent = new.by_id.get(new.nodes[a].parent) if new.nodes[a].parent is not None else None
+    words: set[str] = set()
+    for k in sources_of.get(parent, ()) if parent is not None else ():
+        if k == b or p.old[k].heading:
+            continue  # ``b`` itself; a title, not a text whose items became subrules
+        up = p.old[b].parent
+        while up is not None and up != p.old[k].id:
+            x = old.by_id.get(up)
+            up = p.old[x].parent if x is not None else None
+        if up is None:
+            words |= old.stems[k]
+    return words
 
 
 def _is_section_id(node_id: str) -> bool:

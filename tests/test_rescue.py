@@ -525,3 +525,25 @@ def test_rule_pointing_to_another_rule_goes_where_that_rule_went() -> None:
     # kept sentence (a removed rule pointing to one chapter, a new rule to another)
     assert _POINTS_ELSEWHERE.search("(see rule §,'owls.')")
     assert not _POINTS_ELSEWHERE.search("owls hoot.")
+
+
+# --- issue 9, tenth round: precision ------------------------------------------------------------
+
+
+def test_list_item_written_out_as_a_subrule_is_no_piece_of_a_rule_elsewhere() -> None:
+    # 2004 listed the layers inside one rule; the new edition gives each layer a subrule
+    # under that rule's counterpart. The type-changing layer shares its words with the
+    # old rule on effects applying in several layers (its type-changing exception was
+    # dropped), but the old list already holds them: the layer subrule is no piece of it.
+    a = align(corpus_edition("2004-10-01"), corpus_edition("2026-06-19"))
+    new = corpus_edition("2026-06-19")
+    item = new.rule("613.1d")
+    parent = a.match_for_new(str(item.id.parent))
+    assert parent is not None and parent.old_ids == ("418.5a",), parent
+    listed = corpus_edition("2004-10-01").rule("418.5a").text.lower()
+    assert "(4) type-, subtype-, and supertype-changing effects" in listed
+    assert "type-changing" in item.text.lower()
+    m = a.match_for_old("418.5b")
+    assert m is not None and m.new_ids == ("613.6",), m
+    m = a.match_for_new("613.1d")
+    assert m is None or "418.5b" not in m.old_ids, m
