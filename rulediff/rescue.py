@@ -945,18 +945,22 @@ def _from_parent(
     p: _Pairing, new: _Side, old: _Side, a: int, b: int, sources_of: Mapping[int, list[int]]
 ) -> set[str]:
     """The words new ``a`` may have from its parent's old counterpart (an item of a list
-    in that rule, given a subrule of its own), unless old ``b`` is itself under that
-    counterpart (then the shared words are the topic's, and ``b`` a place it came from)."""
-    parent = new.by_id.get(new.nodes[a].parent) if new.nodes[a].parent is not None else None
+    in that rule, given a subrule of its own); none from a counterpart that is old ``b``
+    or holds ``b`` among its subrules (then the shared words are the topic's, and ``b`` a
+    place the text may have come from)."""
+    node = new.nodes[a]
+    parent = new.by_id.get(node.parent) if node.parent is not None else None
+    if parent is None:
+        return set()
+    above_b: set[str] = set()
+    up = p.old[b].parent
+    while up is not None and up not in above_b:
+        above_b.add(up)
+        k = old.by_id.get(up)
+        up = p.old[k].parent if k is not None else None
     words: set[str] = set()
-    for k in sources_of.get(parent, ()) if parent is not None else ():
-        if k == b or p.old[k].heading:
-            continue  # ``b`` itself; a title, not a text whose items became subrules
-        up = p.old[b].parent
-        while up is not None and up != p.old[k].id:
-            x = old.by_id.get(up)
-            up = p.old[x].parent if x is not None else None
-        if up is None:
+    for k in sources_of.get(parent, ()):
+        if k != b and p.old[k].id not in above_b:
             words |= old.stems[k]
     return words
 
