@@ -1511,13 +1511,12 @@ def align(old: Edition, new: Edition) -> Alignment:
     _find_copies(rules, splits, merges)
     _sentence_splits(rules, prov, splits, merges)
     later = _pieces_in_place(rules, prov, early_sweeps, splits, merges)
-    contest = rescue.rescue(rules, splits, merges)
+    rescue.rescue(rules, splits, merges)
     rescue.recover(rules, splits, merges, prov.by_new)
     _follow_moved_text(rules, prov, splits, merges)
     _join_pieces(rules, later, splits, merges)
     rescue.rescue_headings(rules, splits, merges)
     _follow_listed_rules(rules, splits, merges)
-    rescue.compete(rules, splits, merges, contest)
     rule_pairs = _groups(rules, splits, merges)
     mapping: dict[str, str] = {}
     for pair in rule_pairs:

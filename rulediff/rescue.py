@@ -23,10 +23,8 @@ import math
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import networkx as nx
 from rapidfuzz import fuzz
 
 from . import provenance
@@ -208,11 +206,8 @@ class _Side:
         return found
 
 
-def rescue(
-    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
-) -> Contest | None:
-    """Give free rules the counterpart their rare words and their neighbours point to;
-    return what the undecided rules compete for (for :func:`compete`)."""
+def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]) -> None:
+    """Give free rules the counterpart their rare words and their neighbours point to."""
     grouped_old = set(splits) | {i for group in merges.values() for i in group}
     grouped_new = set(merges) | {j for group in splits.values() for j in group}
     free = {
@@ -228,7 +223,7 @@ def rescue(
         ],
     }
     if not free["old"] and not free["new"]:
-        return None
+        return
     old, new, index, idf = _weights(p)
 
     def mass(words: frozenset[str] | set[str]) -> float:
@@ -526,7 +521,6 @@ def rescue(
             close = _free_close(scored, taken)
             if len(close) > 1:
                 undecided[a] = tuple(close[:UNDECIDED_SHOWN])
-    return _contest(ranked, targets_of, sources_of)
 
 
 #: A sentence that sends the reader elsewhere (a rule number, written ``§`` in comparison
@@ -1127,126 +1121,3 @@ def recover(
             if best_elsewhere("new", j, set(olds)) > score + RECOVERY_ELSEWHERE:
                 continue
             p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "structure")
-
-
-#: Undecided rules decided together: a rule and a candidate that each find the other this
-#: many times closer than their runner-up in the group, by the words of the group.
-GROUP_LEAD = 1.5
-
-
-@dataclass(frozen=True)
-class Contest:
-    """The rescue pass's close calls, for :func:`compete`: the free close candidates of
-    each free rule whose best candidate is free (keys ``("old", i)`` / ``("new", j)``),
-    and the score of every free old/new pair (the mean of the two sides' scores)."""
-
-    close: dict[tuple[str, int], tuple[int, ...]]
-    scores: dict[tuple[int, int], float]
-
-
-def _contest(
-    ranked: dict[str, dict[int, list[tuple[float, int, float]]]],
-    targets_of: dict[int, list[int]],
-    sources_of: dict[int, list[int]],
-) -> Contest:
-    """What the rules the rescue pass left free compete for."""
-    close: dict[tuple[str, int], tuple[int, ...]] = {}
-    both: dict[tuple[int, int], list[float]] = defaultdict(list)
-    for side, found, taken in (("old", targets_of, sources_of), ("new", sources_of, targets_of)):
-        for a, scored in ranked[side].items():
-            if found.get(a):
-                continue
-            candidates = _free_close(scored, taken)
-            if candidates and candidates[0] == scored[0][1]:
-                close[(side, a)] = tuple(candidates)
-            for score, b, _s in scored:
-                if not taken.get(b):
-                    both[(a, b) if side == "old" else (b, a)].append(score)
-    return Contest(close, {k: sum(v) / len(v) for k, v in both.items()})
-
-
-def compete(
-    p: _Pairing,
-    splits: dict[int, list[int]],
-    merges: dict[int, list[int]],
-    contest: Contest | None,
-) -> None:
-    """Undecided rules decided together, after every other pass.
-
-    Free rules that compete for the same few free candidates (each undecided rule with
-    its close free candidates, and theirs in turn) form a group. Words every rule of the
-    group uses (the topic's own: "phase", "loop") say nothing about which is which; the
-    words only a few of them use do. So the group's words are weighted by how few of the
-    group's texts hold them, and a rule and a candidate are paired when each is the
-    other's closest by those weights, ``GROUP_LEAD`` times closer than its runner-up (both
-    having one), and they share a word no other text of the group has.
-    """
-    if contest is None or not contest.close:
-        return
-    grouped_old = set(splits) | {i for group in merges.values() for i in group}
-    grouped_new = set(merges) | {j for group in splits.values() for j in group}
-
-    def free(side: str, a: int) -> bool:
-        if side == "old":
-            return p.o2n[a] < 0 and a not in grouped_old
-        return p.n2o[a] < 0 and a not in grouped_new
-
-    groups = nx.Graph()
-    for (side, a), candidates in sorted(contest.close.items()):
-        other = "new" if side == "old" else "old"
-        rest = [b for b in candidates if free(other, b)]
-        if not free(side, a) or len(rest) < 2:
-            continue  # decided by a later pass, or no longer a close call
-        for b in rest:
-            groups.add_edge((side, a), (other, b))
-    for group in sorted(nx.connected_components(groups), key=min):
-        olds = sorted(a for s, a in group if s == "old")
-        news = sorted(b for s, b in group if s == "new")
-        for i, j in _singled_out(p, olds, news):
-            rivals = [c for c in news if c != j]
-            if any(
-                _kept_sentence(p.old[i], p.new[c]) > _kept_sentence(p.old[i], p.new[j])
-                for c in rivals
-            ):
-                continue
-            p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "content")
-
-
-def _singled_out(p: _Pairing, olds: list[int], news: list[int]) -> list[tuple[int, int]]:
-    """The pairs of a group whose rules single each other out by the group's rare words."""
-    texts = {("old", i): _stems(p.old[i].lower) for i in olds}
-    texts.update({("new", j): _stems(p.new[j].lower) for j in news})
-    df = Counter(w for words in texts.values() for w in words)
-    weight = {w: math.log((len(texts) + 1) / c) for w, c in df.items()}
-
-    def mass(words: frozenset[str]) -> float:
-        return sum(weight[w] for w in words)
-
-    def cosine(a: frozenset[str], b: frozenset[str]) -> float:
-        shared = a & b
-        return mass(shared) / math.sqrt(mass(a) * mass(b)) if shared else 0.0
-
-    table = {(i, j): cosine(texts[("old", i)], texts[("new", j)]) for i in olds for j in news}
-
-    def closest(side: str, a: int) -> int | None:
-        row = sorted(
-            (
-                (c, j if side == "old" else i)
-                for (i, j), c in table.items()
-                if (i if side == "old" else j) == a
-            ),
-            key=lambda t: (-t[0], t[1]),
-        )
-        if len(row) < 2 or row[1][0] <= 0 or row[0][0] < GROUP_LEAD * row[1][0]:
-            return None
-        return row[0][1]
-
-    out = []
-    for i in olds:
-        j = closest("old", i)
-        if j is None or closest("new", j) != i:
-            continue
-        if not any(df[w] == 2 for w in texts[("old", i)] & texts[("new", j)]):
-            continue  # no word of the group only these two use
-        out.append((i, j))
-    return out
