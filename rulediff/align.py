@@ -224,6 +224,8 @@ class _Pairing:
         self.word_weights: tuple | None = None
         """The rescue passes' stem sets, word index and IDF (:mod:`rulediff.rescue`): the
         texts do not change between the passes, so they are computed once."""
+        self.defined: tuple | None = None
+        """Per side: node → the term its text opens by defining, and the set of such terms."""
 
     def same_topic(self, i: int, j: int) -> bool:
         """False when the two texts name different keywords, steps or zones.
@@ -241,6 +243,16 @@ class _Pairing:
         if not any(w in told and w not in tnew for w in _title_words(self.old[ho].lower)):
             return True  # nothing of the old title lost
         return not any(w in tnew and w not in told for w in _title_words(self.new[hn].lower))
+
+    def defines_other(self, i: int, j: int) -> bool:
+        """True when the two texts open by defining different terms ("A spell is …" and
+        "An object is …") and each term is defined by a rule of both editions: two
+        definitions, not one rule reworded."""
+        if self.defined is None:
+            self.defined = (_defined_terms(self.old), _defined_terms(self.new))
+        (old_terms, old_defined), (new_terms, new_defined) = self.defined
+        a, b = old_terms.get(i), new_terms.get(j)
+        return bool(a and b and a != b and b in old_defined and a in new_defined)
 
     def pair(
         self,
@@ -333,6 +345,20 @@ def _heading_ancestors(nodes: Sequence[_Node], by_id: dict[str, int]) -> list[tu
             parent = nodes[k].parent
         out.append(tuple(heads))
     return out
+
+
+#: A text that opens by defining a term: "a spell is …", "an object is …".
+_DEFINES = re.compile(r"(?:an?|the) ([a-z]+(?: [a-z]+)?) (?:is|are) ")
+
+
+def _defined_terms(nodes: Sequence[_Node]) -> tuple[dict[int, str], set[str]]:
+    """Node → the term its text opens by defining; and every term so defined."""
+    terms = {}
+    for k, node in enumerate(nodes):
+        m = None if node.heading else _DEFINES.match(node.lower)
+        if m:
+            terms[k] = m.group(1)
+    return terms, set(terms.values())
 
 
 def _topic(nodes: Sequence[_Node], heads: tuple[int, ...]) -> int:

@@ -14,6 +14,7 @@ import pytest
 import tomllib
 
 from rulediff.align import (
+    _DEFINES,
     Alignment,
     align,
     comparison_key,
@@ -621,3 +622,31 @@ def test_sentence_units_split_at_sentences_colons_and_semicolons() -> None:
     assert texts == ["A widget spins.", "It has parts:", "{T} is the top;", "{B} too."]
     # A list that goes on in lower case stays one unit.
     assert len(units(0, "Parts are: the top, the base.")) == 1
+
+
+# --- issue 9, eleventh round: audit ---------------------------------------------------------
+
+
+def test_definition_of_one_term_is_not_matched_to_the_definition_of_another() -> None:
+    # Before the Magic 2010 renumbering one "General" rule defined spell, permanent,
+    # ability and object in turn; after it each term has its own rule. The spell
+    # definition shares most of its words with the object definition (a spell is one
+    # kind of object) but the two define different terms, each defined in both editions.
+    old, new = corpus_edition("2008-10-01"), corpus_edition("2009-07-11")
+    opens = {
+        (old, "200.5"): "a spell is ",
+        (old, "200.8"): "an object is ",
+        (new, "111.1"): "a spell is ",
+        (new, "109.1"): "an object is ",
+    }
+    for (edition, rule), words in opens.items():
+        assert edition.rule(rule).text.lower().startswith(words), rule
+        assert _DEFINES.match(words), words
+    a = align(old, new)
+    assert by_new(a, "109.1").old_ids == ("200.8",)
+    assert "109.1" not in by_old(a, "200.5").new_ids
+    # a term may be two words; a longer subject is no definition of a term
+    assert _DEFINES.match("a mana ability is either one thing or another").group(1) == (
+        "mana ability"
+    )
+    assert _DEFINES.match("a creature with flying is hard to block") is None
