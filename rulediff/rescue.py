@@ -130,12 +130,6 @@ def _plain(old: _Side, new: _Side, idf: dict[str, float], p: _Pairing, i: int, j
 
 
 @functools.lru_cache(maxsize=1 << 14)
-def _words(lower: str) -> frozenset[str]:
-    """The content words of a text as written (no stem cut: "played" is not "player")."""
-    return frozenset(w for w in re.findall(r"[a-z]+", lower) if len(w) > 2 and w not in _STOP)
-
-
-@functools.lru_cache(maxsize=1 << 14)
 def _stems(lower: str) -> frozenset[str]:
     """Crude stems of the content words (first five letters: ability / abilities)."""
     return frozenset(w[:5] for w in re.findall(r"[a-z]+", lower) if len(w) > 2 and w not in _STOP)
@@ -1081,39 +1075,6 @@ def recover(
                     return False
         return True
 
-    def assigned(olds: list[int], news: list[int], table: dict) -> list[tuple[int, int]]:
-        """The container's few free texts, as many on each side, in any order: the
-        one-to-one assignment of best total similarity, when every other comes
-        ``RECOVERY_MARGIN`` per pair behind and each of its pairs is the other's closest
-        there; a pair is kept only when its two texts share a word no other free text
-        of the container uses (the words they all use are the container's topic)."""
-        if not 2 <= len(olds) == len(news) <= PARALLEL_BLOCK:
-            return []
-        totals = sorted(
-            (
-                (sum(table.get((i, j), 0.0) for i, j in zip(olds, order, strict=True)), order)
-                for order in itertools.permutations(news)
-            ),
-            key=lambda t: (-t[0], t[1]),
-        )
-        if totals[1][0] > totals[0][0] - RECOVERY_MARGIN * len(olds):
-            return []
-        pairs = list(zip(olds, totals[0][1], strict=True))
-        for i, j in pairs:
-            s = table.get((i, j), 0.0)
-            if any(table.get((i, b), 0.0) > s for b in news) or any(
-                table.get((a, j), 0.0) > s for a in olds
-            ):
-                return []
-        words = {("old", i): _words(p.old[i].lower) for i in olds}
-        words.update({("new", j): _words(p.new[j].lower) for j in news})
-        held = Counter(w for ws in words.values() for w in ws)
-        return [
-            (i, j)
-            for i, j in pairs
-            if any(held[w] == 2 for w in words[("old", i)] & words[("new", j)])
-        ]
-
     def subtree(children: dict, nodes: Sequence[_Node], k: int) -> list[int]:
         out: list[int] = []
         stack = list(children.get(nodes[k].id, ()))
@@ -1139,8 +1100,6 @@ def recover(
             for i, j in zip(olds, news, strict=True):
                 p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "structure")
             continue
-        for i, j in assigned(olds, news, table):
-            p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "structure")
         scored = sorted(
             ((s, i, j) for (i, j), s in table.items() if s >= RECOVERY_SCORE),
             key=lambda t: (-t[0], t[1], t[2]),

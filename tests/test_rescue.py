@@ -547,35 +547,3 @@ def test_list_item_written_out_as_a_subrule_is_no_piece_of_a_rule_elsewhere() ->
     assert m is not None and m.new_ids == ("613.6",), m
     m = a.match_for_new("613.1d")
     assert m is None or "418.5b" not in m.old_ids, m
-
-
-def test_small_container_pairs_its_free_texts_in_any_order_by_a_word_only_they_share() -> None:
-    # The spell rules moved from 213 to 111 in 2009: under the matched container two old
-    # texts and two new texts are free, in crossed order (the type rule became the
-    # characteristics rule, the term rule became the rule on a cast copy). The best
-    # one-to-one assignment pairs them, each pair sharing a word no other free text of
-    # the container uses.
-    old, new = corpus_edition("2009-05-01"), corpus_edition("2009-07-11")
-    a = align(old, new)
-    container = a.match_for_old("213")
-    assert container is not None and container.new_ids == ("111",), container
-    for old_id, new_id, word in (("213.2", "111.3", "same"), ("213.3", "111.1b", "copy")):
-        m = a.match_for_old(old_id)
-        assert m is not None and (m.new_ids, m.method) == ((new_id,), "structure"), m
-        assert word in old.rule(old_id).text.lower().split()
-        assert word in new.rule(new_id).text.lower().split()
-
-
-def test_small_container_leaves_texts_sharing_only_its_topic_word_free() -> None:
-    # 2005 -> 2014: the same container holds old 213.1a (an object with no mana cost is no
-    # spell) and new 111.1b (a cast copy is a spell). They are each other's best there,
-    # but share only the container's topic word and a stem cut ("played", "player"),
-    # not a word as written: they stay unpaired, while old 213.2 pairs with 111.3.
-    old, new = corpus_edition("2005-10-01"), corpus_edition("2014-07-18")
-    a = align(old, new)
-    words = set(old.rule("213.1a").text.lower().replace(".", " ").split())
-    assert "played" in words and "player" in new.rule("111.1b").text.lower()
-    m = a.match_for_old("213.1a")
-    assert m is None or "111.1b" not in m.new_ids, m
-    m = a.match_for_old("213.2")
-    assert m is not None and (m.new_ids, m.method) == (("111.3",), "structure"), m
