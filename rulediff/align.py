@@ -1374,6 +1374,61 @@ def _join_pieces(
         in_splits.update(splits[i])
 
 
+def _own_words(node: _Node, others: Iterable[_Node]) -> frozenset[str]:
+    """The stems of ``node``'s content words that none of ``others`` has."""
+    theirs: set[str] = set()
+    for other in others:
+        theirs |= _words(other.lower)
+    return frozenset(w[:5] for w in _content_words(node.lower)) - theirs
+
+
+#: Two old texts this close (``fuzz.token_set_ratio``) are one sentence frame written
+#: for two subjects (two game variants, two zones): parallel rules.
+PARALLEL_SIMILARITY = 80.0
+
+
+def _drop_foreign_sources(p: _Pairing, merges: dict[int, list[int]]) -> None:
+    """Parallel rules join one new rule only if each leaves its own subject there.
+
+    Two parallel rules ("… of a Vanguard game …", "… of an Archenemy game …") joined
+    into a rule that names only one of their subjects are not a merge: the other rule's
+    own words (its game, its zone: those no other source has) are nowhere in the new
+    rule. Such a source is withheld (it stays removed); a duplicate, with no words of
+    its own, is kept. Headings are matched by their subrules, not their titles.
+    """
+    for j in sorted(merges):
+        group = merges[j]
+        if len(group) < 2 or p.new[j].heading:
+            continue
+        target = _words(p.new[j].lower)
+        foreign = [
+            i
+            for i in group
+            if not p.old[i].heading
+            and any(
+                fuzz.token_set_ratio(p.old[i].lower, p.old[k].lower) >= PARALLEL_SIMILARITY
+                for k in group
+                if k != i
+            )
+            and (own := _own_words(p.old[i], (p.old[k] for k in group if k != i)))
+            and not own & target
+        ]
+        if not foreign:
+            continue
+        kept = [i for i in group if i not in foreign]
+        for i in foreign:
+            if p.o2n[i] == j:
+                p.o2n[i] = -1
+                p.n2o[j] = -1
+        if len(kept) >= 2:
+            merges[j] = kept
+            continue
+        del merges[j]
+        if kept and p.n2o[j] < 0:
+            i = kept[0]
+            p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "merge")
+
+
 # --- splits and merges -------------------------------------------------------------------
 
 
@@ -1543,6 +1598,7 @@ def align(old: Edition, new: Edition) -> Alignment:
     _join_pieces(rules, later, splits, merges)
     rescue.rescue_headings(rules, splits, merges)
     _follow_listed_rules(rules, splits, merges)
+    _drop_foreign_sources(rules, merges)
     rule_pairs = _groups(rules, splits, merges)
     mapping: dict[str, str] = {}
     for pair in rule_pairs:

@@ -13,8 +13,11 @@ from pathlib import Path
 import pytest
 import tomllib
 
+from rapidfuzz import fuzz
+
 from rulediff.align import (
     _DEFINES,
+    PARALLEL_SIMILARITY,
     Alignment,
     align,
     comparison_key,
@@ -650,3 +653,26 @@ def test_definition_of_one_term_is_not_matched_to_the_definition_of_another() ->
         "mana ability"
     )
     assert _DEFINES.match("a creature with flying is hard to block") is None
+
+
+def test_parallel_rule_of_another_subject_is_no_source_of_a_merge() -> None:
+    # The subgame rules once had one subrule per game variant, written on one frame;
+    # later the variants that use a supplementary deck share one generalised rule and
+    # the Vanguard subrule stays on its own. The Archenemy subrule is not a source of
+    # the Vanguard rule: nothing of its own (its game, its deck) is there. Likewise the
+    # two Commander rules for the graveyard and for exile are not the rule for hand
+    # and library (those zones became a state-based action elsewhere).
+    old, new = corpus_edition("2010-10-01"), corpus_edition("2024-06-07")
+    texts = {rule: old.rule(rule).text.lower() for rule in ("713.2b", "713.2d", "903.10", "903.11")}
+    assert "vanguard" in texts["713.2b"] and "archenemy" in texts["713.2d"]
+    assert "graveyard" in texts["903.10"] and "exile" in texts["903.11"]
+    for a, b in (("713.2b", "713.2d"), ("903.10", "903.11")):
+        assert fuzz.token_set_ratio(texts[a], texts[b]) >= PARALLEL_SIMILARITY, (a, b)
+    vanguard, commander = new.rule("726.2b").text.lower(), new.rule("903.9b").text.lower()
+    assert "vanguard" in vanguard and "archenemy" not in vanguard and "scheme" not in vanguard
+    assert "graveyard" not in commander and "exile" not in commander
+    a = align(old, new)
+    assert by_new(a, "726.2b").old_ids == ("713.2b",)
+    assert "726.2b" not in by_old(a, "713.2d").new_ids
+    for rule in ("903.10", "903.11"):
+        assert "903.9b" not in by_old(a, rule).new_ids, rule
