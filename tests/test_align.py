@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 import tomllib
-
 from rapidfuzz import fuzz
 
 from rulediff.align import (
