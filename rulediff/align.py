@@ -1549,9 +1549,53 @@ def _find_copies(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, li
             in_splits.update(splits[i])
             del p.alternatives[i]
         elif copies_old and len(copies_old) == len(rivals):
+            if _copies_in_place(p, [i, *copies_old], j, merges, in_splits):
+                del p.alternatives[i]
+                continue
             merges[j] = sorted([i, *copies_old], key=lambda k: p.old[k].order)
             in_merges.update(merges[j])
             del p.alternatives[i]
+
+
+#: A free new rule holding this share of an old copy's words holds that copy.
+COPY_COVERAGE = 0.9
+
+
+def _copies_in_place(
+    p: _Pairing, copies: list[int], j: int, merges: dict[int, list[int]], in_splits: set[int]
+) -> bool:
+    """A text written twice in the old edition and still twice in the new goes copy by
+    copy: each old copy to the new one standing in its place (under the counterpart of
+    its parent), not both to one. True when every copy found its own place, one of
+    them ``j``'s (then they are paired so); False leaves them to be merged.
+    """
+    stay = [c for c in copies if _in_place(p, c, j)]
+    if len(stay) != 1:
+        return False
+    places: dict[int, int] = {}
+    for c in copies:
+        if c == stay[0]:
+            continue
+        found = [
+            f
+            for f, node in enumerate(p.new)
+            if p.n2o[f] < 0
+            and not node.heading
+            and f not in merges
+            and f not in in_splits
+            and _in_place(p, c, f)
+            and _coverage(p.old[c], node) >= COPY_COVERAGE
+        ]
+        if len(found) != 1 or found[0] in places.values():
+            return False
+        places[c] = found[0]
+    for c in copies:
+        if p.o2n[c] == j:
+            p.o2n[c] = -1
+    places[stay[0]] = j
+    for c, f in places.items():
+        p.pair(c, f, round(fuzz.ratio(p.old[c].lower, p.new[f].lower), 1), "structure")
+    return True
 
 
 def _find_merges(p: _Pairing, taken_new: set[int]) -> dict[int, list[int]]:

@@ -675,3 +675,18 @@ def test_parallel_rule_of_another_subject_is_no_source_of_a_merge() -> None:
     assert "726.2b" not in by_old(a, "713.2d").new_ids
     for rule in ("903.10", "903.11"):
         assert "903.9b" not in by_old(a, rule).new_ids, rule
+
+
+def test_text_written_twice_goes_copy_by_copy() -> None:
+    # The basic-land statement stood twice before (under supertypes and under lands) and
+    # still stands twice (the supertype copy now extended by a note on old printings):
+    # each old copy goes to the new copy in its own place, not both to the land copy.
+    old, new = corpus_edition("2005-10-01"), corpus_edition("2020-01-24")
+    supertype, land = old.rule("205.4b"), old.rule("212.6f")
+    assert supertype.text == land.text
+    assert str(supertype.parent) == "205.4" and str(land.parent) == "212.6"
+    assert str(new.rule("205.4c").parent) == "205.4" and str(new.rule("305.8").parent) == "305"
+    assert new.rule("205.4c").text.startswith(new.rule("305.8").text)
+    a = align(old, new)
+    assert by_old(a, "205.4b").new_ids == ("205.4c",)
+    assert by_old(a, "212.6f").new_ids == ("305.8",)
