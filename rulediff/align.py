@@ -1384,7 +1384,7 @@ def _own_words(node: _Node, others: Iterable[_Node]) -> frozenset[str]:
 
 #: Two old texts this close (``fuzz.token_set_ratio``) are one sentence frame written
 #: for two subjects (two game variants, two zones): parallel rules.
-PARALLEL_SIMILARITY = 80.0
+PARALLEL_FRAME_SIMILARITY = 80.0
 
 
 def _drop_foreign_sources(p: _Pairing, merges: dict[int, list[int]]) -> None:
@@ -1406,7 +1406,7 @@ def _drop_foreign_sources(p: _Pairing, merges: dict[int, list[int]]) -> None:
             for i in group
             if not p.old[i].heading
             and any(
-                fuzz.token_set_ratio(p.old[i].lower, p.old[k].lower) >= PARALLEL_SIMILARITY
+                fuzz.token_set_ratio(p.old[i].lower, p.old[k].lower) >= PARALLEL_FRAME_SIMILARITY
                 for k in group
                 if k != i
             )

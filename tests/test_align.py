@@ -16,7 +16,7 @@ from rapidfuzz import fuzz
 
 from rulediff.align import (
     _DEFINES,
-    PARALLEL_SIMILARITY,
+    PARALLEL_FRAME_SIMILARITY,
     Alignment,
     align,
     comparison_key,
@@ -666,7 +666,7 @@ def test_parallel_rule_of_another_subject_is_no_source_of_a_merge() -> None:
     assert "vanguard" in texts["713.2b"] and "archenemy" in texts["713.2d"]
     assert "graveyard" in texts["903.10"] and "exile" in texts["903.11"]
     for a, b in (("713.2b", "713.2d"), ("903.10", "903.11")):
-        assert fuzz.token_set_ratio(texts[a], texts[b]) >= PARALLEL_SIMILARITY, (a, b)
+        assert fuzz.token_set_ratio(texts[a], texts[b]) >= PARALLEL_FRAME_SIMILARITY, (a, b)
     vanguard, commander = new.rule("726.2b").text.lower(), new.rule("903.9b").text.lower()
     assert "vanguard" in vanguard and "archenemy" not in vanguard and "scheme" not in vanguard
     assert "graveyard" not in commander and "exile" not in commander
