@@ -400,13 +400,14 @@ class _BigramIndex:
         }
 
     def top(self, feats: Iterable[str], k: int) -> list[int]:
-        votes: dict[int, float] = defaultdict(float)
+        votes: dict[int, float] = {}
+        vote = votes.get
         for f in feats:
             found = self.votes.get(f)
             if found is not None:
                 posting, w = found
                 for j in posting:
-                    votes[j] += w
+                    votes[j] = vote(j, 0.0) + w
         if len(votes) <= k:
             return sorted(votes)
         return sorted(heapq.nlargest(k, votes, key=votes.__getitem__))

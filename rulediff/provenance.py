@@ -141,12 +141,14 @@ def link_units(
             for f in _pairs(u.key):
                 postings[f].append(k)
     for k in pending:
-        votes: dict[int, float] = defaultdict(float)
+        votes: dict[int, float] = {}
+        vote = votes.get
         for f in _pairs(old_keys[k]):
             posting = postings.get(f)
             if posting and len(posting) <= MAX_POSTINGS:
+                weight = 1.0 / len(posting)
                 for n in posting:
-                    votes[n] += 1.0 / len(posting)
+                    votes[n] = vote(n, 0.0) + weight
         best: tuple[float, int] | None = None
         for n in sorted(heapq.nlargest(CANDIDATES, votes, key=votes.__getitem__)):
             score = fuzz.ratio(old_keys[k], new[n].key)

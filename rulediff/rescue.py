@@ -140,13 +140,14 @@ def _votes(
 ) -> dict[int, float]:
     """Rules of the other side sharing ``words``, each with the IDF mass it shares (words
     in more than ``MAX_POSTINGS`` rules say nothing and are skipped)."""
-    votes: dict[int, float] = defaultdict(float)
+    votes: dict[int, float] = {}
+    vote = votes.get
     for w in words:
         posting = postings.get(w, ())
         if 0 < len(posting) <= MAX_POSTINGS:
             weight = idf[w]
             for b in posting:
-                votes[b] += weight
+                votes[b] = vote(b, 0.0) + weight
     return votes
 
 
