@@ -400,6 +400,7 @@ class _BigramIndex:
         }
 
     def top(self, feats: Iterable[str], k: int) -> list[int]:
+        # A plain dict, not defaultdict(float): no factory call for each new text voted for.
         votes: dict[int, float] = {}
         vote = votes.get
         for f in feats:
