@@ -32,6 +32,7 @@ from .clauses import references
 
 if TYPE_CHECKING:
     from .align import _Node, _Pairing
+    from .matches import Method
 
 #: A free rule takes its best candidate at this score (weighted cosine plus bonuses) ...
 RESCUE_SCORE = 0.45
@@ -162,6 +163,36 @@ def _free_close(
         return []
     top = scored[0][0]
     return [b for score, b, _s in scored if score > top - RESCUE_MARGIN and not taken.get(b)]
+
+
+def _take(
+    p: _Pairing,
+    i: int,
+    j: int,
+    method: Method,
+    targets_of: dict[int, list[int]],
+    sources_of: dict[int, list[int]],
+) -> None:
+    """Pair free old ``i`` with free new ``j`` and record the link for the later steps."""
+    p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), method)
+    targets_of[i] = [j]
+    sources_of[j] = [i]
+
+
+def _join_merge(
+    p: _Pairing,
+    i: int,
+    j: int,
+    owners: Iterable[int],
+    merges: dict[int, list[int]],
+    targets_of: dict[int, list[int]],
+    sources_of: dict[int, list[int]],
+) -> None:
+    """Free old ``i`` joins ``owners``, the present sources of new ``j``, in its merge."""
+    group = sorted({*owners, i}, key=lambda k: p.old[k].order)
+    merges[j] = group
+    sources_of[j] = group
+    targets_of[i] = [j]
 
 
 def _family(node_id: str) -> str:
@@ -367,9 +398,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             mutual = ranked["new" if side == "old" else "old"].get(b)
             if not mutual or mutual[0][1] != a:
                 continue  # two free rules pair only when each is the other's best
-            p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "content")
-            targets_of[i] = [j]
-            sources_of[j] = [i]
+            _take(p, i, j, "content", targets_of, sources_of)
             continue
         similarity = next(s for _t, c, s in ranked[side][a] if c == b)
         if score < RESCUE_JOIN_SCORE or not joinable(side, a, b, similarity):
@@ -377,10 +406,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
         if side == "old":  # a free old rule joins the rule that took its content
             if any(j in g for g in splits.values()):
                 continue
-            group = sorted({*sources_of[j], i}, key=lambda k: p.old[k].order)
-            merges[j] = group
-            sources_of[j] = group
-            targets_of[i] = [j]
+            _join_merge(p, i, j, sources_of[j], merges, targets_of, sources_of)
         else:  # a free new rule is a piece of the old rule it came from
             if any(i in g for g in merges.values()):
                 continue
@@ -418,9 +444,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             if kept[0] < SENTENCE_KEPT or max(kept[1:]) > kept[0] - SENTENCE_LEAD:
                 continue
             i, j = (a, close[0]) if side == "old" else (close[0], a)
-            p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "content")
-            targets_of[i] = [j]
-            sources_of[j] = [i]
+            _take(p, i, j, "content", targets_of, sources_of)
     _decide_by_subrules(p, old, new, ranked["old"], targets_of, sources_of)
 
     # A free old rule whose best candidate is taken, but keeps one of its sentences that
@@ -441,10 +465,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             for x in _sentences(p.old[k])
         ):
             return
-        group = sorted({*owners, a}, key=lambda k: p.old[k].order)
-        merges[b] = group
-        sources_of[b] = group
-        targets_of[a] = [b]
+        _join_merge(p, a, b, owners, merges, targets_of, sources_of)
 
     for a, scored in sorted(ranked["old"].items()):
         if targets_of.get(a) or not scored or scored[0][0] < RESCUE_SCORE:
@@ -505,9 +526,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
                 continue
             if _plain(old, new, idf, p, x, a) < KEPT_SIMILARITY:
                 continue
-            p.pair(x, a, round(fuzz.ratio(p.old[x].lower, p.new[a].lower), 1), "content")
-            targets_of[x] = [a]
-            sources_of[a] = [x]
+            _take(p, x, a, "content", targets_of, sources_of)
             break
     _place_by_cited_rule(p, old, new, idf, free["old"], targets_of, sources_of)
     # What stays free after a close call is not simply removed or added: the text does
@@ -553,7 +572,7 @@ def _pair_by_own_sentence(
         closest = max(s for _t, _c, s in scored)
         if similarity < KEPT_SIMILARITY or similarity < closest - RESCUE_MARGIN:
             continue
-        units = [x for x in _sentences(p.old[a]) if not _POINTS_ELSEWHERE.search(x)]
+        units = _content_sentences(p.old[a])
         kept, unit = max(((_keeps(x, p.new[j]), x) for x in units), default=(0.0, ""))
         if kept < SENTENCE_KEPT:
             continue
@@ -568,9 +587,7 @@ def _pair_by_own_sentence(
             if c != j
         ):
             continue
-        p.pair(a, j, round(fuzz.ratio(p.old[a].lower, p.new[j].lower), 1), "content")
-        targets_of[a] = [j]
-        sources_of[j] = [a]
+        _take(p, a, j, "content", targets_of, sources_of)
 
 
 def _place_by_cited_rule(
@@ -605,12 +622,12 @@ def _place_by_cited_rule(
         )
         if not region:
             continue
-        mine = [x for x in _sentences(node) if not _POINTS_ELSEWHERE.search(x)]
+        mine = _content_sentences(node)
         kept = sorted(
             (
                 (max((fuzz.token_set_ratio(x, y) for x in mine for y in ys), default=0.0), j)
                 for j in region
-                for ys in [[y for y in _sentences(p.new[j]) if not _POINTS_ELSEWHERE.search(y)]]
+                for ys in [_content_sentences(p.new[j])]
             ),
             key=lambda t: (-t[0], t[1]),
         )
@@ -627,22 +644,22 @@ def _place_by_cited_rule(
             j = plain[0][1]
         else:
             continue
-        p.pair(a, j, round(fuzz.ratio(node.lower, p.new[j].lower), 1), "content")
-        targets_of[a] = [j]
-        sources_of[j] = [a]
+        _take(p, a, j, "content", targets_of, sources_of)
 
 
 def _keeps(unit: str, b: _Node) -> float:
     """How well ``b`` keeps the sentence ``unit`` whole (see :func:`_kept_whole`)."""
-    n = len(unit.split())
     return max(
-        (
-            fuzz.token_set_ratio(unit, y)
-            for y in _sentences(b)
-            if min(n, len(y.split())) >= WHOLE_SENTENCE * max(n, len(y.split()))
-        ),
+        (fuzz.token_set_ratio(unit, y) for y in _sentences(b) if _comparable(unit, y)),
         default=0.0,
     )
+
+
+def _comparable(x: str, y: str) -> bool:
+    """Two sentences of comparable length: the shorter has at least ``WHOLE_SENTENCE`` of
+    the longer one's words (a sentence kept whole, not a clause of a longer one)."""
+    m, n = len(x.split()), len(y.split())
+    return min(m, n) >= WHOLE_SENTENCE * max(m, n)
 
 
 def _with_subrules(children: Mapping, nodes: Sequence[_Node], tops: Iterable[int]) -> set[int]:
@@ -693,15 +710,17 @@ def _decide_by_subrules(
             or new.by_id.get(best.parent) not in targets_of[parent]
         ):
             continue
-        j = close[0]
-        p.pair(a, j, round(fuzz.ratio(node.lower, best.lower), 1), "structure")
-        targets_of[a] = [j]
-        sources_of[j] = [a]
+        _take(p, a, close[0], "structure", targets_of, sources_of)
 
 
 def _sentences(node: _Node) -> tuple[str, ...]:
     """The comparison keys of a rule's units long enough to compare (see provenance)."""
     return _unit_keys(node.text)
+
+
+def _content_sentences(node: _Node) -> list[str]:
+    """:func:`_sentences` without those that only send the reader elsewhere."""
+    return [x for x in _sentences(node) if not _POINTS_ELSEWHERE.search(x)]
 
 
 @functools.lru_cache(maxsize=1 << 12)
@@ -729,17 +748,12 @@ def _kept_whole(a: _Node, b: _Node) -> tuple[float, str]:
     """:func:`_kept_unit`, counting only sentences of comparable length (the shorter has
     at least ``WHOLE_SENTENCE`` of the longer one's words): a sentence kept whole, not a
     clause of a longer one ("no player gets priority …" inside a parenthesis)."""
-
-    def comparable(x: str, y: str) -> bool:
-        m, n = len(x.split()), len(y.split())
-        return min(m, n) >= WHOLE_SENTENCE * max(m, n)
-
     return max(
         (
             (fuzz.token_set_ratio(x, y), y)
             for x in _sentences(a)
             for y in _sentences(b)
-            if comparable(x, y)
+            if _comparable(x, y)
         ),
         default=(0.0, ""),
     )
@@ -869,13 +883,9 @@ def rescue_headings(
             # of them and says every naming word of the title is the heading rewritten.
             g = _named_by(p, node, votes, sources_of, HEADING_SHARE * total)
             if g >= 0 and not sources_of.get(g):
-                p.pair(h, g, round(fuzz.ratio(node.lower, p.new[g].lower), 1), "structure")
-                targets_of[h], sources_of[g] = [g], [h]
+                _take(p, h, g, "structure", targets_of, sources_of)
             elif g >= 0 and not any(g in group for group in splits.values()):
-                group = sorted({*sources_of[g], h}, key=lambda k: p.old[k].order)
-                merges[g] = group
-                sources_of[g] = group
-                targets_of[h] = [g]
+                _join_merge(p, h, g, sources_of[g], merges, targets_of, sources_of)
             continue
         deepest = max(depth[g] for g in eligible)
         ranked = sorted(
@@ -891,15 +901,11 @@ def rescue_headings(
         title, g = ranked[0]
         owners = sources_of.get(g, [])
         if not owners:
-            p.pair(h, g, round(fuzz.ratio(node.lower, p.new[g].lower), 1), "structure")
-            targets_of[h], sources_of[g] = [g], [h]
+            _take(p, h, g, "structure", targets_of, sources_of)
         elif all(p.old[k].heading for k in owners) and not any(
             g in group for group in splits.values()
         ):
-            group = sorted({*owners, h}, key=lambda k: p.old[k].order)
-            merges[g] = group
-            sources_of[g] = group
-            targets_of[h] = [g]
+            _join_merge(p, h, g, owners, merges, targets_of, sources_of)
 
 
 def _named_by(p: _Pairing, heading: _Node, votes: Counter, sources_of: dict, share: float) -> int:
@@ -1076,15 +1082,6 @@ def recover(
                     return False
         return True
 
-    def subtree(children: dict, nodes: Sequence[_Node], k: int) -> list[int]:
-        out: list[int] = []
-        stack = list(children.get(nodes[k].id, ()))
-        while stack:
-            d = stack.pop()
-            out.append(d)
-            stack.extend(children.get(nodes[d].id, ()))
-        return sorted(out)
-
     containers = [
         (i, j)
         for i, j in enumerate(p.o2n)
@@ -1092,8 +1089,12 @@ def recover(
     ]
     containers.sort(key=lambda t: (-p.old[t[0]].id.count("."), -len(p.old[t[0]].id), t))
     for h, g in containers:
-        olds = [i for i in subtree(p.old_children, p.old, h) if free_old(i)]
-        news = [j for j in subtree(p.new_children, p.new, g) if free_new(j)]
+        olds = sorted(
+            i for i in _with_subrules(p.old_children, p.old, [h]) if i != h and free_old(i)
+        )
+        news = sorted(
+            j for j in _with_subrules(p.new_children, p.new, [g]) if j != g and free_new(j)
+        )
         if not olds or not news or len(olds) > RECOVERY_GROUP or len(news) > RECOVERY_GROUP:
             continue
         table = {(i, j): similarity(i, j) for i in olds for j in news if p.same_topic(i, j)}
