@@ -391,6 +391,8 @@ class _BigramIndex:
         for j in members:
             for f in nodes[j].features():
                 postings[f].append(j)
+        #: Every feature of the indexed texts, also those too common to vote.
+        self.known = frozenset(postings)
         #: Each feature's texts and the vote it gives them (1 / how many there are), for
         #: the features held by at most ``MAX_POSTINGS`` texts.
         self.votes: dict[str, tuple[list[int], float]] = {
@@ -1473,6 +1475,12 @@ def _pieces(
     index = _BigramIndex(wholes, candidates)
     pieces: dict[int, list[int]] = defaultdict(list)
     for k in free_parts:
+        # A whole covers only features some candidate has: a part most of whose
+        # features none has (most rules added over a long interval) cannot reach
+        # _PIECE_COVERAGE with any whole, and needs no look-up.
+        feats = parts[k].feature_set()
+        if len(feats) < 3 or len(feats & index.known) / len(feats) < _PIECE_COVERAGE:
+            continue
         best = None
         for w in index.top(parts[k].features(), 3):
             if not _keeps_its_name(parts[k], wholes[w]):
