@@ -401,6 +401,11 @@ class _BigramIndex:
             if len(posting) <= MAX_POSTINGS
         }
 
+    def may_hold(self, feats: frozenset[str], share: float) -> bool:
+        """False when fewer than ``share`` of ``feats`` are features of any indexed text:
+        then no indexed text holds that share of them, and a look-up can be skipped."""
+        return bool(feats) and len(feats & self.known) / len(feats) >= share
+
     def top(self, feats: Iterable[str], k: int) -> list[int]:
         # A plain dict, not defaultdict(float): no factory call for each new text voted for.
         votes: dict[int, float] = {}
@@ -1475,11 +1480,10 @@ def _pieces(
     index = _BigramIndex(wholes, candidates)
     pieces: dict[int, list[int]] = defaultdict(list)
     for k in free_parts:
-        # A whole covers only features some candidate has: a part most of whose
-        # features none has (most rules added over a long interval) cannot reach
-        # _PIECE_COVERAGE with any whole, and needs no look-up.
+        # A part most of whose features no candidate has (most rules added over a long
+        # interval) is covered by none (see _coverage): no look-up.
         feats = parts[k].feature_set()
-        if len(feats) < 3 or len(feats & index.known) / len(feats) < _PIECE_COVERAGE:
+        if len(feats) < 3 or not index.may_hold(feats, _PIECE_COVERAGE):
             continue
         best = None
         for w in index.top(parts[k].features(), 3):
