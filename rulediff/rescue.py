@@ -849,14 +849,7 @@ def rescue_headings(
     for h, node in enumerate(p.old):
         if not node.heading or _is_section_id(node.id) or targets_of.get(h):
             continue
-        excluded: set[int] = set()
-        parent = node.parent
-        while parent is not None:
-            k = p.old_by_id.get(parent)
-            if k is None:
-                break
-            excluded.update(targets_of.get(k, ()))
-            parent = p.old[k].parent
+        excluded = _ancestors_targets(p, node, targets_of)
         votes: Counter = Counter()
         total = 0
         for i, heads in enumerate(p.old_heads):
@@ -945,11 +938,7 @@ def _follow_titled_rules(
         g = homes.pop() if len(homes) == 1 else -1
         if g < 0 or _is_section_id(p.new[g].id):
             continue
-        excluded: set[int] = set()
-        parent = node.parent
-        while parent is not None and (k := p.old_by_id.get(parent)) is not None:
-            excluded.update(targets_of.get(k, ()))
-            parent = p.old[k].parent
+        excluded = _ancestors_targets(p, node, targets_of)
         sources = {k for j in under[g] for k in sources_of[j]}
         if g not in excluded and all(
             p.old_heads[k] and rule_of.get(k) == p.old_heads[k][0] for k in sources
@@ -966,6 +955,17 @@ def _follow_titled_rules(
                 _take(p, h, g, "structure", targets_of, sources_of)
             else:
                 _join_merge(p, h, g, sources_of[g], merges, targets_of, sources_of)
+
+
+def _ancestors_targets(p: _Pairing, node: _Node, targets_of: dict[int, list[int]]) -> set[int]:
+    """The counterparts of an old heading's ancestors: its chapter's counterpart holds its
+    texts trivially, so it is never where the heading went."""
+    out: set[int] = set()
+    parent = node.parent
+    while parent is not None and (k := p.old_by_id.get(parent)) is not None:
+        out.update(targets_of.get(k, ()))
+        parent = p.old[k].parent
+    return out
 
 
 def _named_by(p: _Pairing, heading: _Node, votes: Counter, sources_of: dict, share: float) -> int:
