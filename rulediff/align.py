@@ -956,6 +956,13 @@ class _Provenance:
         #: characters of the new rule that came from the old one.
         self.sent: Counter = Counter()
         self.received: Counter = Counter()
+        owners: dict[str, set[int]] = defaultdict(set)
+        for u in self.new_units:
+            owners[u.key].add(u.owner)
+        #: Sentences that several changed new rules repeat word for word ("This is a
+        #: state-based action.", the closing sentence of every step): stock text, which
+        #: says nothing about where a rule came from or went.
+        self.common = {key for key, found in owners.items() if len(found) >= COMMON_UNIT_RULES}
         self.by_old: dict[int, set[int]] = defaultdict(set)
         self.by_new: dict[int, set[int]] = defaultdict(set)
         self.links_of_old: dict[int, list[int]] = defaultdict(list)
@@ -1254,10 +1261,7 @@ def _pieces_in_place(
     sentences (also as parts of longer ones) is split, its pieces listed. An old rule
     already split gains the piece too. A sentence that many new rules repeat is no
     evidence against an origin, and words that only number a step are not compared."""
-    owners: dict[str, set[int]] = defaultdict(set)
-    for u in prov.new_units:
-        owners[u.key].add(u.owner)
-    common = {key for key, found in owners.items() if len(found) >= COMMON_UNIT_RULES}
+    common = prov.common
     ordered = sorted(
         ((a.lower(), b.lower()) for a, b in sweeps if not changes_meaning(a, b)),
         key=lambda s: (-len(s[0]), s),

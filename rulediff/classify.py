@@ -221,8 +221,8 @@ def _moved_text(p: _Pairing, prov: _Provenance, pair: _Pair) -> tuple[tuple[str,
     for k in sorted(set(found)):
         link = prov.links[k]
         uo, un = prov.old_units[link.old], prov.new_units[link.new]
-        if (uo.owner in olds) == (un.owner in news):
-            continue
+        if (uo.owner in olds) == (un.owner in news) or un.key in prov.common:
+            continue  # inside the match, or stock text many rules repeat
         out[(p.old[uo.owner].id, p.new[un.owner].id, un.text)] = None
     return tuple(out)
 

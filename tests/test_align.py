@@ -16,6 +16,7 @@ from rapidfuzz import fuzz
 
 from rulediff.align import (
     _DEFINES,
+    COMMON_UNIT_RULES,
     PARALLEL_FRAME_SIMILARITY,
     Alignment,
     align,
@@ -690,3 +691,18 @@ def test_text_written_twice_goes_copy_by_copy() -> None:
     a = align(old, new)
     assert by_old(a, "205.4b").new_ids == ("205.4c",)
     assert by_old(a, "212.6f").new_ids == ("305.8",)
+
+
+def test_stock_sentence_that_many_rules_repeat_is_no_moved_text() -> None:
+    """A sentence several changed new rules repeat word for word (the note that something
+    is a state-based action, added to a dozen rules by 2011) is stock text: it says
+    nothing about where an old rule's text went, so no ``moved_text`` lists it."""
+    a = aligned("2002-02-20", "2011-02-04")
+    targets: dict[tuple[str, str], set[str]] = {}
+    for m in a.rules:
+        for old_id, new_id, text in m.moved_text:
+            targets.setdefault((old_id, text), set()).add(new_id)
+    assert targets and max(len(found) for found in targets.values()) < COMMON_UNIT_RULES
+    # Text that really moved stays listed: the old rule on modified events sent
+    # sentences of its own to several other rules.
+    assert len({new_id for _o, new_id, _t in by_old(a, "419.5").moved_text}) >= 3
