@@ -915,6 +915,13 @@ def _kept(p: _Pairing, i: int) -> bool:
     return j >= 0 and p.old[i].key == p.new[j].key
 
 
+def _stock_keys(units: Iterable[provenance.Unit]) -> set[str]:
+    owners: dict[str, set[int]] = defaultdict(set)
+    for u in units:
+        owners[u.key].add(u.owner)
+    return {key for key, found in owners.items() if len(found) >= COMMON_UNIT_RULES}
+
+
 class _Provenance:
     """Unit links between the rule texts of a pairing, summed per pair of rules."""
 
@@ -956,13 +963,11 @@ class _Provenance:
         #: characters of the new rule that came from the old one.
         self.sent: Counter = Counter()
         self.received: Counter = Counter()
-        owners: dict[str, set[int]] = defaultdict(set)
-        for u in self.new_units:
-            owners[u.key].add(u.owner)
-        #: Sentences that several changed new rules repeat word for word ("This is a
-        #: state-based action.", the closing sentence of every step): stock text, which
-        #: says nothing about where a rule came from or went.
-        self.common = {key for key, found in owners.items() if len(found) >= COMMON_UNIT_RULES}
+        #: Sentences that several changed rules of one edition repeat word for word ("This
+        #: is a state-based action.", the closing sentence of every step): stock text,
+        #: which says nothing about where a rule came from or went.
+        self.common = _stock_keys(self.new_units)
+        self.common_old = _stock_keys(self.old_units)
         self.by_old: dict[int, set[int]] = defaultdict(set)
         self.by_new: dict[int, set[int]] = defaultdict(set)
         self.links_of_old: dict[int, list[int]] = defaultdict(list)

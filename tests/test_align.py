@@ -693,10 +693,12 @@ def test_text_written_twice_goes_copy_by_copy() -> None:
     assert by_old(a, "212.6f").new_ids == ("305.8",)
 
 
-def test_stock_sentence_that_many_rules_repeat_is_no_moved_text() -> None:
-    """A sentence several changed new rules repeat word for word (the note that something
-    is a state-based action, added to a dozen rules by 2011) is stock text: it says
-    nothing about where an old rule's text went, so no ``moved_text`` lists it."""
+def test_moved_text_lists_content_not_stock_copies_or_pointers() -> None:
+    """``moved_text`` says where a rule's own content went. A sentence several changed
+    new rules repeat word for word (the note that something is a state-based action,
+    added to a dozen rules by 2011) is stock text; a sentence the match kept, also found
+    in a parallel rule, did not move; a bare "See rule …" is a cross-reference. None of
+    the three is listed."""
     a = aligned("2002-02-20", "2011-02-04")
     targets: dict[tuple[str, str], set[str]] = {}
     for m in a.rules:
@@ -706,3 +708,11 @@ def test_stock_sentence_that_many_rules_repeat_is_no_moved_text() -> None:
     # Text that really moved stays listed: the old rule on modified events sent
     # sentences of its own to several other rules.
     assert len({new_id for _o, new_id, _t in by_old(a, "419.5").moved_text}) >= 3
+    a = aligned("2012-02-01", "2026-04-17")
+    # Two parallel trigger rules (one per blocking case) share their closing sentences:
+    # each kept them, so neither sent them to the other.
+    for rule in ("509.4a", "509.4b"):
+        m = by_old(a, rule)
+        assert m.kind == "renumbered-edited" and not m.moved_text, m
+    texts = [text for m in a.rules for _o, _n, text in m.moved_text]
+    assert texts and not [t for t in texts if re.match(r"\(?(see|for more information)\b", t, re.I)]
