@@ -922,6 +922,13 @@ def _kept(p: _Pairing, i: int) -> bool:
     return j >= 0 and p.old[i].key == p.new[j].key
 
 
+def _stock_keys(units: Iterable[provenance.Unit]) -> set[str]:
+    owners: dict[str, set[int]] = defaultdict(set)
+    for u in units:
+        owners[u.key].add(u.owner)
+    return {key for key, found in owners.items() if len(found) >= COMMON_UNIT_RULES}
+
+
 class _Provenance:
     """Unit links between the rule texts of a pairing, summed per pair of rules."""
 
@@ -963,6 +970,11 @@ class _Provenance:
         #: characters of the new rule that came from the old one.
         self.sent: Counter = Counter()
         self.received: Counter = Counter()
+        #: Sentences that several changed rules of one edition repeat word for word ("This
+        #: is a state-based action.", the closing sentence of every step): stock text,
+        #: which says nothing about where a rule came from or went.
+        self.common = _stock_keys(self.new_units)
+        self.common_old = _stock_keys(self.old_units)
         self.by_old: dict[int, set[int]] = defaultdict(set)
         self.by_new: dict[int, set[int]] = defaultdict(set)
         self.links_of_old: dict[int, list[int]] = defaultdict(list)
@@ -1085,6 +1097,8 @@ def _sentence_splits(
             continue
         group = splits.get(i) or ([p.o2n[i]] if p.o2n[i] >= 0 else [])
         if any(k in merges for k in group):
+            continue
+        if any(_reused_for_new_subject(p, i, k, j, in_splits, merges) for k in group):
             continue
         group = sorted({*group, j}, key=lambda k: p.new[k].order)
         if len(group) < 2:
@@ -1261,10 +1275,7 @@ def _pieces_in_place(
     sentences (also as parts of longer ones) is split, its pieces listed. An old rule
     already split gains the piece too. A sentence that many new rules repeat is no
     evidence against an origin, and words that only number a step are not compared."""
-    owners: dict[str, set[int]] = defaultdict(set)
-    for u in prov.new_units:
-        owners[u.key].add(u.owner)
-    common = {key for key, found in owners.items() if len(found) >= COMMON_UNIT_RULES}
+    common = prov.common
     ordered = sorted(
         ((a.lower(), b.lower()) for a, b in sweeps if not changes_meaning(a, b)),
         key=lambda s: (-len(s[0]), s),
@@ -1538,6 +1549,17 @@ def _find_copies(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, li
             continue
         if j in in_splits or i in in_merges:
             continue
+        reused = {
+            k
+            for side, k in rivals
+            if side == "new" and _reused_for_new_subject(p, i, j, k, in_splits, merges)
+        }
+        if reused and len(reused) == len(rivals):
+            del p.alternatives[i]  # the rivals are its text written for new subjects
+            continue
+        if reused:
+            rivals = tuple(r for r in rivals if r[0] == "old" or r[1] not in reused)
+            p.alternatives[i] = rivals
         copies_new = [
             k
             for side, k in rivals
@@ -1569,6 +1591,50 @@ def _find_copies(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, li
             merges[j] = sorted([i, *copies_old], key=lambda k: p.old[k].order)
             in_merges.update(merges[j])
             del p.alternatives[i]
+
+
+#: A new rule holding this many near copies of another rule's subrules is written on its frame.
+FRAME_COPIES = 2
+
+
+def _reused_for_new_subject(
+    p: _Pairing, i: int, j: int, k: int, in_splits: set[int], merges: dict[int, list[int]]
+) -> bool:
+    """New ``k``, a copy of old ``i``'s text beside ``i``'s counterpart ``j``, is that text
+    written again for a new subject (a new procedure beside ending the turn, a new keyword
+    on the frame of morph, a new draft variant), not a piece of ``i``.
+
+    So when ``k``'s parent has no old counterpart and holds near copies of at least
+    :data:`FRAME_COPIES` subrules of ``j``'s parent (a new rule on an old rule's frame),
+    ``k`` says nothing of ``i`` that ``j`` does not, and ``k`` with its parent names
+    something that neither ``j`` with its parent nor ``i`` with its parent does (the new
+    subject). A rule for spells and abilities cut into one for spells and one for
+    abilities is no such copy: the abilities piece names what the old rule did.
+    """
+    pk, pj = p.new[k].parent, p.new[j].parent
+    if pk is None or pj is None or pk == pj:
+        return False
+    a, b = p.new_by_first.get(pk), p.new_by_first.get(pj)
+    if a is None or b is None or p.n2o[a] >= 0 or a in in_splits or a in merges:
+        return False
+    frame = [p.new[y].lower for y in p.new_children.get(pj, ())]
+    copies = sum(
+        1
+        for x in p.new_children.get(pk, ())
+        if any(fuzz.ratio(p.new[x].lower, text) >= COPY_SIMILARITY for text in frame)
+    )
+    if copies < FRAME_COPIES:
+        return False
+    if _own_words(p.new[k], (p.new[j],)) & _words(p.old[i].lower):
+        return False
+    old_words = _words(p.old[i].lower)
+    c = p.old_by_id.get(p.old[i].parent or "")
+    if c is not None:
+        old_words |= _words(p.old[c].lower)
+    subject = _own_words(p.new[k], (p.new[j], p.new[b])) | _own_words(
+        p.new[a], (p.new[j], p.new[b])
+    )
+    return bool(subject - old_words)
 
 
 #: A free new rule holding this share of an old copy's words holds that copy.

@@ -217,12 +217,22 @@ def _moved_text(p: _Pairing, prov: _Provenance, pair: _Pair) -> tuple[tuple[str,
     if not found:
         return ()
     olds, news = set(pair.old), set(pair.new)
+    links = [prov.links[k] for k in sorted(set(found))]
+    inside = [
+        link
+        for link in links
+        if prov.old_units[link.old].owner in olds and prov.new_units[link.new].owner in news
+    ]
+    kept_old, kept_new = {link.old for link in inside}, {link.new for link in inside}
     out: dict[tuple[str, str, str], None] = {}
-    for k in sorted(set(found)):
-        link = prov.links[k]
+    for link in links:
         uo, un = prov.old_units[link.old], prov.new_units[link.new]
         if (uo.owner in olds) == (un.owner in news):
-            continue
+            continue  # inside the match, or outside it altogether
+        if link.old in kept_old or link.new in kept_new:
+            continue  # the match kept this sentence; the other rule holds a copy of it
+        if un.key in prov.common or uo.key in prov.common_old or un.points_elsewhere:
+            continue  # stock text many rules repeat, or a bare cross-reference
         out[(p.old[uo.owner].id, p.new[un.owner].id, un.text)] = None
     return tuple(out)
 

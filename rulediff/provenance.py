@@ -40,6 +40,7 @@ MIN_UNIT_WORDS = 4
 MAX_POSTINGS = 40
 CANDIDATES = 6
 
+_POINTER = re.compile(r"\(?(?:see|for more information)\b")
 _UNIT_END = re.compile(r"(?<=[.!?:;])[\"'\u201d\u2019)]?\s+(?=[\"'\u201c\u2018(]?[A-Z{\[_0-9])")
 
 
@@ -57,6 +58,12 @@ class Unit:
     @property
     def weight(self) -> int:
         return len(self.key)
+
+    @property
+    def points_elsewhere(self) -> bool:
+        """Only sends the reader to another rule ("See rule 712, …"): a cross-reference,
+        not content of the rule it stands in."""
+        return bool(_POINTER.match(self.key))
 
 
 def units(owner: int, text: str) -> list[Unit]:

@@ -849,14 +849,7 @@ def rescue_headings(
     for h, node in enumerate(p.old):
         if not node.heading or _is_section_id(node.id) or targets_of.get(h):
             continue
-        excluded: set[int] = set()
-        parent = node.parent
-        while parent is not None:
-            k = p.old_by_id.get(parent)
-            if k is None:
-                break
-            excluded.update(targets_of.get(k, ()))
-            parent = p.old[k].parent
+        excluded = _ancestors_targets(p, node, targets_of)
         votes: Counter = Counter()
         total = 0
         for i, heads in enumerate(p.old_heads):
@@ -906,6 +899,73 @@ def rescue_headings(
             g in group for group in splits.values()
         ):
             _join_merge(p, h, g, owners, merges, targets_of, sources_of)
+    _follow_titled_rules(p, splits, merges, targets_of, sources_of)
+
+
+def _follow_titled_rules(
+    p: _Pairing,
+    splits: dict[int, list[int]],
+    merges: dict[int, list[int]],
+    targets_of: dict[int, list[int]],
+    sources_of: dict[int, list[int]],
+) -> None:
+    """A heading that titles one rule goes with it, to the heading the rule now stands
+    under, when every text there that has a source came from such a heading: one title
+    renamed, or several merged ("Legal Text", "Collector Number", … folded into
+    "Information Below the Text Box"). One text is too few for the share vote, and a
+    new heading that also holds other rules' texts ("Objects" for "Characteristics") is
+    no evidence."""
+    texts: dict[int, list[int]] = defaultdict(list)
+    below: set[int] = set()  # old headings with a heading under them
+    for i, heads in enumerate(p.old_heads):
+        for h in heads:
+            if p.old[i].heading:
+                below.add(h)
+            else:
+                texts[h].append(i)
+    titled = {h: ks[0] for h, ks in texts.items() if len(ks) == 1 and h not in below}
+    rule_of = {i: h for h, i in titled.items()}
+    under: dict[int, list[int]] = defaultdict(list)  # new heading → its sourced texts
+    for j, heads in enumerate(p.new_heads):
+        if heads and not p.new[j].heading and sources_of.get(j):
+            under[heads[0]].append(j)
+    places: dict[int, list[int]] = defaultdict(list)
+    for h, i in sorted(titled.items()):
+        node = p.old[h]
+        if _is_section_id(node.id) or targets_of.get(h) or not targets_of.get(i):
+            continue
+        homes = {p.new_heads[j][0] if p.new_heads[j] else -1 for j in targets_of[i]}
+        g = homes.pop() if len(homes) == 1 else -1
+        if g < 0 or _is_section_id(p.new[g].id):
+            continue
+        excluded = _ancestors_targets(p, node, targets_of)
+        sources = {k for j in under[g] for k in sources_of[j]}
+        if g not in excluded and all(
+            p.old_heads[k] and rule_of.get(k) == p.old_heads[k][0] for k in sources
+        ):
+            places[g].append(h)
+    for g, heads in sorted(places.items()):
+        owners = sources_of.get(g, [])
+        if any(g in group for group in splits.values()) or not all(
+            p.old[k].heading for k in owners
+        ):
+            continue
+        for h in heads:
+            if not sources_of.get(g):
+                _take(p, h, g, "structure", targets_of, sources_of)
+            else:
+                _join_merge(p, h, g, sources_of[g], merges, targets_of, sources_of)
+
+
+def _ancestors_targets(p: _Pairing, node: _Node, targets_of: dict[int, list[int]]) -> set[int]:
+    """The counterparts of an old heading's ancestors: its chapter's counterpart holds its
+    texts trivially, so it is never where the heading went."""
+    out: set[int] = set()
+    parent = node.parent
+    while parent is not None and (k := p.old_by_id.get(parent)) is not None:
+        out.update(targets_of.get(k, ()))
+        parent = p.old[k].parent
+    return out
 
 
 def _named_by(p: _Pairing, heading: _Node, votes: Counter, sources_of: dict, share: float) -> int:

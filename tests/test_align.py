@@ -19,6 +19,7 @@ from rapidfuzz import fuzz
 from rulediff.align import (
     _DEFINES,
     _PIECE_COVERAGE,
+    COMMON_UNIT_RULES,
     PARALLEL_FRAME_SIMILARITY,
     Alignment,
     _BigramIndex,
@@ -739,3 +740,55 @@ def test_bigram_index_may_hold_is_never_wrong_to_say_no(
             assert all(
                 len(feats & node.feature_set()) < _PIECE_COVERAGE * len(feats) for node in nodes
             )
+
+
+def test_moved_text_lists_content_not_stock_copies_or_pointers() -> None:
+    """``moved_text`` says where a rule's own content went. A sentence several changed
+    new rules repeat word for word (the note that something is a state-based action,
+    added to a dozen rules by 2011) is stock text; a sentence the match kept, also found
+    in a parallel rule, did not move; a bare "See rule …" is a cross-reference. None of
+    the three is listed."""
+    a = aligned("2002-02-20", "2011-02-04")
+    targets: dict[tuple[str, str], set[str]] = {}
+    for m in a.rules:
+        for old_id, new_id, text in m.moved_text:
+            targets.setdefault((old_id, text), set()).add(new_id)
+    assert targets and max(len(found) for found in targets.values()) < COMMON_UNIT_RULES
+    # Text that really moved stays listed: the old rule on modified events sent
+    # sentences of its own to several other rules.
+    assert len({new_id for _o, new_id, _t in by_old(a, "419.5").moved_text}) >= 3
+    a = aligned("2012-02-01", "2026-04-17")
+    # Two parallel trigger rules (one per blocking case) share their closing sentences:
+    # each kept them, so neither sent them to the other.
+    for rule in ("509.4a", "509.4b"):
+        m = by_old(a, rule)
+        assert m.kind == "renumbered-edited" and not m.moved_text, m
+    texts = [text for m in a.rules for _o, _n, text in m.moved_text]
+    assert texts and not [t for t in texts if re.match(r"\(?(see|for more information)\b", t, re.I)]
+
+
+def test_text_reused_for_a_new_subject_is_no_piece_of_a_split() -> None:
+    # A new procedure (ending the combat phase) written on the frame of ending the turn
+    # repeats some of its steps word for word; a new keyword (disguise) written on the
+    # frame of morph repeats its casting rule with the name changed. The old step and the
+    # old morph rule are kept whole in their own place: the copies are new text, not pieces.
+    old, new = corpus_edition("2010-07-16"), corpus_edition("2026-01-16")
+    assert new.rule("723.2c").text == new.rule("723.1c").text == old.rule("712.1b").text
+    assert new.rule("723.2").text != new.rule("723.1").text
+    a = align(old, new)
+    assert by_new(a, "723.1").old_ids == ("712.1",)
+    assert by_old(a, "712.1b").new_ids == ("723.1c",)
+    assert by_new(a, "723.2c").kind == "added"
+    assert by_new(a, "723.2").kind == "added"
+
+    old, new = corpus_edition("2015-01-23"), corpus_edition("2025-11-14")
+    assert "disguise" in new.rule("702.168b").text and "morph" in new.rule("702.37c").text
+    a = align(old, new)
+    assert by_old(a, "702.36").new_ids == ("702.37",)
+    assert by_old(a, "702.36b").new_ids == ("702.37c",)
+    assert by_new(a, "702.168b").kind == "added"
+
+    # A rule for spells and abilities cut into one for each is still a split: the
+    # abilities copy stands in a new rule too, but it names what the old rule did.
+    a = aligned("2009-05-01", "2009-07-11")
+    assert by_old(a, "409.3").new_ids == ("601.4", "602.4")

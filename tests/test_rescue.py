@@ -547,3 +547,36 @@ def test_list_item_written_out_as_a_subrule_is_no_piece_of_a_rule_elsewhere() ->
     assert m is not None and m.new_ids == ("613.6",), m
     m = a.match_for_new("613.1d")
     assert m is None or "418.5b" not in m.old_ids, m
+
+
+def _titled_rule(edition_date: str, heading: str) -> str:
+    """The one rule under a heading that titles a single rule (asserted)."""
+    ed = corpus_edition(edition_date)
+    assert ed.rule(heading).title is not None, heading
+    kids = [str(r.id) for r in ed.rules if r.id.parent is not None and str(r.id.parent) == heading]
+    assert len(kids) == 1, (heading, kids)
+    return kids[0]
+
+
+def test_headings_titling_one_rule_each_follow_their_rules_into_one_new_heading() -> None:
+    # Before 2009 the credit, legal text and collector number each had a heading over one
+    # rule; the renumbering put the three rules under one new heading for what is printed
+    # below the text box. Each rule is matched; the three titles went with them (a merge).
+    a = align(corpus_edition("2007-09-07"), corpus_edition("2009-07-11"))
+    new = corpus_edition("2009-07-11")
+    for heading in ("209", "210", "211"):
+        m = a.match_for_old(_titled_rule("2007-09-07", heading))
+        assert m is not None and m.new_ids, (heading, m)
+        assert all(new.rule(j).id.parent is not None for j in m.new_ids)
+        assert {str(new.rule(j).id.parent).split(".")[0] for j in m.new_ids} == {"209"}, m
+    assert new.rule("209").title is not None
+    m = a.match_for_new("209")
+    assert m is not None and m.old_ids == ("209", "210", "211"), m
+    # A heading over one rule whose rule went under a heading that also holds other old
+    # rules' texts ("Characteristics" → "Objects") stays unmatched: no evidence.
+    b = align(corpus_edition("2009-05-01"), corpus_edition("2009-07-11"))
+    rule = _titled_rule("2009-05-01", "201")
+    m = b.match_for_old(rule)
+    assert m is not None and m.new_ids and all(j.startswith("109.") for j in m.new_ids), m
+    m = b.match_for_old("201")
+    assert m is None or not m.new_ids, m
