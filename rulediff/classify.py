@@ -218,8 +218,9 @@ class _Stays:
     A sentence written in two rules of both editions (the same clause under two keywords,
     a variant rule repeating a step's wording) is linked across: from the old rule of
     one to the new rule of the other. It did not move when the old rule's own
-    counterpart still holds it, when the new rule's own predecessor already held it, or
-    when another old sentence is a closer source of it.
+    counterpart still holds it, when the new rule's own predecessor already held it,
+    when another old sentence is a closer source of it, or when the two sentences name
+    different keywords (steps, zones) whose headings are not matched.
     """
 
     old_group: dict[int, tuple[int, ...]]
