@@ -281,15 +281,10 @@ class _Stays:
         """The old sentence names its keyword, step or zone where the new one names
         another ("hideaway represents …", "decayed represents …"): a template sentence
         of another subject, unless the two headings are matched (a renamed keyword)."""
-        from .align import _title_words, _words  # here: align imports this module
-
         ho, hn = p.old_topic[i], p.new_topic[j]
         if ho < 0 or hn < 0 or hn in self.old_group.get(ho, ()):
             return False
-        told, tnew = _words(old_key), _words(new_key)
-        if not any(w in told and w not in tnew for w in _title_words(p.old[ho].lower)):
-            return False
-        return any(w in tnew and w not in told for w in _title_words(p.new[hn].lower))
+        return p.names_other_topic(ho, hn, old_key, new_key)
 
 
 def _moved_text(
