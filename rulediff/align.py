@@ -1241,7 +1241,7 @@ def _follow_statements(
     ordered = sorted(sweeps, key=lambda s: (-len(s[0]), s))
     found: list[tuple[float, int, int]] = []
     index: tuple[list[int], list[str]] | None = None
-    old_words: str | None = None
+    old_words: frozenset[str] | None = None
     free_under: dict[int, list[int]] = {}
     for i, node in enumerate(p.old):
         if node.heading or i in in_merges or _kept(p, i):
@@ -1290,7 +1290,7 @@ def _follow_statements(
         if any(owners[k] != j for _key, _score, k in rivals):
             continue
         if old_words is None:
-            old_words = "\n".join(n.lower for n in p.old)
+            old_words = frozenset().union(*(_plain_words(n.lower) for n in p.old))
         sentence = max(provenance.unit_keys(p.new[j].text), key=lambda k: fuzz.ratio(statement, k))
         kept = frozenset().union(*(_content_words(p.new[k].lower) for k in now))
         if _new_subject(statement, sentence, old_words, kept):
@@ -1342,18 +1342,29 @@ def _free_under(p: _Pairing, top: int) -> list[int]:
     return sorted(out)
 
 
-def _new_subject(statement: str, sentence: str, old_text: str, kept: frozenset[str]) -> bool:
-    """``sentence`` says ``statement`` of a new subject: where the statement names a thing
-    that its rule's counterparts still name (``kept``), the sentence names one the old
-    edition never does (``old_text``, all its texts): "Phyrexian mana symbols are colored …" written on
-    the frame of "hybrid mana symbols are also colored …", hybrid kept elsewhere."""
+def _new_subject(
+    statement: str, sentence: str, old_words: frozenset[str], kept: frozenset[str]
+) -> bool:
+    """``sentence`` says ``statement`` of a new subject: in place of a word naming what the
+    statement speaks of, which the sentence drops and the rule's counterparts still say
+    (``kept``), it names something no old text does (``old_words``: the old edition's
+    words, without inflection): "Phyrexian mana symbols are colored …" written on the frame of "hybrid
+    mana symbols are also colored …", hybrid still said by the old rule's counterpart."""
     a, b = re.findall(r"\w+", statement), re.findall(r"\w+", sentence)
+    said = set(b)
     return any(
         tag == "replace"
-        and _content_words(" ".join(a[a0:a1])) & kept
-        and any(not re.search(rf"(?<!\w){re.escape(w)}(?!\w)", old_text) for w in b[b0:b1])
-        for tag, a0, a1, b0, b1 in word_opcodes(a, b)
+        and any(w not in said for w in _content_words(" ".join(a[a0:a1])) & kept)
+        and not _plain_words(" ".join(b[b0:b1])) <= old_words
+        for tag, a0, a1, b0, b1 in word_opcodes(a, b, island=0)
     )
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _plain_words(lower: str) -> frozenset[str]:
+    """A text's words without a final -s, -d or -e ("announces", "announced", "announce"
+    alike), otherwise whole ("Phyrexia" is not "Phyrexian")."""
+    return frozenset(w.rstrip("sd").rstrip("e") for w in re.findall(r"[a-z]+", lower))
 
 
 def _beside(p: _Pairing, i: int, j: int) -> bool:
