@@ -1234,9 +1234,8 @@ def _follow_statements(
     The statement is the rule's first sentence; it went where its closest new sentence
     is, when that one leads every other rule's (the rule's present counterparts
     included) by ``STATEMENT_LEAD``, stands under the counterpart of the rule's matched
-    ancestor on the same keyword or step, and names nothing the old edition never
-    names (a template sentence reused for a new subject: "Phyrexian mana symbols are
-    …" written on the frame of "Hybrid mana symbols are …")."""
+    ancestor on the same keyword or step, and does not say the statement of a new
+    subject (:func:`_new_subject`)."""
     in_splits, in_merges = _grouped(splits, merges)
     ordered = sorted(sweeps, key=lambda s: (-len(s[0]), s))
     found: list[tuple[float, int, int]] = []
@@ -1257,11 +1256,10 @@ def _follow_statements(
         if len(mine) < 2:
             continue  # one sentence: nothing minor to be matched by
         statement = provenance.apply_sweeps(mine[0].key, ordered)
-        # The closest free rule in its place first (few), then every rule as a rival.
-        held = max(_statement_scores(p, statement, now).values(), default=0.0)
         top = _place_of(p, i)
         if top < 0:
             continue
+        # The closest free rule in its place first (few), then every rule as a rival.
         if top not in free_under:
             free_under[top] = _free_under(p, top)
         place = [
@@ -1273,6 +1271,7 @@ def _follow_statements(
         if not scores:
             continue
         j, score = min(scores.items(), key=lambda t: (-t[1], t[0]))
+        held = max(_statement_scores(p, statement, now).values(), default=0.0)
         if score < max(STATEMENT_SIMILARITY, held + STATEMENT_LEAD):
             continue
         if index is None:
@@ -1291,7 +1290,9 @@ def _follow_statements(
             continue
         if old_words is None:
             old_words = frozenset().union(*(_plain_words(n.lower) for n in p.old))
-        sentence = max(provenance.unit_keys(p.new[j].text), key=lambda k: fuzz.ratio(statement, k))
+        sentence = max(
+            provenance.unit_keys(p.new[j].text), key=lambda key: fuzz.ratio(statement, key)
+        )
         kept = frozenset().union(*(_content_words(p.new[k].lower) for k in now))
         if _new_subject(statement, sentence, old_words, kept):
             continue
@@ -1335,7 +1336,7 @@ def _free_under(p: _Pairing, top: int) -> list[int]:
     out: list[int] = []
     todo = [top]
     while todo:
-        for j in p.new_children[p.new[todo.pop()].id]:
+        for j in p.new_children.get(p.new[todo.pop()].id, ()):
             todo.append(j)
             if p.n2o[j] < 0 and not p.new[j].heading:
                 out.append(j)
@@ -1348,8 +1349,9 @@ def _new_subject(
     """``sentence`` says ``statement`` of a new subject: in place of a word naming what the
     statement speaks of, which the sentence drops and the rule's counterparts still say
     (``kept``), it names something no old text does (``old_words``: the old edition's
-    words, without inflection): "Phyrexian mana symbols are colored …" written on the frame of "hybrid
-    mana symbols are also colored …", hybrid still said by the old rule's counterpart."""
+    words, without inflection): "Phyrexian mana symbols are colored …" written on the
+    frame of "hybrid mana symbols are also colored …", hybrid still said by the old
+    rule's counterpart."""
     a, b = re.findall(r"\w+", statement), re.findall(r"\w+", sentence)
     said = set(b)
     return any(
