@@ -238,11 +238,16 @@ class _Pairing:
         ho, hn = self.old_topic[i], self.new_topic[j]
         if ho < 0 or hn < 0 or self.o2n[ho] == hn:
             return True
-        # A title has at most three words: test those, not the texts' whole word sets.
-        told, tnew = _words(self.old[i].lower), _words(self.new[j].lower)
+        return not self.names_other_topic(ho, hn, self.old[i].lower, self.new[j].lower)
+
+    def names_other_topic(self, ho: int, hn: int, old_text: str, new_text: str) -> bool:
+        """The old text names its heading ``ho``'s words where the new one names heading
+        ``hn``'s instead (a title has at most three words: test those, not the texts'
+        whole word sets)."""
+        told, tnew = _words(old_text), _words(new_text)
         if not any(w in told and w not in tnew for w in _title_words(self.old[ho].lower)):
-            return True  # nothing of the old title lost
-        return not any(w in tnew and w not in told for w in _title_words(self.new[hn].lower))
+            return False  # nothing of the old title lost
+        return any(w in tnew and w not in told for w in _title_words(self.new[hn].lower))
 
     def defines_other(self, i: int, j: int) -> bool:
         """True when the two texts open by defining different terms ("A spell is …" and

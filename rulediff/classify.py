@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz
 
+from . import provenance
 from .matches import KINDS, Domain, Kind, Match, Method  # noqa: F401
 from .textkeys import (
     PLACEHOLDER,
@@ -28,7 +29,7 @@ from .textkeys import (
 from .worddiff import _chunks
 
 if TYPE_CHECKING:
-    from .align import _Pairing, _Provenance
+    from .align import _Node, _Pairing, _Provenance
 
 #: A recurring wording change ("his or her" → "their") is a sweep when it occurs in at
 #: least this many matched texts (one more for a single word replaced by another, which
@@ -210,7 +211,85 @@ def _order_key(p: _Pairing, pair: _Pair) -> tuple[float, int]:
     return (anchor + 0.5, i)
 
 
-def _moved_text(p: _Pairing, prov: _Provenance, pair: _Pair) -> tuple[tuple[str, str, str], ...]:
+@dataclass(frozen=True, slots=True)
+class _Stays:
+    """What each rule's own match holds, to tell a sentence that moved from one that stayed.
+
+    A sentence written in two rules of both editions (the same clause under two keywords,
+    a variant rule repeating a step's wording) is linked across: from the old rule of
+    one to the new rule of the other. It did not move when the old rule's own
+    counterpart still holds it, when the new rule's own predecessor already held it,
+    when another old sentence is a closer source of it, or when the two sentences name
+    different keywords (steps, zones) whose headings are not matched.
+    """
+
+    old_group: dict[int, tuple[int, ...]]
+    """Old rule → the new rules of its match."""
+    new_group: dict[int, tuple[int, ...]]
+    """New rule → the old rules of its match."""
+    best_into: dict[int, float]
+    """New unit → the best score of a link into it."""
+    sweeps: tuple[tuple[str, str], ...]
+    """The pair's recurring wording changes, longest first, applied to old sentences."""
+
+    @classmethod
+    def of(
+        cls, prov: _Provenance, pairs: Iterable[_Pair], sweeps: Iterable[tuple[str, str]]
+    ) -> _Stays:
+        old_group: dict[int, tuple[int, ...]] = {}
+        new_group: dict[int, tuple[int, ...]] = {}
+        for pair in pairs:
+            for i in pair.old:
+                old_group[i] = pair.new
+            for j in pair.new:
+                new_group[j] = pair.old
+        best_into: dict[int, float] = {}
+        for link in prov.links:
+            best_into[link.new] = max(best_into.get(link.new, 0.0), link.score)
+        ordered = tuple(sorted(sweeps, key=lambda s: (-len(s[0]), s)))
+        return cls(old_group, new_group, best_into, ordered)
+
+    def not_moved(
+        self, p: _Pairing, link: provenance.Link, uo: provenance.Unit, un: provenance.Unit
+    ) -> bool:
+        """Whether a link that crosses matches is no move of text."""
+        if link.score < self.best_into.get(link.new, 0.0):
+            return True  # another old sentence is a closer source of this one
+        said = (uo.key, provenance.apply_sweeps(uo.key, self.sweeps))
+        if self.holds((p.new[j] for j in self.old_group.get(uo.owner, ())), said, old=False):
+            return True  # still in the old rule's own counterpart
+        if self.holds((p.old[i] for i in self.new_group.get(un.owner, ())), (un.key,), old=True):
+            return True  # already in the new rule's own predecessor
+        return all(self.other_subject(p, uo.owner, un.owner, key, un.key) for key in said)
+
+    def holds(self, nodes: Iterable[_Node], keys: tuple[str, ...], *, old: bool) -> bool:
+        """Whether one of these rules has a sentence the same as one of ``keys`` or nearly
+        so (``old``: the rules are of the old edition; their sentences are tried as written
+        and with the sweeps, which a one-word sweep can also spoil)."""
+        for n in nodes:
+            if n.heading:
+                continue
+            for u in provenance.units(0, n.text):
+                theirs = (u.key, provenance.apply_sweeps(u.key, self.sweeps)) if old else (u.key,)
+                if any(
+                    fuzz.ratio(a, b) >= provenance.NEAR_SIMILARITY for a in keys for b in theirs
+                ):
+                    return True
+        return False
+
+    def other_subject(self, p: _Pairing, i: int, j: int, old_key: str, new_key: str) -> bool:
+        """The old sentence names its keyword, step or zone where the new one names
+        another ("hideaway represents …", "decayed represents …"): a template sentence
+        of another subject, unless the two headings are matched (a renamed keyword)."""
+        ho, hn = p.old_topic[i], p.new_topic[j]
+        if ho < 0 or hn < 0 or hn in self.old_group.get(ho, ()):
+            return False
+        return p.names_other_topic(ho, hn, old_key, new_key)
+
+
+def _moved_text(
+    p: _Pairing, prov: _Provenance, pair: _Pair, stays: _Stays | None = None
+) -> tuple[tuple[str, str, str], ...]:
     """Sentences that left this match for another rule, or came into it from one."""
     found = [k for i in pair.old for k in prov.links_of_old.get(i, ())]
     found += [k for j in pair.new for k in prov.links_of_new.get(j, ())]
@@ -233,6 +312,8 @@ def _moved_text(p: _Pairing, prov: _Provenance, pair: _Pair) -> tuple[tuple[str,
             continue  # the match kept this sentence; the other rule holds a copy of it
         if un.key in prov.common or uo.key in prov.common_old or un.points_elsewhere:
             continue  # stock text many rules repeat, or a bare cross-reference
+        if stays is not None and stays.not_moved(p, link, uo, un):
+            continue  # a closer source, a sentence that stayed, another subject's template
         out[(p.old[uo.owner].id, p.new[un.owner].id, un.text)] = None
     return tuple(out)
 
@@ -285,10 +366,11 @@ def _classify(
     prov: _Provenance | None = None,
 ) -> tuple[Match, ...]:
     out: list[Match] = []
+    stays = _Stays.of(prov, pairs, sweeps) if prov is not None else None
     for pair in pairs:
         old_ids = tuple(p.old[i].id for i in pair.old)
         new_ids = tuple(p.new[j].id for j in pair.new)
-        moved_text = _moved_text(p, prov, pair) if prov is not None else ()
+        moved_text = _moved_text(p, prov, pair, stays) if prov is not None else ()
         common = {
             "ambiguous": bool(pair.alternatives),
             "alternatives": pair.alternatives,

@@ -718,6 +718,80 @@ def test_moved_text_lists_content_not_stock_copies_or_pointers() -> None:
     assert texts and not [t for t in texts if re.match(r"\(?(see|for more information)\b", t, re.I)]
 
 
+def test_moved_text_leaves_out_sentences_that_stayed() -> None:
+    """A sentence written in parallel rules of both editions (one frame for attacking and
+    blocking, for two keywords, for two special actions, for a step and its team variant)
+    did not move: it is no moved text when the new rule's own predecessor already held
+    it, when the old rule's own counterpart still holds it, or when another old rule is
+    a closer source of it. Sentences that really moved stay listed."""
+    from rulediff.provenance import units
+
+    def first(text: str) -> str:
+        return units(0, text)[0].text
+
+    old, new = corpus_edition("2007-09-07"), corpus_edition("2009-07-11")
+    a = align(old, new)
+    listed = {(o, n) for m in a.rules for o, n, _t in m.moved_text}
+    for sibling, own, target in (("309.3", "308.3", "508.2a"), ("502.68b", "502.13b", "702.21b")):
+        assert by_new(a, target).old_ids == (own,)
+        sentence = first(new.rule(target).text)
+        assert sentence in old.rule(own).text and sentence not in old.rule(sibling).text
+        assert (sibling, target) not in listed
+    # A rule's sentence that went to the heading turned rule beside it (its own rule
+    # does not keep it) is still listed.
+    assert ("418.1", "610.2") in listed and ("419.8a", "608.7") in listed
+    assert first(new.rule("608.7").text) not in new.rule(by_old(a, "419.8a").new_ids[0]).text
+
+    old, new = corpus_edition("2012-02-01"), corpus_edition("2026-04-17")
+    a = align(old, new)
+    listed = {(o, n) for m in a.rules for o, n, _t in m.moved_text}
+    # A new special action repeats the closing sentence of an old one, which kept it.
+    assert by_old(a, "115.2b").new_ids == ("116.2b",) and by_new(a, "116.2j").kind == "added"
+    shared = [
+        u.text for u in units(0, new.rule("116.2j").text) if u.text in new.rule("116.2b").text
+    ]
+    assert shared and ("115.2b", "116.2j") not in listed
+
+    old, new = corpus_edition("2005-08-01"), corpus_edition("2018-01-19")
+    a = align(old, new)
+    listed = {(o, n) for m in a.rules for o, n, _t in m.moved_text}
+    # A new team-turns rule takes the team wording of the old Two-Headed Giant rule, not
+    # the near one of the old step rule ("player" where the team rule says "team").
+    sentence = first(new.rule("805.10g").text)
+    assert sentence in old.rule("606.7d").text and sentence not in old.rule("310.1").text
+    assert ("310.1", "805.10g") not in listed
+
+
+def test_moved_text_leaves_out_another_keywords_template_and_swept_copies() -> None:
+    """A keyword's opening sentence written on another keyword's frame ("X represents a
+    static ability and a triggered ability") names its own keyword: it is no moved text
+    between two keywords whose headings are not matched. And a sentence said twice in
+    the old edition that stayed in both places is recognised through the pair's
+    recurring wording changes (an old zone name for the new one)."""
+    from rulediff.provenance import units
+
+    def first(text: str) -> str:
+        return units(0, text)[0].text
+
+    old, new = corpus_edition("2012-02-01"), corpus_edition("2026-04-17")
+    a = align(old, new)
+    listed = {(o, n) for m in a.rules for o, n, _t in m.moved_text}
+    for old_rule, new_rule in (("702.73a", "702.147a"), ("702.79a", "702.99a")):
+        was, now = old.rule(old_rule[:-1]).title, new.rule(new_rule[:-1]).title
+        assert was and now and was != now
+        assert first(new.rule(new_rule).text).replace(now, was) == first(old.rule(old_rule).text)
+        assert by_new(a, new_rule[:-1]).kind == "added"
+        assert (old_rule, new_rule) not in listed
+
+    old, new = corpus_edition("2007-09-07"), corpus_edition("2009-07-11")
+    a = align(old, new)
+    listed = {(o, n) for m in a.rules for o, n, _t in m.moved_text}
+    assert old.rule("217.1f").text == old.rule("217.7e").text
+    assert by_new(a, "400.8").old_ids == ("217.1f",)
+    assert by_old(a, "217.7e").new_ids == ("406.6",)
+    assert ("217.7e", "400.8") not in listed
+
+
 def test_text_reused_for_a_new_subject_is_no_piece_of_a_split() -> None:
     # A new procedure (ending the combat phase) written on the frame of ending the turn
     # repeats some of its steps word for word; a new keyword (disguise) written on the
