@@ -1245,7 +1245,7 @@ def _follow_statements(
     ordered = sorted(sweeps, key=lambda s: (-len(s[0]), s))
     found: list[tuple[float, int, int]] = []
     index: tuple[list[int], list[str]] | None = None
-    old_words: frozenset[str] | None = None
+    old_text: str | None = None
     free_under: dict[int, list[int]] = {}
     for i, node in enumerate(p.old):
         if node.heading or i in in_merges or _kept(p, i):
@@ -1280,9 +1280,10 @@ def _follow_statements(
         if score < max(STATEMENT_SIMILARITY, held + STATEMENT_LEAD):
             continue
         if index is None:
+            # A rule kept word for word is no rival: its sentence is its own old rule's.
             owners, keys = [], []
             for k, new_node in enumerate(p.new):
-                if not new_node.heading:
+                if not new_node.heading and not (p.n2o[k] >= 0 and _kept(p, p.n2o[k])):
                     for key in provenance.unit_keys(new_node.text):
                         owners.append(k)
                         keys.append(key)
@@ -1293,13 +1294,13 @@ def _follow_statements(
         )
         if any(owners[k] != j for _key, _score, k in rivals):
             continue
-        if old_words is None:
-            old_words = frozenset().union(*(_plain_words(n.lower) for n in p.old))
+        if old_text is None:
+            old_text = "\n".join(n.lower for n in p.old)
         sentence = max(
             provenance.unit_keys(p.new[j].text), key=lambda key: fuzz.ratio(statement, key)
         )
         kept = frozenset().union(*(_content_words(p.new[k].lower) for k in now))
-        if _new_subject(statement, sentence, old_words, kept):
+        if _new_subject(statement, sentence, old_text, kept):
             continue
         found.append((score, i, j))
     found.sort(key=lambda t: (-t[0], t[1], t[2]))
@@ -1348,30 +1349,28 @@ def _free_under(p: _Pairing, top: int) -> list[int]:
     return sorted(out)
 
 
-def _new_subject(
-    statement: str, sentence: str, old_words: frozenset[str], kept: frozenset[str]
-) -> bool:
+def _new_subject(statement: str, sentence: str, old_text: str, kept: frozenset[str]) -> bool:
     """``sentence`` says ``statement`` of a new subject: in place of a word naming what the
     statement speaks of, which the sentence drops and the rule's counterparts still say
-    (``kept``), it names something no old text does (``old_words``: the old edition's
-    words, without inflection): "Phyrexian mana symbols are colored …" written on the
-    frame of "hybrid mana symbols are also colored …", hybrid still said by the old
-    rule's counterpart."""
+    (``kept``), it names something no old text (``old_text``: all of them) does, final
+    -s, -d or -e aside: "Phyrexian mana symbols are colored …" written on the frame of
+    "hybrid mana symbols are also colored …", hybrid still said by the old rule's
+    counterpart ("Phyrexia" is not "Phyrexian")."""
     a, b = re.findall(r"\w+", statement), re.findall(r"\w+", sentence)
     said = set(b)
     return any(
         tag == "replace"
         and any(w not in said for w in _content_words(" ".join(a[a0:a1])) & kept)
-        and not _plain_words(" ".join(b[b0:b1])) <= old_words
+        and any(_unheard(w, old_text) for w in b[b0:b1])
         for tag, a0, a1, b0, b1 in word_opcodes(a, b, island=0)
     )
 
 
-@functools.lru_cache(maxsize=1 << 14)
-def _plain_words(lower: str) -> frozenset[str]:
-    """A text's words without a final -s, -d or -e ("announces", "announced", "announce"
-    alike), otherwise whole ("Phyrexia" is not "Phyrexian")."""
-    return frozenset(w.rstrip("sd").rstrip("e") for w in re.findall(r"[a-z]+", lower))
+def _unheard(word: str, text: str) -> bool:
+    """No word of ``text`` is ``word`` but for a final -s, -d or -e ("announce" is heard in
+    "announces", "announced")."""
+    stem = word.rstrip("sd").rstrip("e")
+    return re.search(rf"(?<![a-z]){re.escape(stem)}e*[sd]*(?![a-z])", text) is None
 
 
 def _beside(p: _Pairing, i: int, j: int) -> bool:
