@@ -75,13 +75,9 @@ def units(owner: int, text: str) -> list[Unit]:
     return [Unit(owner, piece, key) for piece, key in _cut(text)]
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def unit_keys(text: str) -> tuple[str, ...]:
     """The comparison keys of the units of ``text`` long enough to be linked, in order."""
-    return _long_keys(text)
-
-
-@functools.lru_cache(maxsize=1 << 14)
-def _long_keys(text: str) -> tuple[str, ...]:
     return tuple(key for _piece, key in _cut(text) if len(key.split()) >= MIN_UNIT_WORDS)
 
 
