@@ -55,7 +55,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 
 from . import provenance, rescue
 from .classify import (  # noqa: F401
@@ -1226,6 +1226,160 @@ def _follow_listed_rules(
         p.pair(i, g, round(fuzz.ratio(node.lower, p.new[g].lower), 1), "structure")
 
 
+#: A rule's statement (its first sentence) is found reworded in the new rule holding the
+#: closest sentence to it, at this similarity (0–100) at least ...
+STATEMENT_SIMILARITY = 60.0
+#: ... and this many points ahead of every other new rule.
+STATEMENT_LEAD = 10.0
+
+
+def _follow_statements(
+    p: _Pairing,
+    sweeps: Iterable[tuple[str, str]],
+    splits: dict[int, list[int]],
+    merges: dict[int, list[int]],
+) -> None:
+    """A rule matched by its minor sentences (a closing note, its last sentences) while its
+    statement, reworded, stands in a free new rule in its own place: that rule is a piece
+    of it too (a split into the statement and the minor sentences).
+
+    The statement is the rule's first sentence; it went where its closest new sentence
+    is, when that one leads every other rule's (the rule's present counterparts
+    included) by ``STATEMENT_LEAD``, stands under the counterpart of the rule's matched
+    ancestor on the same keyword or step, and does not say the statement of a new
+    subject (:func:`_new_subject`)."""
+    in_splits, in_merges = _grouped(splits, merges)
+    ordered = sorted(sweeps, key=lambda s: (-len(s[0]), s))
+    found: list[tuple[float, int, int]] = []
+    index: tuple[list[int], list[str]] | None = None
+    old_text: str | None = None
+    free_under: dict[int, list[int]] = {}
+    for i, node in enumerate(p.old):
+        if node.heading or i in in_merges or _kept(p, i):
+            continue
+        now = splits.get(i) or ([p.o2n[i]] if p.o2n[i] >= 0 else [])
+        if not now or any(j in merges for j in now):
+            continue
+        mine = [
+            u
+            for u in provenance.units(i, node.text)
+            if len(u.key.split()) >= provenance.MIN_UNIT_WORDS and not u.points_elsewhere
+        ]
+        if len(mine) < 2:
+            continue  # one sentence: nothing minor to be matched by
+        statement = provenance.apply_sweeps(mine[0].key, ordered)
+        top = _place_of(p, i)
+        if top < 0:
+            continue
+        # The closest free rule in its place first (few), then every rule as a rival.
+        if top not in free_under:
+            free_under[top] = _free_under(p, top)
+        place = [
+            j
+            for j in free_under[top]
+            if j not in in_splits and j not in merges and p.same_topic(i, j)
+        ]
+        scores = _statement_scores(p, statement, place)
+        if not scores:
+            continue
+        j, score = min(scores.items(), key=lambda t: (-t[1], t[0]))
+        held = max(_statement_scores(p, statement, now).values(), default=0.0)
+        if score < max(STATEMENT_SIMILARITY, held + STATEMENT_LEAD):
+            continue
+        if index is None:
+            # A rule kept word for word is no rival: its sentence is its own old rule's.
+            owners, keys = [], []
+            for k, new_node in enumerate(p.new):
+                if not new_node.heading and not (p.n2o[k] >= 0 and _kept(p, p.n2o[k])):
+                    for key in provenance.unit_keys(new_node.text):
+                        owners.append(k)
+                        keys.append(key)
+            index = (owners, keys)
+        owners, keys = index
+        rivals = process.extract(
+            statement, keys, scorer=fuzz.ratio, limit=None, score_cutoff=score - STATEMENT_LEAD
+        )
+        if any(owners[k] != j for _key, _score, k in rivals):
+            continue
+        if old_text is None:
+            old_text = "\n".join(n.lower for n in p.old)
+        sentence = max(
+            provenance.unit_keys(p.new[j].text), key=lambda key: fuzz.ratio(statement, key)
+        )
+        kept = frozenset().union(*(_content_words(p.new[k].lower) for k in now))
+        if _new_subject(statement, sentence, old_text, kept):
+            continue
+        found.append((score, i, j))
+    found.sort(key=lambda t: (-t[0], t[1], t[2]))
+    for _score, i, j in found:
+        if j in in_splits:
+            continue  # another rule's statement took it first
+        now = splits.get(i) or [p.o2n[i]]
+        splits[i] = sorted({*now, j}, key=lambda k: p.new[k].order)
+        in_splits.update(splits[i])
+
+
+def _statement_scores(p: _Pairing, statement: str, rules: Iterable[int]) -> dict[int, float]:
+    """New rule → the similarity of its sentence closest to ``statement``."""
+    out: dict[int, float] = {}
+    for j in rules:
+        keys = provenance.unit_keys(p.new[j].text)
+        if keys:
+            out[j] = max(fuzz.ratio(statement, key) for key in keys)
+    return out
+
+
+def _place_of(p: _Pairing, i: int) -> int:
+    """The counterpart of old ``i``'s nearest matched ancestor (-1: none, or a section,
+    too wide to say where a rule went)."""
+    parent = p.old[i].parent
+    while parent is not None:
+        k = p.old_by_id.get(parent)
+        if k is None:
+            return -1
+        if p.o2n[k] >= 0:
+            top = p.o2n[k]
+            return -1 if _is_section(p.new[top]) else top
+        parent = p.old[k].parent
+    return -1
+
+
+def _free_under(p: _Pairing, top: int) -> list[int]:
+    """The free new rules with text under new rule ``top``."""
+    out: list[int] = []
+    todo = [top]
+    while todo:
+        for j in p.new_children.get(p.new[todo.pop()].id, ()):
+            todo.append(j)
+            if p.n2o[j] < 0 and not p.new[j].heading:
+                out.append(j)
+    return sorted(out)
+
+
+def _new_subject(statement: str, sentence: str, old_text: str, kept: frozenset[str]) -> bool:
+    """``sentence`` says ``statement`` of a new subject: in place of a word naming what the
+    statement speaks of, which the sentence drops and the rule's counterparts still say
+    (``kept``), it names something no old text (``old_text``: all of them) does, final
+    -s, -d or -e aside: "Phyrexian mana symbols are colored …" written on the frame of
+    "hybrid mana symbols are also colored …", hybrid still said by the old rule's
+    counterpart ("Phyrexia" is not "Phyrexian")."""
+    a, b = re.findall(r"\w+", statement), re.findall(r"\w+", sentence)
+    said = set(b)
+    return any(
+        tag == "replace"
+        and any(w not in said for w in _content_words(" ".join(a[a0:a1])) & kept)
+        and any(_unheard(w, old_text) for w in b[b0:b1])
+        for tag, a0, a1, b0, b1 in word_opcodes(a, b, island=0)
+    )
+
+
+def _unheard(word: str, text: str) -> bool:
+    """No word of ``text`` is ``word`` but for a final -s, -d or -e ("announce" is heard in
+    "announces", "announced")."""
+    stem = word.rstrip("sd").rstrip("e")
+    return re.search(rf"(?<![a-z]){re.escape(stem)}e*[sd]*(?![a-z])", text) is None
+
+
 def _beside(p: _Pairing, i: int, j: int) -> bool:
     """New ``j`` stands where old ``i``'s siblings went: a sibling was matched to ``j`` or
     to a rule under ``j``'s parent (a heading renamed and matched elsewhere still has its
@@ -1727,6 +1881,7 @@ def align(old: Edition, new: Edition) -> Alignment:
     _join_pieces(rules, later, splits, merges)
     rescue.rescue_headings(rules, splits, merges)
     _follow_listed_rules(rules, splits, merges)
+    _follow_statements(rules, early_sweeps, splits, merges)
     _drop_foreign_sources(rules, merges)
     rule_pairs = _groups(rules, splits, merges)
     mapping: dict[str, str] = {}

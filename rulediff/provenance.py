@@ -76,6 +76,12 @@ def units(owner: int, text: str) -> list[Unit]:
 
 
 @functools.lru_cache(maxsize=1 << 14)
+def unit_keys(text: str) -> tuple[str, ...]:
+    """The comparison keys of the units of ``text`` long enough to be linked, in order."""
+    return tuple(key for _piece, key in _cut(text) if len(key.split()) >= MIN_UNIT_WORDS)
+
+
+@functools.lru_cache(maxsize=1 << 14)
 def _cut(text: str) -> tuple[tuple[str, str], ...]:
     """``(text, key)`` of each unit of ``text``; memoized: several passes cut one rule."""
     out: list[tuple[str, str]] = []

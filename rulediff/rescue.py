@@ -715,19 +715,12 @@ def _decide_by_subrules(
 
 def _sentences(node: _Node) -> tuple[str, ...]:
     """The comparison keys of a rule's units long enough to compare (see provenance)."""
-    return _unit_keys(node.text)
+    return provenance.unit_keys(node.text)
 
 
 def _content_sentences(node: _Node) -> list[str]:
     """:func:`_sentences` without those that only send the reader elsewhere."""
     return [x for x in _sentences(node) if not _POINTS_ELSEWHERE.search(x)]
-
-
-@functools.lru_cache(maxsize=1 << 12)
-def _unit_keys(text: str) -> tuple[str, ...]:
-    return tuple(
-        u.key for u in provenance.units(0, text) if len(u.key.split()) >= provenance.MIN_UNIT_WORDS
-    )
 
 
 def _kept_sentence(a: _Node, b: _Node) -> float:

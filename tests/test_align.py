@@ -866,3 +866,40 @@ def test_text_reused_for_a_new_subject_is_no_piece_of_a_split() -> None:
     # abilities copy stands in a new rule too, but it names what the old rule did.
     a = aligned("2009-05-01", "2009-07-11")
     assert by_old(a, "409.3").new_ids == ("601.4", "602.4")
+
+
+def _statement(text: str) -> str:
+    """The first sentence (or part before a colon) of a rule text."""
+    return re.split(r"(?<=[.:])\s+", text, maxsplit=1)[0].lower()
+
+
+def test_rule_matched_by_its_minor_sentences_also_goes_to_its_reworded_statement() -> None:
+    # The old "can't beats can" rule: its closing note became a subrule of its own; its
+    # first sentence, reworded, is that subrule's parent. The old target announcement
+    # step: its last two sentences went to a new chapter rule on targets, its first
+    # (announcing the targets) to the new casting step. Each is a split of both.
+    old, new = corpus_edition("2006-07-15"), corpus_edition("2013-07-13")
+    cases = (("103.2", "101.2", "101.2a"), ("409.1c", "601.2c", "114.3"))
+    sentences = [
+        (str(r.id), s.lower()) for r in new.rules if r.text for s in re.split(r"(?<=\.)\s+", r.text)
+    ]
+    for rule, statement, _minor in cases:
+        first = _statement(old.rule(rule).text)
+        assert max(sentences, key=lambda t: fuzz.ratio(first, t[1]))[0] == statement
+    a = align(old, new)
+    for rule, statement, minor in cases:
+        assert by_old(a, rule).kind == "split"
+        assert set(by_old(a, rule).new_ids) == {statement, minor}
+
+    # A new subject written on the frame of the statement is no piece of it: the
+    # Phyrexian mana rule repeats "… mana symbols are colored mana symbols" with the
+    # hybrid symbols, still named by the old rule's counterpart, replaced.
+    old, new = corpus_edition("2010-07-16"), corpus_edition("2026-01-16")
+    assert "phyrexian" not in " ".join(r.text.lower() for r in old.rules if r.text)
+    first = _statement(old.rule("107.4e").text)
+    assert fuzz.ratio(first, _statement(new.rule("107.4f").text)) > fuzz.ratio(
+        first, _statement(new.rule("107.4e").text)
+    )
+    a = align(old, new)
+    assert by_old(a, "107.4e").new_ids == ("107.4e",)
+    assert by_new(a, "107.4f").kind == "added"
