@@ -396,6 +396,8 @@ class _BigramIndex:
         for j in members:
             for f in nodes[j].features():
                 postings[f].append(j)
+        #: Every feature of the indexed texts, also those too common to vote.
+        self.known = frozenset(postings)
         #: Each feature's texts and the vote it gives them (1 / how many there are), for
         #: the features held by at most ``MAX_POSTINGS`` texts.
         self.votes: dict[str, tuple[list[int], float]] = {
@@ -403,6 +405,11 @@ class _BigramIndex:
             for f, posting in postings.items()
             if len(posting) <= MAX_POSTINGS
         }
+
+    def may_hold(self, feats: frozenset[str], share: float) -> bool:
+        """False when fewer than ``share`` of ``feats`` are features of any indexed text:
+        then no indexed text holds that share of them, and a look-up can be skipped."""
+        return bool(feats) and len(feats & self.known) / len(feats) >= share
 
     def top(self, feats: Iterable[str], k: int) -> list[int]:
         # A plain dict, not defaultdict(float): no factory call for each new text voted for.
@@ -1643,6 +1650,11 @@ def _pieces(
     index = _BigramIndex(wholes, candidates)
     pieces: dict[int, list[int]] = defaultdict(list)
     for k in free_parts:
+        # A part most of whose features no candidate has (most rules added over a long
+        # interval) is covered by none (see _coverage): no look-up.
+        feats = parts[k].feature_set()
+        if len(feats) < 3 or not index.may_hold(feats, _PIECE_COVERAGE):
+            continue
         best = None
         for w in index.top(parts[k].features(), 3):
             if not _keeps_its_name(parts[k], wholes[w]):

@@ -12,13 +12,19 @@ from pathlib import Path
 
 import pytest
 import tomllib
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rapidfuzz import fuzz
 
 from rulediff.align import (
     _DEFINES,
+    _PIECE_COVERAGE,
     COMMON_UNIT_RULES,
     PARALLEL_FRAME_SIMILARITY,
     Alignment,
+    _BigramIndex,
+    _coverage,
+    _Node,
     align,
     comparison_key,
     placeholder_references,
@@ -691,6 +697,49 @@ def test_text_written_twice_goes_copy_by_copy() -> None:
     a = align(old, new)
     assert by_old(a, "205.4b").new_ids == ("205.4c",)
     assert by_old(a, "212.6f").new_ids == ("305.8",)
+
+
+def _text_nodes(edition: Edition, section: str) -> list[_Node]:
+    rules = [r for r in edition.rules if str(r.id).startswith(section) and r.text]
+    return [_Node(str(r.id), r.text, None, False, k) for k, r in enumerate(rules)]
+
+
+def test_split_pieces_skip_only_parts_that_no_whole_covers() -> None:
+    # The look-up of a split's pieces is skipped for a new rule most of whose word pairs
+    # no old candidate has: on chapter 7 from 2015 to 2025 (many keywords added) that is
+    # many rules, and none of them is covered by any old rule of the chapter.
+    wholes = _text_nodes(corpus_edition("2015-01-23"), "7")
+    parts = _text_nodes(corpus_edition("2025-11-14"), "7")
+    index = _BigramIndex(wholes, range(len(wholes)))
+    skipped = [n for n in parts if not index.may_hold(n.feature_set(), _PIECE_COVERAGE)]
+    assert 100 < len(skipped) < len(parts) - 100
+    for part in skipped:
+        assert all(_coverage(part, whole) < _PIECE_COVERAGE for whole in wholes), part.id
+
+
+_WORDS = st.lists(st.sampled_from("the a creature card deals damage to each player".split()))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(_WORDS, max_size=70),
+    st.integers(min_value=0, max_value=70),
+    st.lists(_WORDS.filter(bool), min_size=1, max_size=8),
+)
+def test_bigram_index_may_hold_is_never_wrong_to_say_no(
+    wholes: list[list[str]], copies: int, parts: list[list[str]]
+) -> None:
+    # Also when a word pair is in more texts than vote in the index (copies of one text).
+    texts = [" ".join(words) for words in wholes] + ["each player deals damage"] * copies
+    nodes = [_Node(f"w{k}", text, None, False, k) for k, text in enumerate(texts)]
+    index = _BigramIndex(nodes, range(len(nodes)))
+    for k, words in enumerate(parts):
+        part = _Node(f"p{k}", " ".join(words), None, False, k)
+        feats = part.feature_set()
+        if not index.may_hold(feats, _PIECE_COVERAGE):
+            assert all(
+                len(feats & node.feature_set()) < _PIECE_COVERAGE * len(feats) for node in nodes
+            )
 
 
 def test_moved_text_lists_content_not_stock_copies_or_pointers() -> None:
