@@ -975,11 +975,9 @@ class _Provenance:
         #: characters of the new rule that came from the old one.
         self.sent: Counter = Counter()
         self.received: Counter = Counter()
-        #: Sentences that several changed rules of one edition repeat word for word ("This
-        #: is a state-based action.", the closing sentence of every step): stock text,
-        #: which says nothing about where a rule came from or went.
+        #: Sentences that several changed new rules repeat word for word (the closing
+        #: sentence of every step): no evidence against where a piece came from.
         self.common = _stock_keys(self.new_units)
-        self.common_old = _stock_keys(self.old_units)
         self.by_old: dict[int, set[int]] = defaultdict(set)
         self.by_new: dict[int, set[int]] = defaultdict(set)
         self.links_of_old: dict[int, list[int]] = defaultdict(list)

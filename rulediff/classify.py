@@ -211,6 +211,10 @@ def _order_key(p: _Pairing, pair: _Pair) -> tuple[float, int]:
     return (anchor + 0.5, i)
 
 
+#: A sentence that this many rules of one edition say word for word is stock text.
+_STOCK_RULES = 3
+
+
 @dataclass(frozen=True, slots=True)
 class _Stays:
     """What each rule's own match holds, to tell a sentence that moved from one that stayed.
@@ -231,10 +235,18 @@ class _Stays:
     """New unit → the best score of a link into it."""
     sweeps: tuple[tuple[str, str], ...]
     """The pair's recurring wording changes, longest first, applied to old sentences."""
+    old_text: str
+    """Every rule text of the old edition as a lowercased comparison key, one per line."""
+    new_text: str
+    """The same for the new edition."""
 
     @classmethod
     def of(
-        cls, prov: _Provenance, pairs: Iterable[_Pair], sweeps: Iterable[tuple[str, str]]
+        cls,
+        p: _Pairing,
+        prov: _Provenance,
+        pairs: Iterable[_Pair],
+        sweeps: Iterable[tuple[str, str]],
     ) -> _Stays:
         old_group: dict[int, tuple[int, ...]] = {}
         new_group: dict[int, tuple[int, ...]] = {}
@@ -247,7 +259,17 @@ class _Stays:
         for link in prov.links:
             best_into[link.new] = max(best_into.get(link.new, 0.0), link.score)
         ordered = tuple(sorted(sweeps, key=lambda s: (-len(s[0]), s)))
-        return cls(old_group, new_group, best_into, ordered)
+        old_text = "\n".join(n.lower for n in p.old if not n.heading)
+        new_text = "\n".join(n.lower for n in p.new if not n.heading)
+        return cls(old_group, new_group, best_into, ordered, old_text, new_text)
+
+    def stock(self, key: str, *, old: bool) -> bool:
+        """The edition says the sentence of comparison ``key`` at least ``_STOCK_RULES``
+        times, parentheses aside ("(This is a state-based action.)" in most rules, bare
+        in one): stock text, which says nothing about where a rule went."""
+        probe = key.strip("(). ")
+        text = self.old_text if old else self.new_text
+        return text.count(probe) >= _STOCK_RULES
 
     def not_moved(
         self, p: _Pairing, link: provenance.Link, uo: provenance.Unit, un: provenance.Unit
@@ -288,7 +310,7 @@ class _Stays:
 
 
 def _moved_text(
-    p: _Pairing, prov: _Provenance, pair: _Pair, stays: _Stays | None = None
+    p: _Pairing, prov: _Provenance, pair: _Pair, stays: _Stays
 ) -> tuple[tuple[str, str, str], ...]:
     """Sentences that left this match for another rule, or came into it from one."""
     found = [k for i in pair.old for k in prov.links_of_old.get(i, ())]
@@ -310,10 +332,11 @@ def _moved_text(
             continue  # inside the match, or outside it altogether
         if link.old in kept_old or link.new in kept_new:
             continue  # the match kept this sentence; the other rule holds a copy of it
-        if un.key in prov.common or uo.key in prov.common_old or un.points_elsewhere:
-            continue  # stock text many rules repeat, or a bare cross-reference
-        if stays is not None and stays.not_moved(p, link, uo, un):
-            continue  # a closer source, a sentence that stayed, another subject's template
+        if un.points_elsewhere or stays.not_moved(p, link, uo, un):
+            continue  # a bare cross-reference, a closer source, a sentence that stayed,
+            # another subject's template
+        if stays.stock(un.key, old=False) or stays.stock(uo.key, old=True):
+            continue  # stock text many rules say
         out[(p.old[uo.owner].id, p.new[un.owner].id, un.text)] = None
     return tuple(out)
 
@@ -366,11 +389,11 @@ def _classify(
     prov: _Provenance | None = None,
 ) -> tuple[Match, ...]:
     out: list[Match] = []
-    stays = _Stays.of(prov, pairs, sweeps) if prov is not None else None
+    stays = _Stays.of(p, prov, pairs, sweeps) if prov is not None else None
     for pair in pairs:
         old_ids = tuple(p.old[i].id for i in pair.old)
         new_ids = tuple(p.new[j].id for j in pair.new)
-        moved_text = _moved_text(p, prov, pair, stays) if prov is not None else ()
+        moved_text = _moved_text(p, prov, pair, stays) if stays is not None else ()
         common = {
             "ambiguous": bool(pair.alternatives),
             "alternatives": pair.alternatives,

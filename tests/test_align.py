@@ -903,3 +903,13 @@ def test_rule_matched_by_its_minor_sentences_also_goes_to_its_reworded_statement
     a = align(old, new)
     assert by_old(a, "107.4e").new_ids == ("107.4e",)
     assert by_new(a, "107.4f").kind == "added"
+
+
+def test_stock_sentence_is_stock_also_where_one_rule_writes_it_without_parentheses() -> None:
+    """The old copy rule's state-based note is written in parentheses in most rules of
+    both editions but bare in one new rule on Equipment and range of influence; it is
+    the same stock text there and no moved text (held-out check, round 16)."""
+    a = aligned("2004-02-01", "2012-10-01")
+    assert not [t for t in by_old(a, "503.10a").moved_text if t[1] == "801.9"]
+    # Still a real move elsewhere on this pair: moved text as such is not switched off.
+    assert any(m.moved_text for m in a.rules)
