@@ -772,9 +772,8 @@ def _match_siblings_by_words(p: _Pairing, sweeps: Iterable[tuple[str, str]]) -> 
     """A rule rewritten in place keeps its vocabulary: under the new counterpart of its
     parent, the free rule that holds most of its content words, clearly ahead of the
     other free rules there, is its rewrite."""
-    ordered = sorted(
-        ((a.lower(), b.lower()) for a, b in sweeps if not changes_meaning(a, b)),
-        key=lambda s: (-len(s[0]), s),
+    ordered = provenance.longest_first(
+        (a.lower(), b.lower()) for a, b in sweeps if not changes_meaning(a, b)
     )
     under: dict[str, list[int]] = defaultdict(list)
     for j, new_node in enumerate(p.new):
@@ -895,19 +894,8 @@ def _grouped(
 
 def _in_place(p: _Pairing, i: int, j: int) -> bool:
     """New ``j`` lies under the counterpart of old ``i``'s nearest matched ancestor."""
-    parent = p.old[i].parent
-    target = None
-    while parent is not None:
-        k = p.old_by_id.get(parent)
-        if k is None:
-            return False
-        if p.o2n[k] >= 0:
-            target = p.new[p.o2n[k]].id
-            break
-        parent = p.old[k].parent
-    if target is None or _is_section(p.new[p.new_by_first[target]]):
-        return False
-    return _new_under(p, j, target)
+    top = _place_of(p, i)
+    return top >= 0 and _new_under(p, j, p.new[top].id)
 
 
 def _new_under(p: _Pairing, j: int, target: str) -> bool:
@@ -938,7 +926,7 @@ class _Provenance:
     """Unit links between the rule texts of a pairing, summed per pair of rules."""
 
     def __init__(self, p: _Pairing, sweeps: Iterable[tuple[str, str]]) -> None:
-        ordered = sorted(sweeps, key=lambda s: (-len(s[0]), s))
+        ordered = provenance.longest_first(sweeps)
         # A rule paired with its exact text kept all its sentences and took none: only
         # the others are cut into units (a neighbouring pair then costs almost nothing).
         self.old_units = [
@@ -1247,7 +1235,7 @@ def _follow_statements(
     ancestor on the same keyword or step, and does not say the statement of a new
     subject (:func:`_new_subject`)."""
     in_splits, in_merges = _grouped(splits, merges)
-    ordered = sorted(sweeps, key=lambda s: (-len(s[0]), s))
+    ordered = provenance.longest_first(sweeps)
     found: list[tuple[float, int, int]] = []
     index: tuple[list[int], list[str]] | None = None
     old_text: str | None = None
@@ -1433,9 +1421,8 @@ def _pieces_in_place(
     already split gains the piece too. A sentence that many new rules repeat is no
     evidence against an origin, and words that only number a step are not compared."""
     common = prov.common
-    ordered = sorted(
-        ((a.lower(), b.lower()) for a, b in sweeps if not changes_meaning(a, b)),
-        key=lambda s: (-len(s[0]), s),
+    ordered = provenance.longest_first(
+        (a.lower(), b.lower()) for a, b in sweeps if not changes_meaning(a, b)
     )
     in_splits, in_merges = _grouped(splits, merges)
     old_under: dict[str, list[int]] = defaultdict(list)

@@ -258,7 +258,7 @@ class _Stays:
         best_into: dict[int, float] = {}
         for link in prov.links:
             best_into[link.new] = max(best_into.get(link.new, 0.0), link.score)
-        ordered = tuple(sorted(sweeps, key=lambda s: (-len(s[0]), s)))
+        ordered = provenance.longest_first(sweeps)
         old_text = "\n".join(n.lower for n in p.old if not n.heading)
         new_text = "\n".join(n.lower for n in p.new if not n.heading)
         return cls(old_group, new_group, best_into, ordered, old_text, new_text)

@@ -96,6 +96,12 @@ def _cut(text: str) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
+def longest_first(sweeps: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+    """Recurring wording changes in the order :func:`apply_sweeps` wants them: a longer
+    phrase before a shorter one it contains ("his or her" before "her")."""
+    return tuple(sorted(sweeps, key=lambda s: (-len(s[0]), s)))
+
+
 def apply_sweeps(key: str, sweeps: Iterable[tuple[str, str]]) -> str:
     """``key`` with each recurring wording change (old phrase → new phrase) applied."""
     for old, new in sweeps:
