@@ -1865,6 +1865,7 @@ def align(old: Edition, new: Edition) -> Alignment:
     _follow_moved_text(rules, prov, splits, merges)
     _join_pieces(rules, later, splits, merges)
     rescue.rescue_headings(rules, splits, merges)
+    rescue.pair_by_quoted_term(rules, splits, merges)
     # A heading matched only now (a renamed zone) says its texts correspond too.
     rescue.recover(rules, splits, merges, prov.by_new)
     _follow_listed_rules(rules, splits, merges)

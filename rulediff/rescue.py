@@ -1176,3 +1176,62 @@ def recover(
             if best_elsewhere("new", j, set(olds)) > score + RECOVERY_ELSEWHERE:
                 continue
             p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "structure")
+
+
+#: A phrase in quotation marks ("card", "you", "target [something]"): what a rule names as
+#: a term; ``[...]`` placeholders are left out.
+_QUOTED = re.compile(r"[\"“]([^\"”]{1,80})[\"”]")
+#: The quoted title that follows a reference ("see rule 217, “Zones”") names a rule.
+_TITLE_AFTER = re.compile(r"\s*,?\s*$")
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _quoted_terms(text: str) -> frozenset[str]:
+    """The phrases ``text`` puts in quotation marks, as lower-case words, without the
+    titles of the rules it cites."""
+    ends = [r.end for r in references(text)]
+    found = set()
+    for m in _QUOTED.finditer(text):
+        if any(e <= m.start() and _TITLE_AFTER.match(text[e : m.start()]) for e in ends):
+            continue  # the title of a cited rule
+        words = re.findall(r"[a-z]+", re.sub(r"\[[^\]]*\]", " ", m.group(1).lower()))
+        if words:
+            found.add(" ".join(words))
+    return frozenset(found)
+
+
+def pair_by_quoted_term(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """Two free rules, each the other's closest text in the whole other edition (plain
+    similarity, taken rules included), that put the same term in quotation marks are one
+    rule moved: the term says what both are about ("card", "you", "bands with other")."""
+    old, new, index, idf = _weights(p)
+    targets_of, sources_of = _links(p, splits, merges)
+
+    def closest(side: str, a: int) -> int | None:
+        mine, theirs = (old, new) if side == "old" else (new, old)
+        words = mine.stems[a]
+        cands = {b for w in words for b in index["new" if side == "old" else "old"].get(w, ())}
+        best = None
+        for b in sorted(cands):
+            if theirs.nodes[b].heading:
+                continue
+            i, j = (a, b) if side == "old" else (b, a)
+            s = _plain(old, new, idf, p, i, j)
+            if best is None or s > best[0]:
+                best = (s, b)
+        return None if best is None or best[0] < KEPT_SIMILARITY else best[1]
+
+    for a, node in enumerate(p.old):
+        if node.heading or targets_of.get(a) or len(old.stems[a]) < 3:
+            continue
+        terms = _quoted_terms(node.text)
+        if not terms:
+            continue
+        b = closest("old", a)
+        if b is None or sources_of.get(b) or not terms & _quoted_terms(p.new[b].text):
+            continue
+        if not p.same_topic(a, b) or p.defines_other(a, b) or closest("new", b) != a:
+            continue
+        _take(p, a, b, "content", targets_of, sources_of)
