@@ -600,3 +600,21 @@ def test_texts_under_a_heading_matched_late_are_recovered() -> None:
     m = a.match_for_old("217.7b")
     assert m is not None and m.new_ids == ("406.3",) and m.method == "structure", m
     assert str(new.rule("406.3").id.parent) == "406"
+
+
+def test_free_rules_each_the_others_closest_that_quote_one_term_are_paired() -> None:
+    # 2002 → 2011: two old rules on a term moved to another chapter and were reworded;
+    # each is the closest text of the other edition to its new rule and back, and both
+    # put the same word in quotation marks.
+    from rulediff.rescue import _quoted_terms
+
+    old, new = corpus_edition("2002-02-20"), corpus_edition("2011-02-04")
+    a = align(old, new)
+    for old_id, new_id, term in (("415.2b", "114.9b", "you"), ("214.3", "108.2a", "card")):
+        assert term in _quoted_terms(old.rule(old_id).text), old_id
+        assert term in _quoted_terms(new.rule(new_id).text), new_id
+        m = a.match_for_old(old_id)
+        assert m is not None and m.new_ids == (new_id,) and m.method == "content", m
+    # a quoted title after a reference names the cited rule, not a term; placeholders
+    # in brackets are left out
+    assert _quoted_terms('owls (see rule 701, "Nests") hoot "loudly [at night]"') == {"loudly"}
