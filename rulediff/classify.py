@@ -366,13 +366,22 @@ def _groups(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[in
             )
             pairs.append(_Pair((i,), (j,), p.score[i], p.method[i], tuple(dict.fromkeys(rivals))))
         else:
-            undecided = tuple(p.new[k].id for k in p.undecided_old.get(i, ()))
+            # candidates a later pass gave a counterpart are no longer open
+            undecided = tuple(
+                p.new[k].id
+                for k in p.undecided_old.get(i, ())
+                if p.n2o[k] < 0 and k not in in_group_new
+            )
             pairs.append(_Pair((i,), (), 0.0, "none", undecided))
     for j, i in enumerate(p.n2o):
         if j in in_group_new:
             continue
         if i < 0 or i in in_group_old:
-            undecided = tuple(p.old[k].id for k in p.undecided_new.get(j, ()))
+            undecided = tuple(
+                p.old[k].id
+                for k in p.undecided_new.get(j, ())
+                if p.o2n[k] < 0 and k not in in_group_old
+            )
             pairs.append(_Pair((), (j,), 0.0, "none", undecided))
     pairs.sort(key=lambda pair: _order_key(p, pair))
     return pairs
