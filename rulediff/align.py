@@ -235,10 +235,26 @@ class _Pairing:
         keyword, however similar the rest of the words; unless the two headings are
         themselves matched (a renamed keyword: found by where its other texts went).
         """
+        if self.denies_definition(i, j):
+            return False
         ho, hn = self.old_topic[i], self.new_topic[j]
         if ho < 0 or hn < 0 or self.o2n[ho] == hn:
             return True
         return not self.names_other_topic(ho, hn, self.old[i].lower, self.new[j].lower)
+
+    def denies_definition(self, i: int, j: int) -> bool:
+        """True when one text opens by defining a term ("a mana ability is …") and the
+        other, which does not, says that something is not that term ("… is not a mana
+        ability"): the definition and the rule on what falls outside it."""
+        if self.defined is None:
+            self.defined = (_defined_terms(self.old), _defined_terms(self.new))
+        (old_terms, _), (new_terms, _) = self.defined
+        a, b = old_terms.get(i), new_terms.get(j)
+        if a == b:
+            return False
+        return bool(
+            (a and _denies(a, self.new[j].lower)) or (b and _denies(b, self.old[i].lower))
+        )
 
     def names_other_topic(self, ho: int, hn: int, old_text: str, new_text: str) -> bool:
         """The old text names its heading ``ho``'s words where the new one names heading
@@ -354,6 +370,20 @@ def _heading_ancestors(nodes: Sequence[_Node], by_id: dict[str, int]) -> list[tu
 
 #: A text that opens by defining a term: "a spell is …", "an object is …".
 _DEFINES = re.compile(r"(?:an?|the) ([a-z]+(?: [a-z]+)?) (?:is|are) ")
+
+
+@functools.lru_cache(maxsize=1 << 10)
+def _denial(term: str) -> re.Pattern[str]:
+    """ "… is not a TERM", "… aren't TERMs", "… can never be a TERM" (the last word of the
+    term by its first five letters, so a plural counts)."""
+    *head, last = term.split()
+    words = "".join(f"{re.escape(w)} " for w in head) + re.escape(last[:5])
+    return re.compile(rf"(?:(?:is|are|be) not|isn't|aren't|never be) (?:an? )?{words}")
+
+
+def _denies(term: str, lower: str) -> bool:
+    """``lower`` says that something is not ``term``."""
+    return _denial(term).search(lower) is not None
 
 
 def _defined_terms(nodes: Sequence[_Node]) -> tuple[dict[int, str], set[str]]:
