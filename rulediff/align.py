@@ -952,6 +952,43 @@ def _stock_keys(units: Iterable[provenance.Unit]) -> set[str]:
     return {key for key, found in owners.items() if len(found) >= COMMON_UNIT_RULES}
 
 
+#: A sentence that another rule's sentence fits within this many points (0–100) is a
+#: template written for several subjects.
+TEMPLATE_MARGIN = 5.0
+
+
+def _within_topics(
+    p: _Pairing,
+    links: list[provenance.Link],
+    old_units: Sequence[provenance.Unit],
+    old_keys: Sequence[str],
+    new_units: Sequence[provenance.Unit],
+) -> list[provenance.Link]:
+    """The links without the template sentences that cross from one keyword, step or
+    zone to another: a sentence not kept word for word, naming its own heading's words
+    where the other names its heading's, that fits a sentence of yet another rule about
+    as well ("multiple instances of … are redundant", written for every keyword) is the
+    other keyword's sentence, not this one's. A sentence of a renamed heading ("removed
+    from the game" → "exile") fits its own new sentence alone, and stays linked."""
+    new_keys: list[str] | None = None
+    out = []
+    for link in links:
+        i, j = old_units[link.old].owner, new_units[link.new].owner
+        if link.score < 100.0 and not p.same_topic(i, j):
+            if new_keys is None:
+                new_keys = [u.key for u in new_units]
+            rivals = process.extract_iter(
+                old_keys[link.old],
+                new_keys,
+                scorer=fuzz.ratio,
+                score_cutoff=link.score - TEMPLATE_MARGIN,
+            )
+            if any(new_units[k].owner != j for _key, _score, k in rivals):
+                continue
+        out.append(link)
+    return out
+
+
 class _Provenance:
     """Unit links between the rule texts of a pairing, summed per pair of rules."""
 
@@ -977,12 +1014,13 @@ class _Provenance:
         )
         # A reworded sentence (below near-exact) counts only between rules that stand in
         # corresponding places: under the counterpart of the old rule's matched ancestor.
-        self.links = [
+        links = [
             link
             for link in links
             if link.score >= provenance.NEAR_SIMILARITY
             or _in_place(p, self.old_units[link.old].owner, self.new_units[link.new].owner)
         ]
+        self.links = _within_topics(p, links, self.old_units, keys, self.new_units)
         self.old_size: Counter = Counter()
         self.new_size: Counter = Counter()
         for u in self.old_units:
@@ -1654,10 +1692,12 @@ def _pieces(
     parts: Sequence[_Node],
     free_parts: list[int],
     match: list[int],
+    same_topic: Callable[[int, int], bool],
 ) -> dict[int, list[int]]:
     """Whole node → the nodes of the other side it was cut into (or joined from).
 
-    Each free part goes to the candidate whole that covers it best; a whole keeps its
+    Each free part goes to the candidate whole that covers it best, on the same keyword,
+    step or zone (``same_topic(whole, part)``); a whole keeps its
     group (its own match, if any, and its parts, in document order) when the joined
     group is much closer to it than its match alone. Splits and merges are this, seen
     from the old side and from the new side (``fuzz.ratio`` is symmetric).
@@ -1672,7 +1712,7 @@ def _pieces(
             continue
         best = None
         for w in index.top(parts[k].features(), 3):
-            if not _keeps_its_name(parts[k], wholes[w]):
+            if not _keeps_its_name(parts[k], wholes[w]) or not same_topic(w, k):
                 continue
             cov = _coverage(parts[k], wholes[w])
             if cov >= _PIECE_COVERAGE and (best is None or cov > best[0]):
@@ -1702,7 +1742,7 @@ def _find_splits(p: _Pairing) -> dict[int, list[int]]:
     _olds, news = _free(p)
     candidates = [i for i, n in enumerate(p.old) if not n.heading and p.score.get(i, 0.0) < 100.0]
     added = [j for j in news if not p.new[j].heading]
-    return _pieces(p.old, candidates, p.new, added, p.o2n)
+    return _pieces(p.old, candidates, p.new, added, p.o2n, p.same_topic)
 
 
 #: A runner-up left unmatched that is this close to the old text is a copy of it.
@@ -1863,7 +1903,7 @@ def _find_merges(p: _Pairing, taken_new: set[int]) -> dict[int, list[int]]:
         and (p.n2o[j] < 0 or p.score.get(p.n2o[j], 0.0) < 100.0)
     ]
     removed = [i for i in olds if not p.old[i].heading]
-    return _pieces(p.new, candidates, p.old, removed, p.n2o)
+    return _pieces(p.new, candidates, p.old, removed, p.n2o, lambda j, i: p.same_topic(i, j))
 
 
 # --- the public entry points -------------------------------------------------------------------
