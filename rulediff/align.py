@@ -235,7 +235,9 @@ class _Pairing:
         keyword, however similar the rest of the words; unless the two headings are
         themselves matched (a renamed keyword: found by where its other texts went).
         """
-        if self.denies_definition(i, j):
+        if self.denies_definition(i, j) or _opposite_conditions(
+            self.old[i].lower, self.new[j].lower
+        ):
             return False
         ho, hn = self.old_topic[i], self.new_topic[j]
         if ho < 0 or hn < 0 or self.o2n[ho] == hn:
@@ -379,6 +381,35 @@ def _denial(term: str) -> re.Pattern[str]:
     *head, last = term.split()
     words = "".join(f"{re.escape(w)} " for w in head) + re.escape(last[:5])
     return re.compile(rf"(?:(?:is|are|be) not|isn't|aren't|never be) (?:an? )?{words}")
+
+
+_ARTICLES = frozenset(("a", "an", "the"))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _conditions(lower: str) -> tuple[frozenset[tuple[str, ...]], frozenset[tuple[str, ...]]]:
+    """The conditions a text states with a participle and the two words after it
+    ("using the limited range …" → (using, limited, range)): those it negates ("not
+    using …"), and all of them."""
+    words = [w for w in re.findall(r"[a-z]+", lower) if w not in _ARTICLES]
+    negated, stated = set(), set()
+    for k in range(len(words) - 2):
+        if words[k].endswith("ing"):
+            phrase = tuple(words[k : k + 3])
+            stated.add(phrase)
+            if k and words[k - 1] == "not":
+                negated.add(phrase)
+    return frozenset(negated), frozenset(stated)
+
+
+def _opposite_conditions(old: str, new: str) -> bool:
+    """One text applies when a condition does not hold ("in a multiplayer game not
+    using the limited range of influence option"), the other when it does: a rule and
+    its opposite case, not one rule reworded."""
+    if "not " not in old and "not " not in new:
+        return False
+    (neg_old, stated_old), (neg_new, stated_new) = _conditions(old), _conditions(new)
+    return bool((neg_old - neg_new) & stated_new or (neg_new - neg_old) & stated_old)
 
 
 def _denies(term: str, lower: str) -> bool:
@@ -529,9 +560,24 @@ def _solve(
             continue
         rivals = [("new", k) for k in _rivals(by_old[i], p.n2o, j, total)]
         rivals += [("old", k) for k in _rivals(by_new[j], p.o2n, i, total)]
+        if _rival_in_place(p, i, j, rivals):
+            continue  # its rival, as close, stands where this one's parent went
         p.pair(i, j, round(base, 1), method, tuple(dict.fromkeys(rivals)))
         made += 1
     return made
+
+
+def _rival_in_place(p: _Pairing, i: int, j: int, rivals: list[tuple[str, int]]) -> bool:
+    """New ``j`` would take old ``i`` from a parent matched elsewhere while another old
+    text about as close stands in place (its parent's counterpart is ``j``'s parent).
+    The same sentence in two steps ("Second, the active player gets priority") stays
+    with its step: the pair ``(i, j)`` is left for the rival's, later in the best-first
+    order."""
+    mapped = p.mapped_parent(i)
+    here = p.new[j].parent
+    if mapped is None or mapped == here:
+        return False
+    return any(side == "old" and p.mapped_parent(k) == here for side, k in rivals)
 
 
 def _match_by_children(p: _Pairing) -> None:
