@@ -254,9 +254,7 @@ class _Pairing:
         a, b = old_terms.get(i), new_terms.get(j)
         if a == b:
             return False
-        return bool(
-            (a and _denies(a, self.new[j].lower)) or (b and _denies(b, self.old[i].lower))
-        )
+        return bool((a and _denies(a, self.new[j].lower)) or (b and _denies(b, self.old[i].lower)))
 
     def names_other_topic(self, ho: int, hn: int, old_text: str, new_text: str) -> bool:
         """The old text names its heading ``ho``'s words where the new one names heading

@@ -737,7 +737,7 @@ def test_rule_for_the_opposite_case_is_not_the_same_rule() -> None:
     a = align(old, new)
     assert by_new(a, "104.3h").old_ids == ("104.3h",)
     assert "104.3h" not in by_old(a, "800.7").new_ids
-    assert _opposite_conditions("in a game not using the shared deck, draw", "using the shared deck, draw")
+    assert _opposite_conditions("a game not using the shared deck", "using the shared deck, draw")
     assert not _opposite_conditions("not using the shared deck", "not using the shared deck here")
     assert not _opposite_conditions("using the shared deck", "using the shared deck again")
 
