@@ -401,9 +401,9 @@ def _conditions(lower: str) -> tuple[frozenset[tuple[str, ...]], frozenset[tuple
 
 
 def _opposite_conditions(old: str, new: str) -> bool:
-    """One text applies when a condition does not hold ("in a multiplayer game not
-    using the limited range of influence option"), the other when it does: a rule and
-    its opposite case, not one rule reworded."""
+    """One text applies when a condition does not hold ("… not using the limited range
+    …" option), the other when it does ("… using the limited range …"): a rule and its
+    opposite case, not one rule reworded."""
     if "not " not in old and "not " not in new:
         return False
     (neg_old, stated_old), (neg_new, stated_new) = _conditions(old), _conditions(new)
