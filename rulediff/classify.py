@@ -222,9 +222,13 @@ class _Stays:
     A sentence written in two rules of both editions (the same clause under two keywords,
     a variant rule repeating a step's wording) is linked across: from the old rule of
     one to the new rule of the other. It did not move when the old rule's own
-    counterpart still holds it, when the new rule's own predecessor already held it,
-    when another old sentence is a closer source of it, or when the two sentences name
-    different keywords (steps, zones) whose headings are not matched.
+    counterpart still holds it (at least as closely as the link, or whole inside a
+    longer sentence), when the new rule's own predecessor already held it, when another
+    old sentence is a closer source of it, when two matched siblings are linked
+    crosswise, when a lone reworded sentence lands in another chapter than the rule's
+    own counterpart, when the new sentence names the variant heading it stands under and
+    the old one does not, or when the two sentences name different keywords (steps,
+    zones) whose headings are not matched.
     """
 
     old_group: dict[int, tuple[int, ...]]
@@ -239,8 +243,8 @@ class _Stays:
     """Every rule text of the old edition as a lowercased comparison key, one per line."""
     new_text: str
     """The same for the new edition."""
-    linked: frozenset[tuple[int, int]]
-    """(old rule, new rule) of every sentence link."""
+    link_count: Counter
+    """(old rule, new rule) → how many sentence links join them."""
 
     @classmethod
     def of(
@@ -263,10 +267,12 @@ class _Stays:
         ordered = provenance.longest_first(sweeps)
         old_text = "\n".join(n.lower for n in p.old if not n.heading)
         new_text = "\n".join(n.lower for n in p.new if not n.heading)
-        linked = frozenset(
+        link_count = Counter(
             (prov.old_units[link.old].owner, prov.new_units[link.new].owner) for link in prov.links
         )
-        return cls(old_group, new_group, best_into, ordered, old_text, new_text, linked)
+        return cls(
+            old_group, new_group, best_into, ordered, old_text, new_text, link_count
+        )
 
     def stock(self, key: str, *, old: bool) -> bool:
         """The edition says the sentence of comparison ``key`` at least ``_STOCK_RULES``
@@ -300,6 +306,12 @@ class _Stays:
             counterpart, said, old=False, floor=provenance.REWORDED_SIMILARITY
         ):
             return True  # two matched siblings each kept their own, reworded across
+        if (
+            link.score < 100.0
+            and self.other_chapter(p, uo.owner, un.owner)
+            and not self.went_along(p, uo.owner, un.owner)
+        ):
+            return True  # reworded, alone, into another chapter than the rule's own
         if self.restated_for_heading(p, uo, un):
             return True  # a base rule's sentence restated for a variant, option or keyword
         return all(self.other_subject(p, uo.owner, un.owner, key, un.key) for key in said)
@@ -322,12 +334,31 @@ class _Stays:
         title = _stems(p.new[h].lower) - _TITLE_FUNCTION_STEMS
         return bool(title & _stems(un.key)) and not title & _stems(uo.key)
 
+    def other_chapter(self, p: _Pairing, i: int, j: int) -> bool:
+        """Whether old rule ``i`` lives on, and only in chapters (the first digit of a
+        rule number) other than new rule ``j``'s: a rule's sentences stay with its
+        subject, so a lone reworded sentence of a rule that lives on elsewhere, in a
+        chapter of another subject, is a sentence of another case on the same frame
+        ("there are N exceptions to this rule" of the zone-change rule and of the
+        controller rule)."""
+        counterpart = self.old_group.get(i, ())
+        return bool(counterpart) and all(p.new[k].id[:1] != p.new[j].id[:1] for k in counterpart)
+
+    def went_along(self, p: _Pairing, i: int, j: int) -> bool:
+        """Whether another sentence of old rule ``i`` went to new rule ``j``, its parent
+        or one of its children."""
+        node = p.new[j]
+        family = [j, *p.new_children.get(node.id, ())]
+        if node.parent is not None and node.parent in p.new_by_first:
+            family.append(p.new_by_first[node.parent])
+        return self.link_count[(i, j)] > 1 or any(self.link_count[(i, k)] for k in family[1:])
+
     def crosses(self, i: int, j: int) -> bool:
         """Whether a link from old rule ``i`` to new rule ``j`` has a mirror: a link from
         ``j``'s own predecessor to ``i``'s own counterpart (two neighbouring rules whose
         clauses were reshuffled, each linked to the other's successor)."""
         return any(
-            (b, a) in self.linked
+            (b, a) in self.link_count
             for b in self.new_group.get(j, ())
             for a in self.old_group.get(i, ())
         )

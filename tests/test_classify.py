@@ -137,3 +137,25 @@ def test_base_rule_restated_under_a_variant_heading_did_not_move() -> None:
         assert (rule, target) not in listed(a)
     # A sentence that went to a rule under its own counterpart's heading stays listed.
     assert ("217.5b", "403.3") in listed(a)
+
+
+def test_lone_reworded_sentence_in_another_chapter_did_not_move() -> None:
+    """2004 → 2012: the zone-change rule lives on in the zones chapter; its lead-in
+    announcing its exceptions is near a lead-in of the controller rule in the chapter on
+    game concepts (another number of exceptions), and nothing else of the rule went
+    there: a frame sentence of another case, no moved text. 2001 → 2008: the old
+    resolution rule's simultaneous-actions sentence went to the new order-of-actions rule
+    in another chapter together with its choice-order sentence (into that rule's
+    subrule): both stay listed."""
+    old, new = "2004-02-01", "2012-10-01"
+    a = aligned(old, new)
+    chapters = {n[:1] for n in own_counterpart(a, "217.1c")}
+    assert chapters and "1" not in chapters
+    link, lead, lead_in = closest(sentences(old, "217.1c"), sentences(new, "109.4"))
+    assert 85 <= link < 100 and "exceptions" in lead and "exceptions" in lead_in
+    assert ("217.1c", "109.4") not in listed(a)
+
+    a = aligned("2001-07-23", "2008-10-01")
+    assert "1" not in {n[:1] for n in own_counterpart(a, "413.2d")}
+    assert str(corpus_edition("2008-10-01").rule("103.4c").id.parent) == "103.4"
+    assert {("413.2d", "103.4"), ("413.2d", "103.4c")} <= listed(a)
