@@ -270,9 +270,7 @@ class _Stays:
         link_count = Counter(
             (prov.old_units[link.old].owner, prov.new_units[link.new].owner) for link in prov.links
         )
-        return cls(
-            old_group, new_group, best_into, ordered, old_text, new_text, link_count
-        )
+        return cls(old_group, new_group, best_into, ordered, old_text, new_text, link_count)
 
     def stock(self, key: str, *, old: bool) -> bool:
         """The edition says the sentence of comparison ``key`` at least ``_STOCK_RULES``
@@ -316,9 +314,7 @@ class _Stays:
             return True  # a base rule's sentence restated for a variant, option or keyword
         return all(self.other_subject(p, uo.owner, un.owner, key, un.key) for key in said)
 
-    def restated_for_heading(
-        self, p: _Pairing, uo: provenance.Unit, un: provenance.Unit
-    ) -> bool:
+    def restated_for_heading(self, p: _Pairing, uo: provenance.Unit, un: provenance.Unit) -> bool:
         """The new sentence names the heading it stands under ("… the limited range of
         influence option can cause …", "if all teams pass …" under the shared team turns
         option) where the old one names none of that heading's words, and the old rule
