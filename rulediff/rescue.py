@@ -609,9 +609,11 @@ def _place_by_cited_rule(
             continue
         node = p.old[a]
         places: set[int] = set()
-        for _start, _end, cited in _pointers(node.text):
+        for start, end, cited in _pointers(node.text):
             x = p.old_by_id.get(cited)
             if x is not None and x != a and not _is_section_id(cited):
+                if _names_term(node.text[start:end], p.old[x]):
+                    continue  # it uses the cited rule's term, it does not restate it
                 places.update(targets_of.get(x, ()))  # a whole section is no place
         if not places:
             continue
@@ -645,6 +647,17 @@ def _place_by_cited_rule(
         else:
             continue
         _take(p, a, j, "content", targets_of, sources_of)
+
+
+def _names_term(clause: str, cited: _Node) -> bool:
+    """Whether a clause closed by a reference to titled rule ``cited`` ends, just before
+    the parenthesis, with that title ("... not using the X option (see rule N)", N being
+    "X Option"): the clause names the term the cited rule defines, as any rule may."""
+    if not cited.heading:
+        return False
+    before = clause[: clause.rfind("(")].lower().rstrip(" ,")
+    title = cited.text.lower().strip(" .")
+    return bool(title) and before.endswith(title)
 
 
 def _keeps(unit: str, b: _Node) -> float:
