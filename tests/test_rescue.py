@@ -618,3 +618,29 @@ def test_free_rules_each_the_others_closest_that_quote_one_term_are_paired() -> 
     # a quoted title after a reference names the cited rule, not a term; placeholders
     # in brackets are left out
     assert _quoted_terms('owls (see rule 701, "Nests") hoot "loudly [at night]"') == {"loudly"}
+
+
+def test_clause_naming_a_titled_rules_term_before_citing_it_does_not_place_the_rule() -> None:
+    # 2010 → 2026: an old rule for multiplayer games played without an option names that
+    # option and cites the option's titled rule right after the name. It uses the term;
+    # it does not restate the option's rules, so it is not placed among their free texts
+    # (it went nowhere: the option's restart rule is no counterpart).
+    from rulediff.align import _rule_nodes
+    from rulediff.rescue import _names_term, _pointers
+
+    old, new = corpus_edition("2010-07-16"), corpus_edition("2026-01-16")
+    text = old.rule("800.7").text
+    (start, end, cited), *_ = _pointers(text)
+    title = old.rule(cited).text
+    assert cited == "801"
+    before = text[start:end].lower().split("(")[0].rstrip()
+    assert before.endswith(title.lower()), (before, title)
+    a = align(old, new)
+    m = a.match_for_old("800.7")
+    assert m is None or not any(n.startswith("801") for n in m.new_ids), m
+    # the test itself, on paraphrases: a reference after the title is a use of the term;
+    # a "see rule N, title" note is not
+    heading = next(n for n in _rule_nodes(old) if n.id == "801")
+    assert heading.heading
+    assert _names_term(f"games that use the {title.lower()} (see rule 801)", heading)
+    assert not _names_term('owls hoot (see rule 801, "Owls")', heading)
