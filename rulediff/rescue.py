@@ -474,7 +474,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
         owners = merge_owners(b)
         if not owners:
             continue
-        kept, sentence = _kept_unit(p.old[a], p.new[b])
+        kept, sentence = _kept_unit(p.old[a], p.new[b], content=True)
         if kept < SENTENCE_KEPT or any(
             _kept_sentence(p.old[a], p.new[c]) > kept - SENTENCE_LEAD
             for score, c, _s in scored[1:]
@@ -742,10 +742,18 @@ def _kept_sentence(a: _Node, b: _Node) -> float:
     return _kept_unit(a, b)[0]
 
 
-def _kept_unit(a: _Node, b: _Node) -> tuple[float, str]:
-    """:func:`_kept_sentence` and the unit of ``b`` that keeps the sentence."""
+def _kept_unit(a: _Node, b: _Node, content: bool = False) -> tuple[float, str]:
+    """:func:`_kept_sentence` and the unit of ``b`` that keeps the sentence; with
+    ``content``, only a unit sharing ``KEPT_WORDS`` words with the sentence (function
+    words aside) keeps it: token-set similarity finds a short sentence made mostly of
+    function words inside any long one that has them."""
     return max(
-        ((fuzz.token_set_ratio(x, y), y) for x in _sentences(a) for y in _sentences(b)),
+        (
+            (fuzz.token_set_ratio(x, y), y)
+            for x in _sentences(a)
+            for y in _sentences(b)
+            if not content or len(_stems(x) & _stems(y)) >= KEPT_WORDS
+        ),
         default=(0.0, ""),
     )
 
@@ -1041,6 +1049,10 @@ def _from_parent(
 def _is_section_id(node_id: str) -> bool:
     return node_id.isdigit() and len(node_id) == 1
 
+
+#: A sentence is kept in a unit that shares at least this many of its words (function
+#: words aside) when it joins a merge by that sentence alone.
+KEPT_WORDS = 3
 
 #: Recovery: texts under two matched containers pair at this lower similarity (the
 #: container match is the evidence) ...
