@@ -644,3 +644,28 @@ def test_clause_naming_a_titled_rules_term_before_citing_it_does_not_place_the_r
     assert heading.heading
     assert _names_term(f"games that use the {title.lower()} (see rule 801)", heading)
     assert not _names_term('owls hoot (see rule 801, "Owls")', heading)
+
+
+def test_short_sentence_of_common_words_is_not_kept_inside_a_long_one() -> None:
+    # 2004 → 2012: an old rule on a spell's types has a short sentence whose words,
+    # function words aside, are only "spell", "type" and "stack"; token-set similarity
+    # finds it inside a long sentence on a copied spell's owner (which has "spell" and
+    # "stack"), the new rule that took the owner and controller rules. That is no kept
+    # sentence: the old rule does not join that merge.
+    from rapidfuzz import fuzz
+
+    from rulediff import provenance
+    from rulediff.rescue import KEPT_WORDS, SENTENCE_KEPT, _stems
+
+    old, new = corpus_edition("2004-02-01"), corpus_edition("2012-10-01")
+    pairs = [
+        (x, y)
+        for x in provenance.unit_keys(old.rule("213.2").text)
+        for y in provenance.unit_keys(new.rule("111.2").text)
+        if fuzz.token_set_ratio(x, y) >= SENTENCE_KEPT
+    ]
+    assert pairs and all(len(_stems(x) & _stems(y)) < KEPT_WORDS for x, y in pairs), pairs
+    a = align(old, new)
+    merged = a.match_for_new("111.2")
+    assert merged is not None and merged.kind == "merged", merged
+    assert "213.2" not in merged.old_ids and "213.4" in merged.old_ids, merged
