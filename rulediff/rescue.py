@@ -83,8 +83,9 @@ WHOLE_SENTENCE = 2 / 3
 #: An undecided rule goes to its best free candidate when that one alone holds this many
 #: counterparts of the rule's siblings and subrules as its own subrules.
 SUBRULES_HELD = 2
-#: A rule none of whose neighbours was placed goes to the rule closest to it by its text
-#: alone when each is the other's closest, this far ahead of every other candidate.
+#: A free old rule none of whose neighbours was placed goes to the free rule closest to
+#: it by text alone when each is the other's closest, this far ahead of the next
+#: candidate (and one of the two ``RESCUE_MARGIN`` ahead).
 HOMELESS_LEAD = 0.05
 #: Candidates per free rule from the word index.
 INDEX_CANDIDATES = 12
