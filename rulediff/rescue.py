@@ -210,7 +210,7 @@ class _Side:
         self.by_id = by_id
         self.kids = kids
         self.stems, self.postings = _stems_and_postings(nodes)
-        self.mass: list[float] = []
+        self.mass: _Masses | list[float] = []
         """The IDF mass of each text's stems (set by :func:`_weights`)."""
         self._context: dict[int, frozenset[int]] = {}
 
@@ -791,8 +791,26 @@ def _compute_weights(
         for w in index["old"].keys() | index["new"].keys()
     }
     for side_ in (old, new):
-        side_.mass = [sum(map(idf.__getitem__, stems)) for stems in side_.stems]
+        side_.mass = _Masses(side_.stems, idf)
     return old, new, index, idf
+
+
+class _Masses:
+    """The IDF mass of each text's stems, summed when first asked for: a pairing asks
+    for those of its few free texts and their candidates, not of every text."""
+
+    __slots__ = ("_found", "_idf", "_stems")
+
+    def __init__(self, stems: Sequence[frozenset[str]], idf: dict[str, float]) -> None:
+        self._stems = stems
+        self._idf = idf
+        self._found: dict[int, float] = {}
+
+    def __getitem__(self, k: int) -> float:
+        found = self._found.get(k)
+        if found is None:
+            found = self._found[k] = sum(map(self._idf.__getitem__, self._stems[k]))
+        return found
 
 
 def _compute_stems_and_postings(
