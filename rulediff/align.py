@@ -243,10 +243,26 @@ class _Pairing:
         keyword, however similar the rest of the words; unless the two headings are
         themselves matched (a renamed keyword: found by where its other texts went).
         """
+        if self.denies_definition(i, j) or _opposite_conditions(
+            self.old[i].lower, self.new[j].lower
+        ):
+            return False
         ho, hn = self.old_topic[i], self.new_topic[j]
         if ho < 0 or hn < 0 or self.o2n[ho] == hn:
             return True
         return not self.names_other_topic(ho, hn, self.old[i].lower, self.new[j].lower)
+
+    def denies_definition(self, i: int, j: int) -> bool:
+        """True when one text opens by defining a term ("a mana ability is …") and the
+        other, which does not, says that something is not that term ("… is not a mana
+        ability"): the definition and the rule on what falls outside it."""
+        if self.defined is None:
+            self.defined = (_defined_terms(self.old), _defined_terms(self.new))
+        (old_terms, _), (new_terms, _) = self.defined
+        a, b = old_terms.get(i), new_terms.get(j)
+        if a == b:
+            return False
+        return bool((a and _denies(a, self.new[j].lower)) or (b and _denies(b, self.old[i].lower)))
 
     def names_other_topic(self, ho: int, hn: int, old_text: str, new_text: str) -> bool:
         """The old text names its heading ``ho``'s words where the new one names heading
@@ -362,6 +378,49 @@ def _heading_ancestors(nodes: Sequence[_Node], by_id: dict[str, int]) -> list[tu
 
 #: A text that opens by defining a term: "a spell is …", "an object is …".
 _DEFINES = re.compile(r"(?:an?|the) ([a-z]+(?: [a-z]+)?) (?:is|are) ")
+
+
+@functools.lru_cache(maxsize=1 << 10)
+def _denial(term: str) -> re.Pattern[str]:
+    """ "… is not a TERM", "… aren't TERMs", "… can never be a TERM" (the last word of the
+    term by its first five letters, so a plural counts)."""
+    *head, last = term.split()
+    words = "".join(f"{re.escape(w)} " for w in head) + re.escape(last[:5])
+    return re.compile(rf"(?:(?:is|are|be) not|isn't|aren't|never be) (?:an? )?{words}")
+
+
+_ARTICLES = frozenset(("a", "an", "the"))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _conditions(lower: str) -> tuple[frozenset[tuple[str, ...]], frozenset[tuple[str, ...]]]:
+    """The conditions a text states with a participle and the two words after it
+    ("using the limited range …" → (using, limited, range)): those it negates ("not
+    using …"), and all of them."""
+    words = [w for w in re.findall(r"[a-z]+", lower) if w not in _ARTICLES]
+    negated, stated = set(), set()
+    for k in range(len(words) - 2):
+        if words[k].endswith("ing"):
+            phrase = tuple(words[k : k + 3])
+            stated.add(phrase)
+            if k and words[k - 1] == "not":
+                negated.add(phrase)
+    return frozenset(negated), frozenset(stated)
+
+
+def _opposite_conditions(old: str, new: str) -> bool:
+    """One text applies when a condition does not hold ("… not using the limited range
+    …" option), the other when it does ("… using the limited range …"): a rule and its
+    opposite case, not one rule reworded."""
+    if "not " not in old and "not " not in new:
+        return False
+    (neg_old, stated_old), (neg_new, stated_new) = _conditions(old), _conditions(new)
+    return bool((neg_old - neg_new) & stated_new or (neg_new - neg_old) & stated_old)
+
+
+def _denies(term: str, lower: str) -> bool:
+    """``lower`` says that something is not ``term``."""
+    return _denial(term).search(lower) is not None
 
 
 def _defined_terms(nodes: Sequence[_Node]) -> tuple[dict[int, str], set[str]]:
@@ -507,9 +566,24 @@ def _solve(
             continue
         rivals = [("new", k) for k in _rivals(by_old[i], p.n2o, j, total)]
         rivals += [("old", k) for k in _rivals(by_new[j], p.o2n, i, total)]
+        if _rival_in_place(p, i, j, rivals):
+            continue  # its rival, as close, stands where this one's parent went
         p.pair(i, j, round(base, 1), method, tuple(dict.fromkeys(rivals)))
         made += 1
     return made
+
+
+def _rival_in_place(p: _Pairing, i: int, j: int, rivals: list[tuple[str, int]]) -> bool:
+    """New ``j`` would take old ``i`` from a parent matched elsewhere while another old
+    text about as close stands in place (its parent's counterpart is ``j``'s parent).
+    The same sentence in two steps ("Second, the active player gets priority") stays
+    with its step: the pair ``(i, j)`` is left for the rival's, later in the best-first
+    order."""
+    mapped = p.mapped_parent(i)
+    here = p.new[j].parent
+    if mapped is None or mapped == here:
+        return False
+    return any(side == "old" and p.mapped_parent(k) == here for side, k in rivals)
 
 
 def _match_by_children(p: _Pairing) -> None:
@@ -935,6 +1009,43 @@ def _stock_keys(units: Iterable[provenance.Unit]) -> set[str]:
     return {key for key, found in owners.items() if len(found) >= COMMON_UNIT_RULES}
 
 
+#: A sentence that another rule's sentence fits within this many points (0–100) is a
+#: template written for several subjects.
+TEMPLATE_MARGIN = 5.0
+
+
+def _within_topics(
+    p: _Pairing,
+    links: list[provenance.Link],
+    old_units: Sequence[provenance.Unit],
+    old_keys: Sequence[str],
+    new_units: Sequence[provenance.Unit],
+) -> list[provenance.Link]:
+    """The links without the template sentences that cross from one keyword, step or
+    zone to another: a sentence not kept word for word, naming its own heading's words
+    where the other names its heading's, that fits a sentence of yet another rule about
+    as well ("multiple instances of … are redundant", written for every keyword) is the
+    other keyword's sentence, not this one's. A sentence of a renamed heading ("removed
+    from the game" → "exile") fits its own new sentence alone, and stays linked."""
+    new_keys: list[str] | None = None
+    out = []
+    for link in links:
+        i, j = old_units[link.old].owner, new_units[link.new].owner
+        if link.score < 100.0 and not p.same_topic(i, j):
+            if new_keys is None:
+                new_keys = [u.key for u in new_units]
+            rivals = process.extract_iter(
+                old_keys[link.old],
+                new_keys,
+                scorer=fuzz.ratio,
+                score_cutoff=link.score - TEMPLATE_MARGIN,
+            )
+            if any(new_units[k].owner != j for _key, _score, k in rivals):
+                continue
+        out.append(link)
+    return out
+
+
 class _Provenance:
     """Unit links between the rule texts of a pairing, summed per pair of rules."""
 
@@ -960,12 +1071,13 @@ class _Provenance:
         )
         # A reworded sentence (below near-exact) counts only between rules that stand in
         # corresponding places: under the counterpart of the old rule's matched ancestor.
-        self.links = [
+        links = [
             link
             for link in links
             if link.score >= provenance.NEAR_SIMILARITY
             or _in_place(p, self.old_units[link.old].owner, self.new_units[link.new].owner)
         ]
+        self.links = _within_topics(p, links, self.old_units, keys, self.new_units)
         self.old_size: Counter = Counter()
         self.new_size: Counter = Counter()
         for u in self.old_units:
@@ -1637,10 +1749,12 @@ def _pieces(
     parts: Sequence[_Node],
     free_parts: list[int],
     match: list[int],
+    same_topic: Callable[[int, int], bool],
 ) -> dict[int, list[int]]:
     """Whole node → the nodes of the other side it was cut into (or joined from).
 
-    Each free part goes to the candidate whole that covers it best; a whole keeps its
+    Each free part goes to the candidate whole that covers it best, on the same keyword,
+    step or zone (``same_topic(whole, part)``); a whole keeps its
     group (its own match, if any, and its parts, in document order) when the joined
     group is much closer to it than its match alone. Splits and merges are this, seen
     from the old side and from the new side (``fuzz.ratio`` is symmetric).
@@ -1655,7 +1769,7 @@ def _pieces(
             continue
         best = None
         for w in index.top(parts[k].features(), 3):
-            if not _keeps_its_name(parts[k], wholes[w]):
+            if not _keeps_its_name(parts[k], wholes[w]) or not same_topic(w, k):
                 continue
             cov = _coverage(parts[k], wholes[w])
             if cov >= _PIECE_COVERAGE and (best is None or cov > best[0]):
@@ -1685,7 +1799,7 @@ def _find_splits(p: _Pairing) -> dict[int, list[int]]:
     _olds, news = _free(p)
     candidates = [i for i, n in enumerate(p.old) if not n.heading and p.score.get(i, 0.0) < 100.0]
     added = [j for j in news if not p.new[j].heading]
-    return _pieces(p.old, candidates, p.new, added, p.o2n)
+    return _pieces(p.old, candidates, p.new, added, p.o2n, p.same_topic)
 
 
 #: A runner-up left unmatched that is this close to the old text is a copy of it.
@@ -1846,7 +1960,7 @@ def _find_merges(p: _Pairing, taken_new: set[int]) -> dict[int, list[int]]:
         and (p.n2o[j] < 0 or p.score.get(p.n2o[j], 0.0) < 100.0)
     ]
     removed = [i for i in olds if not p.old[i].heading]
-    return _pieces(p.new, candidates, p.old, removed, p.n2o)
+    return _pieces(p.new, candidates, p.old, removed, p.n2o, lambda j, i: p.same_topic(i, j))
 
 
 # --- the public entry points -------------------------------------------------------------------

@@ -661,6 +661,87 @@ def test_definition_of_one_term_is_not_matched_to_the_definition_of_another() ->
     assert _DEFINES.match("a creature with flying is hard to block") is None
 
 
+def test_definition_is_not_matched_to_the_rule_saying_what_is_not_one() -> None:
+    # Before the Magic 2010 renumbering one rule defined a mana ability ("a mana
+    # ability is either …"); after it two subrules give the criteria and another
+    # subrule says which abilities are not mana abilities. The definition shares most
+    # of its words with that exclusion, but it is the criteria that took its place.
+    from rulediff.align import _denies
+
+    old, new = corpus_edition("2006-05-01"), corpus_edition("2009-09-04")
+    definition, exclusion = old.rule("406.1").text.lower(), new.rule("605.5a").text.lower()
+    assert _DEFINES.match(definition).group(1) == "mana ability"
+    assert _denies("mana ability", exclusion) and not _denies("mana ability", definition)
+    for rule in ("605.1a", "605.1b"):
+        assert new.rule(rule).text.lower().rstrip(".").endswith("is a mana ability"), rule
+    a = align(old, new)
+    assert by_old(a, "406.1").new_ids == ("605.1a", "605.1b")
+    assert "406.1" not in by_new(a, "605.5a").old_ids
+    # a plural or "never be" denies the term too; naming it is no denial
+    assert _denies("mana ability", "spells that make mana aren't mana abilities")
+    assert _denies("mana ability", "a spell can never be a mana ability")
+    assert not _denies("mana ability", "it triggers from activating a mana ability")
+
+
+def test_template_sentence_of_another_keyword_is_no_sentence_link() -> None:
+    # The old keyword snow-covered had a redundancy subrule; the keyword is gone, and
+    # the new defender keyword has a subrule written on the same template. Reworded
+    # (the keyword and "land"/"creature" differ), the sentence fits other keywords'
+    # redundancy subrules as well: it is theirs, not a trace of where this rule went.
+    old, new = corpus_edition("2004-02-01"), corpus_edition("2012-10-01")
+    assert old.rule("502.14").title == "Snow-Covered" and new.rule("702.3").title == "Defender"
+    snow, defender = old.rule("502.14d").text.lower(), new.rule("702.3c").text.lower()
+    assert "snow-covered" in snow and "defender" in defender
+    assert snow.endswith("are redundant.") and defender.endswith("are redundant.")
+    a = align(old, new)
+    assert by_old(a, "502.14d").new_ids == ()
+    # A zone renamed keeps its reworded sentences: no other rule fits them.
+    old, new = corpus_edition("2006-05-01"), corpus_edition("2009-09-04")
+    assert old.rule("217.7").title == "Removed from the Game" and new.rule("406").title == "Exile"
+    assert by_old(align(old, new), "217.7b").new_ids == ("406.3",)
+    # The early piece finder keeps to one keyword too: a changeling subrule is not cut
+    # into two other keywords' redundancy subrules.
+    old, new = corpus_edition("2007-10-01"), corpus_edition("2023-09-01")
+    assert "changeling" in old.rule("502.73b").text.lower()
+    assert by_old(align(old, new), "502.73b").new_ids == ()
+
+
+def test_same_sentence_in_two_steps_stays_with_its_step() -> None:
+    # Each step once closed with "Second/Third, the active player gets priority"; the
+    # new edition words the closing sentence of some steps anew. The end of combat
+    # step's old "Second, …" is closer in wording to the beginning of combat's new
+    # "Second, …" than that step's own old "Third, …", within the ambiguity margin: the
+    # step decides.
+    old, new = corpus_edition("2009-07-11"), corpus_edition("2021-02-05")
+    assert old.rule("507").title == new.rule("507").title == "Beginning of Combat Step"
+    assert old.rule("511").title == new.rule("511").title == "End of Combat Step"
+    for rule in ("507.3", "511.2"):
+        assert "the active player gets priority" in old.rule(rule).text, rule
+    for rule in ("507.2", "511.1"):
+        assert "the active player gets priority" in new.rule(rule).text, rule
+    a = align(old, new)
+    assert by_new(a, "507.2").old_ids == ("507.3",)
+    assert by_old(a, "511.2").new_ids == ("511.1",)
+
+
+def test_rule_for_the_opposite_case_is_not_the_same_rule() -> None:
+    # An old multiplayer rule applied when an option is *not* used, the general rule
+    # beside it in any case; the new general rule applies when the option *is* used.
+    # The "not using" rule is not one source of it.
+    from rulediff.align import _opposite_conditions
+
+    old, new = corpus_edition("2011-07-15"), corpus_edition("2019-01-25")
+    assert "not using the limited range of influence option" in old.rule("800.7").text
+    text = new.rule("104.3h").text
+    assert "using the limited range of influence option" in text and "not using" not in text
+    a = align(old, new)
+    assert by_new(a, "104.3h").old_ids == ("104.3h",)
+    assert "104.3h" not in by_old(a, "800.7").new_ids
+    assert _opposite_conditions("a game not using the shared deck", "using the shared deck, draw")
+    assert not _opposite_conditions("not using the shared deck", "not using the shared deck here")
+    assert not _opposite_conditions("using the shared deck", "using the shared deck again")
+
+
 def test_parallel_rule_of_another_subject_is_no_source_of_a_merge() -> None:
     # The subgame rules once had one subrule per game variant, written on one frame;
     # later the variants that use a supplementary deck share one generalised rule and
