@@ -300,7 +300,9 @@ class EditionText:
             items: list[str] = []
             intro = re.compile(r"\bstate-based (?:effects|actions) are(?: as follows)?:", re.I)
             for rule in self.edition.rules:
-                if intro.search(normalize(rule.text)):
+                # Only a text holding "tate" can hold "state-based": the regex, which
+                # tries every position, is run on those few.
+                if "tate" in rule.text.lower() and intro.search(normalize(rule.text)):
                     items.extend(str(c.id) for c in self.edition.children(rule.id))
             self._sba = tuple(dict.fromkeys(items))
         return self._sba
