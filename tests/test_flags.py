@@ -19,9 +19,9 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+import tomllib
 from hypothesis import given
 from hypothesis import strategies as st
-import tomllib
 
 import rulediff
 from rulediff.errors import FlagError, RuleDiffError

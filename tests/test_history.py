@@ -12,9 +12,9 @@ import os
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
-from click.testing import CliRunner
 
 from rulediff.cli import main
 from rulediff.history import build_lineage, history_as_dict, rule_history, trace_to
