@@ -234,6 +234,11 @@ class _Pairing:
         texts do not change between the passes, so they are computed once."""
         self.defined: tuple | None = None
         """Per side: node → the term its text opens by defining, and the set of such terms."""
+        self.sweeps: tuple[tuple[str, str], ...] = ()
+        """The pair's recurring wording changes, longest first (once they are known)."""
+        self.swept_titles: dict[int, frozenset[str]] = {}
+        """Old heading → the naming words of its title with those changes applied (none
+        when they change nothing)."""
 
     def same_topic(self, i: int, j: int) -> bool:
         """False when the two texts name different keywords, steps or zones.
@@ -248,9 +253,22 @@ class _Pairing:
         ):
             return False
         ho, hn = self.old_topic[i], self.new_topic[j]
-        if ho < 0 or hn < 0 or self.o2n[ho] == hn:
+        if ho < 0 or hn < 0 or self.o2n[ho] == hn or self.renamed_by_sweep(ho, hn):
             return True
         return not self.names_other_topic(ho, hn, self.old[i].lower, self.new[j].lower)
+
+    def renamed_by_sweep(self, ho: int, hn: int) -> bool:
+        """The old heading's title, with the pair's recurring wording changes applied,
+        names what the new one does ("In Play" → "Battlefield" where every "in play"
+        became "on the battlefield"): one heading renamed."""
+        if not self.sweeps:
+            return False
+        title = self.swept_titles.get(ho)
+        if title is None:
+            old = self.old[ho].lower
+            swept = provenance.apply_sweeps(old, self.sweeps)
+            title = self.swept_titles[ho] = _title_words(swept) if swept != old else frozenset()
+        return bool(title) and title == _title_words(self.new[hn].lower)
 
     def denies_definition(self, i: int, j: int) -> bool:
         """True when one text opens by defining a term ("a mana ability is …") and the
@@ -1976,6 +1994,7 @@ def align(old: Edition, new: Edition) -> Alignment:
         for i, j in enumerate(rules.o2n)
         if j >= 0
     )
+    rules.sweeps = provenance.longest_first(early_sweeps)
     prov = _Provenance(rules, early_sweeps)
     _match_by_sentences(rules, prov)
     _match_headings(rules)
@@ -1992,6 +2011,9 @@ def align(old: Edition, new: Edition) -> Alignment:
     _follow_moved_text(rules, prov, splits, merges)
     _join_pieces(rules, later, splits, merges)
     rescue.rescue_headings(rules, splits, merges)
+    rescue.pair_by_quoted_term(rules, splits, merges)
+    # A heading matched only now (a renamed zone) says its texts correspond too.
+    rescue.recover(rules, splits, merges, prov.by_new)
     _follow_listed_rules(rules, splits, merges)
     _follow_statements(rules, early_sweeps, splits, merges)
     _drop_foreign_sources(rules, merges)

@@ -222,9 +222,13 @@ class _Stays:
     A sentence written in two rules of both editions (the same clause under two keywords,
     a variant rule repeating a step's wording) is linked across: from the old rule of
     one to the new rule of the other. It did not move when the old rule's own
-    counterpart still holds it, when the new rule's own predecessor already held it,
-    when another old sentence is a closer source of it, or when the two sentences name
-    different keywords (steps, zones) whose headings are not matched.
+    counterpart still holds it (at least as closely as the link, or whole inside a
+    longer sentence), when the new rule's own predecessor already held it, when another
+    old sentence is a closer source of it, when two matched siblings are linked
+    crosswise, when a lone reworded sentence lands in another chapter than the rule's
+    own counterpart, when the new sentence names the variant heading it stands under and
+    the old one does not, or when the two sentences name different keywords (steps,
+    zones) whose headings are not matched.
     """
 
     old_group: dict[int, tuple[int, ...]]
@@ -239,6 +243,8 @@ class _Stays:
     """Every rule text of the old edition as a lowercased comparison key, one per line."""
     new_text: str
     """The same for the new edition."""
+    link_count: Counter
+    """(old rule, new rule) → how many sentence links join them."""
 
     @classmethod
     def of(
@@ -261,7 +267,10 @@ class _Stays:
         ordered = provenance.longest_first(sweeps)
         old_text = "\n".join(n.lower for n in p.old if not n.heading)
         new_text = "\n".join(n.lower for n in p.new if not n.heading)
-        return cls(old_group, new_group, best_into, ordered, old_text, new_text)
+        link_count = Counter(
+            (prov.old_units[link.old].owner, prov.new_units[link.new].owner) for link in prov.links
+        )
+        return cls(old_group, new_group, best_into, ordered, old_text, new_text, link_count)
 
     def stock(self, key: str, *, old: bool) -> bool:
         """The edition says the sentence of comparison ``key`` at least ``_STOCK_RULES``
@@ -278,25 +287,101 @@ class _Stays:
         if link.score < self.best_into.get(link.new, 0.0):
             return True  # another old sentence is a closer source of this one
         said = (uo.key, provenance.apply_sweeps(uo.key, self.sweeps))
-        if self.holds((p.new[j] for j in self.old_group.get(uo.owner, ())), said, old=False):
+        # At least as closely as the link itself (a variant rule restating a base rule's
+        # sentence is no closer to it than the base rule's own counterpart), or the older
+        # sentence word for word inside a longer one; or the counterpart says the new
+        # sentence itself word for word (the new edition writes it in two rules).
+        floor = min(provenance.NEAR_SIMILARITY, link.score)
+        counterpart = [p.new[j] for j in self.old_group.get(uo.owner, ())]
+        if self.holds(counterpart, said, old=False, floor=floor) or self.holds(
+            counterpart, (un.key,), old=False, floor=100.0
+        ):
             return True  # still in the old rule's own counterpart
-        if self.holds((p.old[i] for i in self.new_group.get(un.owner, ())), (un.key,), old=True):
+        predecessor = [p.old[i] for i in self.new_group.get(un.owner, ())]
+        if self.holds(predecessor, (un.key,), old=True, floor=floor):
             return True  # already in the new rule's own predecessor
+        if self.crosses(uo.owner, un.owner) and self.holds(
+            counterpart, said, old=False, floor=provenance.REWORDED_SIMILARITY
+        ):
+            return True  # two matched siblings each kept their own, reworded across
+        if (
+            link.score < 100.0
+            and self.other_chapter(p, uo.owner, un.owner)
+            and not self.went_along(p, uo.owner, un.owner)
+        ):
+            return True  # reworded, alone, into another chapter than the rule's own
+        if self.restated_for_heading(p, uo, un):
+            return True  # a base rule's sentence restated for a variant, option or keyword
         return all(self.other_subject(p, uo.owner, un.owner, key, un.key) for key in said)
 
-    def holds(self, nodes: Iterable[_Node], keys: tuple[str, ...], *, old: bool) -> bool:
-        """Whether one of these rules has a sentence the same as one of ``keys`` or nearly
-        so (``old``: the rules are of the old edition; their sentences are tried as written
-        and with the sweeps, which a one-word sweep can also spoil)."""
+    def restated_for_heading(self, p: _Pairing, uo: provenance.Unit, un: provenance.Unit) -> bool:
+        """The new sentence names the heading it stands under ("… the limited range of
+        influence option can cause …", "if all teams pass …" under the shared team turns
+        option) where the old one names none of that heading's words, and the old rule
+        lives on outside that heading: the old rule's sentence restated for a variant,
+        not moved there."""
+        heads = p.new_heads[un.owner]
+        counterpart = self.old_group.get(uo.owner, ())
+        if not heads or not counterpart:
+            return False
+        h = heads[0]
+        if any(h in p.new_heads[j] for j in counterpart):
+            return False
+        title = _stems(p.new[h].lower) - _TITLE_FUNCTION_STEMS
+        return bool(title & _stems(un.key)) and not title & _stems(uo.key)
+
+    def other_chapter(self, p: _Pairing, i: int, j: int) -> bool:
+        """Whether old rule ``i`` lives on, and only in chapters (the first digit of a
+        rule number) other than new rule ``j``'s: a rule's sentences stay with its
+        subject, so a lone reworded sentence of a rule that lives on elsewhere, in a
+        chapter of another subject, is a sentence of another case on the same frame
+        ("there are N exceptions to this rule" of the zone-change rule and of the
+        controller rule)."""
+        counterpart = self.old_group.get(i, ())
+        return bool(counterpart) and all(p.new[k].id[:1] != p.new[j].id[:1] for k in counterpart)
+
+    def went_along(self, p: _Pairing, i: int, j: int) -> bool:
+        """Whether another sentence of old rule ``i`` went to new rule ``j``, its parent
+        or one of its children."""
+        node = p.new[j]
+        family = [j, *p.new_children.get(node.id, ())]
+        if node.parent is not None and node.parent in p.new_by_first:
+            family.append(p.new_by_first[node.parent])
+        return self.link_count[(i, j)] > 1 or any(self.link_count[(i, k)] for k in family[1:])
+
+    def crosses(self, i: int, j: int) -> bool:
+        """Whether a link from old rule ``i`` to new rule ``j`` has a mirror: a link from
+        ``j``'s own predecessor to ``i``'s own counterpart (two neighbouring rules whose
+        clauses were reshuffled, each linked to the other's successor)."""
+        return any(
+            (b, a) in self.link_count
+            for b in self.new_group.get(j, ())
+            for a in self.old_group.get(i, ())
+        )
+
+    def holds(
+        self,
+        nodes: Iterable[_Node],
+        keys: tuple[str, ...],
+        *,
+        old: bool,
+        floor: float = provenance.NEAR_SIMILARITY,
+    ) -> bool:
+        """Whether one of these rules has a sentence the same as one of ``keys``, nearly
+        so (``floor``), or one that says it whole at more length (a qualifier added:
+        ``keys`` inside the rule's sentence; for ``old`` rules, whose sentences are the
+        older, the rule's sentence inside ``keys``). ``old``: the rules are of the old
+        edition; their sentences are tried as written and with the sweeps, which a
+        one-word sweep can also spoil."""
         for n in nodes:
             if n.heading:
                 continue
             for u in provenance.units(0, n.text):
                 theirs = (u.key, provenance.apply_sweeps(u.key, self.sweeps)) if old else (u.key,)
-                if any(
-                    fuzz.ratio(a, b) >= provenance.NEAR_SIMILARITY for a in keys for b in theirs
-                ):
-                    return True
+                for a in keys:
+                    for b in theirs:
+                        if fuzz.ratio(a, b) >= floor or _inside(*((b, a) if old else (a, b))):
+                            return True
         return False
 
     def other_subject(self, p: _Pairing, i: int, j: int, old_key: str, new_key: str) -> bool:
@@ -307,6 +392,27 @@ class _Stays:
         if ho < 0 or hn < 0 or hn in self.old_group.get(ho, ()):
             return False
         return p.names_other_topic(ho, hn, old_key, new_key)
+
+
+def _stems(key: str) -> frozenset[str]:
+    """Crude stems of the words of a comparison key: a final -s aside, the first five
+    letters (team / teams, ability / abilities, activated / activating)."""
+    return frozenset(w.removesuffix("s")[:5] for w in re.findall(r"[a-z]+", key))
+
+
+#: Stems of the words of a heading's title that name nothing by themselves.
+_TITLE_FUNCTION_STEMS = _stems(
+    "a an and the of or to in on for from with by as at its it is are be this that general rules"
+)
+
+
+def _inside(short: str, long: str) -> bool:
+    """Whether the sentence key ``short`` (its closing stop aside) stands whole, at word
+    boundaries, inside the longer sentence key ``long``."""
+    words = short.rstrip(".;:").strip()
+    if len(words.split()) < provenance.MIN_UNIT_WORDS or len(words) >= len(long):
+        return False
+    return re.search(rf"(?<!\w){re.escape(words)}(?!\w)", long) is not None
 
 
 def _moved_text(
@@ -366,13 +472,22 @@ def _groups(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[in
             )
             pairs.append(_Pair((i,), (j,), p.score[i], p.method[i], tuple(dict.fromkeys(rivals))))
         else:
-            undecided = tuple(p.new[k].id for k in p.undecided_old.get(i, ()))
+            # candidates a later pass gave a counterpart are no longer open
+            undecided = tuple(
+                p.new[k].id
+                for k in p.undecided_old.get(i, ())
+                if p.n2o[k] < 0 and k not in in_group_new
+            )
             pairs.append(_Pair((i,), (), 0.0, "none", undecided))
     for j, i in enumerate(p.n2o):
         if j in in_group_new:
             continue
         if i < 0 or i in in_group_old:
-            undecided = tuple(p.old[k].id for k in p.undecided_new.get(j, ()))
+            undecided = tuple(
+                p.old[k].id
+                for k in p.undecided_new.get(j, ())
+                if p.o2n[k] < 0 and k not in in_group_old
+            )
             pairs.append(_Pair((), (j,), 0.0, "none", undecided))
     pairs.sort(key=lambda pair: _order_key(p, pair))
     return pairs

@@ -1207,3 +1207,91 @@ def recover(
             if best_elsewhere("new", j, set(olds)) > score + RECOVERY_ELSEWHERE:
                 continue
             p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "structure")
+
+
+#: A phrase in quotation marks ("card", "you", "target [something]"): what a rule names as
+#: a term; ``[...]`` placeholders are left out.
+_QUOTED = re.compile(r"[\"“]([^\"”]{1,80})[\"”]")
+#: The quoted title that follows a reference ("see rule 217, “Zones”") names a rule.
+_TITLE_AFTER = re.compile(r"\s*,?\s*$")
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _quoted_terms(text: str) -> frozenset[str]:
+    """The phrases ``text`` puts in quotation marks, as lower-case words, without the
+    titles of the rules it cites."""
+    ends = [r.end for r in references(text)]
+    found = set()
+    for m in _QUOTED.finditer(text):
+        if any(e <= m.start() and _TITLE_AFTER.match(text[e : m.start()]) for e in ends):
+            continue  # the title of a cited rule
+        words = re.findall(r"[a-z]+", re.sub(r"\[[^\]]*\]", " ", m.group(1).lower()))
+        if words:
+            found.add(" ".join(words))
+    return frozenset(found)
+
+
+def pair_by_quoted_term(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """Two free rules, each the other's closest text in the whole other edition (plain
+    similarity, taken rules included), that put the same term in quotation marks are one
+    rule moved: the term says what both are about ("card", "you", "bands with other")."""
+    targets_of, sources_of = _links(p, splits, merges)
+    quoting: dict[str, list[int]] = defaultdict(list)
+    for j, node in enumerate(p.new):
+        if not node.heading and not sources_of.get(j):
+            for term in _quoted_terms(node.text):
+                quoting[term].append(j)
+    if not quoting:
+        return
+    old, new, index, idf = _weights(p)
+    for a, node in enumerate(p.old):
+        if node.heading or targets_of.get(a) or len(old.stems[a]) < 3:
+            continue
+        found = {j for term in _quoted_terms(node.text) for j in quoting.get(term, ())}
+        found = {j for j in found if not sources_of.get(j) and len(new.stems[j]) >= 3}
+        if not found:
+            continue
+        s, b = max((_plain(old, new, idf, p, a, j), -j) for j in found)
+        b = -b
+        if s < KEPT_SIMILARITY or not p.same_topic(a, b) or p.defines_other(a, b):
+            continue
+        if _closer(p, old, new, index, idf, "old", a, b, s) or _closer(
+            p, old, new, index, idf, "new", b, a, s
+        ):
+            continue
+        _take(p, a, b, "content", targets_of, sources_of)
+
+
+def _closer(
+    p: _Pairing,
+    old: _Side,
+    new: _Side,
+    index: dict[str, dict[str, list[int]]],
+    idf: dict[str, float],
+    side: str,
+    a: int,
+    b: int,
+    similarity: float,
+) -> bool:
+    """Some text of the other edition but ``b``, free or taken, is at least as close to
+    ``a`` (plain similarity) as ``similarity``. The wording ratio is bounded by the two
+    lengths, so most texts are ruled out by their shared words alone."""
+    mine, theirs = (old, new) if side == "old" else (new, old)
+    words, size = mine.stems[a], len(mine.nodes[a].lower)
+    shared: dict[int, float] = defaultdict(float)
+    for w in words:
+        for c in index["new" if side == "old" else "old"].get(w, ()):
+            shared[c] += idf[w]
+    for c, mass in shared.items():
+        if c == b or theirs.nodes[c].heading:
+            continue
+        cosine = mass / math.sqrt(mine.mass[a] * theirs.mass[c])
+        other = len(theirs.nodes[c].lower)
+        if (cosine + 2 * min(size, other) / (size + other)) / 2 < similarity:
+            continue  # even the same wording could not bring it this close
+        i, j = (a, c) if side == "old" else (c, a)
+        if _plain(old, new, idf, p, i, j) >= similarity:
+            return True
+    return False

@@ -580,3 +580,41 @@ def test_headings_titling_one_rule_each_follow_their_rules_into_one_new_heading(
     assert m is not None and m.new_ids and all(j.startswith("109.") for j in m.new_ids), m
     m = b.match_for_old("201")
     assert m is None or not m.new_ids, m
+
+
+# --- issue 9, round 17: free counterparts -------------------------------------------------------
+
+
+def test_texts_under_a_heading_matched_late_are_recovered() -> None:
+    # A zone renamed between the editions: its heading is matched only by the free
+    # headings step (its other texts went under the new heading), after the recovery
+    # pass. The one text still free there, its zone's words replaced by the new name, is
+    # the free text under the new heading that it matches best: recovery runs again.
+    old, new = corpus_edition("2004-02-01"), corpus_edition("2012-10-01")
+    a = align(old, new)
+    text = old.rule("217.7b").text.lower()
+    assert "removed from the game" in text and "exile" not in text
+    heading = a.match_for_old("217.7")
+    assert heading is not None and heading.new_ids == ("406",), heading
+    assert old.rule("217.7").title != new.rule("406").title
+    m = a.match_for_old("217.7b")
+    assert m is not None and m.new_ids == ("406.3",) and m.method == "structure", m
+    assert str(new.rule("406.3").id.parent) == "406"
+
+
+def test_free_rules_each_the_others_closest_that_quote_one_term_are_paired() -> None:
+    # 2002 → 2011: two old rules on a term moved to another chapter and were reworded;
+    # each is the closest text of the other edition to its new rule and back, and both
+    # put the same word in quotation marks.
+    from rulediff.rescue import _quoted_terms
+
+    old, new = corpus_edition("2002-02-20"), corpus_edition("2011-02-04")
+    a = align(old, new)
+    for old_id, new_id, term in (("415.2b", "114.9b", "you"), ("214.3", "108.2a", "card")):
+        assert term in _quoted_terms(old.rule(old_id).text), old_id
+        assert term in _quoted_terms(new.rule(new_id).text), new_id
+        m = a.match_for_old(old_id)
+        assert m is not None and m.new_ids == (new_id,) and m.method == "content", m
+    # a quoted title after a reference names the cited rule, not a term; placeholders
+    # in brackets are left out
+    assert _quoted_terms('owls (see rule 701, "Nests") hoot "loudly [at night]"') == {"loudly"}

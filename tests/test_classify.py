@@ -1,0 +1,161 @@
+"""Tests of rulediff.classify: which sentences a change lists as moved text.
+
+Real editions are read from the corpus at run time (RULEDIFF_CORPUS); the rules are named
+by id and compared by what the texts say, never by copying them here.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from rapidfuzz import fuzz
+
+from rulediff.align import align
+from rulediff.matches import Alignment
+from rulediff.provenance import apply_sweeps, longest_first, units
+from tests.conftest import corpus_edition
+
+
+@functools.lru_cache(maxsize=4)
+def aligned(old: str, new: str) -> Alignment:
+    return align(corpus_edition(old), corpus_edition(new))
+
+
+def listed(a: Alignment) -> set[tuple[str, str]]:
+    """(old rule, new rule) of every moved_text entry of the alignment."""
+    return {(o, n) for m in a.rules for o, n, _t in m.moved_text}
+
+
+def sentences(edition: str, rule: str) -> list[str]:
+    return [u.key for u in units(0, corpus_edition(edition).rule(rule).text)]
+
+
+def closest(keys: list[str], others: list[str]) -> tuple[float, str, str]:
+    """The closest pair of sentences between two rules: (ratio, one, other)."""
+    return max((fuzz.ratio(a, b), a, b) for a in keys for b in others)
+
+
+def own_counterpart(a: Alignment, rule: str) -> tuple[str, ...]:
+    m = a.match_for_old(rule)
+    assert m is not None and m.new_ids, rule
+    return m.new_ids
+
+
+def test_sentence_its_own_counterpart_holds_as_closely_did_not_move() -> None:
+    """2012 → 2026: a new subrule for a new case (an effect saying a creature is
+    attacking) is written on the frame of the old rule on creatures put onto the
+    battlefield attacking. The old rule's own counterpart keeps its reworded sentence at
+    least as closely as the new subrule's copy (both below near-exact): it stayed, and is
+    no moved text. Moves that did happen stay listed."""
+    old, new = "2012-02-01", "2026-04-17"
+    a = aligned(old, new)
+    assert own_counterpart(a, "508.4a") == ("508.4a",)
+    m = a.match_for_new("508.4b")
+    assert m is not None and m.kind == "added"
+    # The old sentence with the pair's recurring wording changes applied, as links are.
+    sweeps = longest_first({sweep for m in a.rules for sweep in m.sweeps})
+    sentence = apply_sweeps(sentences(old, "508.4a")[0], sweeps)
+    link, _, _ = closest([sentence], sentences(new, "508.4b"))
+    kept, _, _ = closest([sentence], sentences(new, "508.4a"))
+    assert 72 <= link <= kept < 85
+    assert ("508.4a", "508.4b") not in listed(a)
+    assert listed(a)
+
+
+def test_sentence_said_whole_in_a_longer_one_did_not_move() -> None:
+    """The old rule's counterpart says the old sentence whole inside a longer one (a
+    qualifier added), or says the new sentence itself whole: a variant rule writing the
+    sentence too took nothing from it."""
+    old, new = "2012-07-01", "2024-02-02"
+    a = aligned(old, new)
+    assert own_counterpart(a, "100.5") == ("100.5",)
+    (short,) = sentences(old, "100.5")
+    words = short.rstrip(".")
+    assert short in sentences(new, "903.13f")
+    assert any(words in s and s != short for s in sentences(new, "100.5"))
+    assert ("100.5", "903.13f") not in listed(a)
+
+    old, new = "2006-05-01", "2009-09-04"
+    a = aligned(old, new)
+    assert own_counterpart(a, "101.4") == ("103.4",)
+    shared = [
+        s
+        for s in sentences(new, "806.6a")
+        if any(s.rstrip(".") in t for t in sentences(new, "103.4"))
+        and len(s.split()) > 10
+        and not any(fuzz.ratio(s, t) >= 85 for t in sentences(old, "101.4"))
+    ]
+    assert shared  # reworded from the old rule, and said again in its own counterpart
+    assert ("101.4", "806.6a") not in listed(a)
+    # The ability half of the old announcement rule did go to the new rule on
+    # activating; its sentence there names the heading, as the old one did.
+    assert ("409.1a", "602.2a") in listed(a)
+
+
+def test_sentence_its_new_rules_predecessor_says_whole_did_not_come_from_elsewhere() -> None:
+    """2008 → 2011: the token rule's note that this is a state-based action (with a
+    pointer added) was already in its own predecessor, the recurring wording change
+    applied; the same note of the phasing rule is no source of it."""
+    old, new = "2008-07-15", "2011-02-04"
+    a = aligned(old, new)
+    m = a.match_for_new("110.5f")
+    assert m is not None and m.old_ids == ("216.3",)
+    note = [s for s in sentences(new, "110.5f") if "state'based action" in s]
+    assert note and any("state'based effect" in s for s in sentences(old, "216.3"))
+    assert any("state'based effect" in s for s in sentences(old, "502.15j"))
+    assert ("502.15j", "110.5f") not in listed(a)
+
+
+def test_crosswise_links_between_siblings_that_kept_their_own_are_no_move() -> None:
+    """2009 → 2021: two neighbouring blocking subrules each keep their own reworded
+    closing sentence; each sentence is also near the sibling's, so the links cross (old
+    g → new h, old h → new g). Neither is moved text."""
+    old, new = "2009-07-11", "2021-02-05"
+    a = aligned(old, new)
+    for rule, sibling in (("509.1g", "509.1h"), ("509.1h", "509.1g")):
+        assert own_counterpart(a, rule) == (rule,)
+        across, _, _ = closest(sentences(old, rule), sentences(new, sibling))
+        kept, _, _ = closest(sentences(old, rule), sentences(new, rule))
+        assert across >= 72 and kept >= 72
+        assert (rule, sibling) not in listed(a)
+
+
+def test_base_rule_restated_under_a_variant_heading_did_not_move() -> None:
+    """2004 → 2012: the priority rule's passing sentences are restated for teams in the
+    shared team turns option, and the modified-event note for the limited range of
+    influence option; each new sentence names its heading's words, the old one none, and
+    the old rule lives on outside that heading. No moved text."""
+    old, new = "2004-02-01", "2012-10-01"
+    a = aligned(old, new)
+    edition = corpus_edition(new)
+    for rule, target, heading in (("408.1c", "805.5b", "805"), ("419.5", "801.15", "801")):
+        title = re.findall(r"[a-z]+", (edition.rule(heading).title or "").lower())
+        assert title and not any(h in own_counterpart(a, rule)[0] for h in (heading + ".",))
+        named = [s for s in sentences(new, target) if any(w.rstrip("s") in s for w in title)]
+        assert named
+        assert (rule, target) not in listed(a)
+    # A sentence that went to a rule under its own counterpart's heading stays listed.
+    assert ("217.5b", "403.3") in listed(a)
+
+
+def test_lone_reworded_sentence_in_another_chapter_did_not_move() -> None:
+    """2004 → 2012: the zone-change rule lives on in the zones chapter; its lead-in
+    announcing its exceptions is near a lead-in of the controller rule in the chapter on
+    game concepts (another number of exceptions), and nothing else of the rule went
+    there: a frame sentence of another case, no moved text. 2001 → 2008: the old
+    resolution rule's simultaneous-actions sentence went to the new order-of-actions rule
+    in another chapter together with its choice-order sentence (into that rule's
+    subrule): both stay listed."""
+    old, new = "2004-02-01", "2012-10-01"
+    a = aligned(old, new)
+    chapters = {n[:1] for n in own_counterpart(a, "217.1c")}
+    assert chapters and "1" not in chapters
+    link, lead, lead_in = closest(sentences(old, "217.1c"), sentences(new, "109.4"))
+    assert 85 <= link < 100 and "exceptions" in lead and "exceptions" in lead_in
+    assert ("217.1c", "109.4") not in listed(a)
+
+    a = aligned("2001-07-23", "2008-10-01")
+    assert "1" not in {n[:1] for n in own_counterpart(a, "413.2d")}
+    assert str(corpus_edition("2008-10-01").rule("103.4c").id.parent) == "103.4"
+    assert {("413.2d", "103.4"), ("413.2d", "103.4c")} <= listed(a)
