@@ -84,6 +84,10 @@ WHOLE_SENTENCE = 2 / 3
 #: An undecided rule goes to its best free candidate when that one alone holds this many
 #: counterparts of the rule's siblings and subrules as its own subrules.
 SUBRULES_HELD = 2
+#: A free old rule none of whose neighbours was placed goes to the free rule closest to
+#: it by text alone when each is the other's closest, this far ahead of the next
+#: candidate (and one of the two ``RESCUE_MARGIN`` ahead).
+HOMELESS_LEAD = 0.05
 #: Candidates per free rule from the word index.
 INDEX_CANDIDATES = 12
 #: A word in more texts than this does not help to find candidates.
@@ -285,6 +289,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
         new_fam.setdefault(fb, set()).add(fa)
 
     ranked: dict[str, dict[int, list[tuple[float, int, float]]]] = {"old": {}, "new": {}}
+    homeless: set[int] = set()  # free old rules none of whose neighbours was placed
     for side in ("old", "new"):
         mine, theirs = (old, new) if side == "old" else (new, old)
         links = targets_of if side == "old" else sources_of
@@ -300,6 +305,8 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             votes = _votes(words, postings, idf)
             near = {b for k in mine.context(a) for b in links.get(k, ())}
             near = {b for b in near if not _is_section_id(theirs.nodes[b].id)}
+            if not near and side == "old":
+                homeless.add(a)
             texts = [(-v, b) for b, v in votes.items() if not theirs.nodes[b].heading]
             cands = {b for _v, b in heapq.nsmallest(INDEX_CANDIDATES, texts)}
             cands.update(
@@ -505,6 +512,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
         if owners:
             join_by_sentence(a, b, owners, sentence)
     _pair_by_own_sentence(p, ranked["old"], targets_of, sources_of)
+    _pair_homeless(p, ranked["old"], homeless, ranked["new"], targets_of, sources_of)
     # A free new rule whose best candidate is taken and holds its words only in a clause
     # that names another rule as their source ("the abilities that ... (see rule X)"):
     # the words came from X, the rule that clause points to.
@@ -542,6 +550,48 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             close = _free_close(scored, taken)
             if len(close) > 1:
                 undecided[a] = tuple(close[:UNDECIDED_SHOWN])
+
+
+def _closest(scored: Sequence[tuple[float, int, float]]) -> tuple[int, float] | None:
+    """The candidate closest by plain similarity and its lead over the next one."""
+    if not scored:
+        return None
+    plain = sorted(((s, -c) for _t, c, s in scored), reverse=True)
+    lead = plain[0][0] - plain[1][0] if len(plain) > 1 else plain[0][0]
+    return -plain[0][1], lead
+
+
+def _pair_homeless(
+    p: _Pairing,
+    ranked: dict[int, list[tuple[float, int, float]]],
+    homeless: set[int],
+    ranked_new: dict[int, list[tuple[float, int, float]]],
+    targets_of: dict[int, list[int]],
+    sources_of: dict[int, list[int]],
+) -> None:
+    """A free old rule none of whose neighbours (parent, grandparent, siblings, children)
+    was placed has no place to be kept in: its family dissolved, every candidate is out
+    of place alike and the penalty says nothing. It goes to the free rule closest to it
+    by text alone (plain similarity at least ``RESCUE_SCORE``) when it is that rule's
+    closest too, each ``HOMELESS_LEAD`` ahead of the next candidate (taken ones included)
+    and one of them the full ``RESCUE_MARGIN`` ahead, as the rescue pass asks. Not for a
+    new rule: one with no neighbour placed stands in a new section, and its closest old
+    rule is a text it copies (a keyword action restating an old rule), not its source."""
+    for a in sorted(homeless):
+        if targets_of.get(a):
+            continue
+        best = _closest(ranked.get(a, ()))
+        if best is None or sources_of.get(best[0]):
+            continue
+        b, lead = best
+        if max(s for _t, c, s in ranked[a] if c == b) < RESCUE_SCORE:
+            continue
+        back = _closest(ranked_new.get(b, ()))
+        if back is None or back[0] != a:
+            continue
+        if min(lead, back[1]) < HOMELESS_LEAD or max(lead, back[1]) < RESCUE_MARGIN:
+            continue
+        _take(p, a, b, "content", targets_of, sources_of)
 
 
 #: A sentence that sends the reader elsewhere (a rule number, written ``§`` in comparison

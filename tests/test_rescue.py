@@ -618,3 +618,30 @@ def test_free_rules_each_the_others_closest_that_quote_one_term_are_paired() -> 
     # a quoted title after a reference names the cited rule, not a term; placeholders
     # in brackets are left out
     assert _quoted_terms('owls (see rule 701, "Nests") hoot "loudly [at night]"') == {"loudly"}
+
+
+# --- issue 9, round 17b: a rule whose family dissolved ------------------------------------------
+
+
+def test_rule_whose_family_dissolved_goes_to_its_mutual_closest_text() -> None:
+    # 2001 → 2008: the old section on the Legend type dissolved (its heading and its other
+    # rules have no counterpart), so no neighbour of its first rule was placed and every
+    # candidate was out of place alike. Its closest text, and the one whose closest it
+    # is, is the new rule on the legendary supertype.
+    old, new = corpus_edition("2001-07-23"), corpus_edition("2008-10-01")
+    a = align(old, new)
+    rule = old.rule("215.1")
+    parent = str(rule.id.parent)
+    siblings = [r for r in old.rules if str(r.id.parent) == parent and r.id != rule.id]
+    assert siblings
+    for other in (parent, *(str(r.id) for r in siblings)):
+        m = a.match_for_old(other)
+        assert m is None or not m.new_ids, (other, m)  # the family has no counterpart
+    assert "legend" in rule.text.lower() and "legendary" in new.rule("205.4c").text.lower()
+    m = a.match_for_old("215.1")
+    assert m is not None and m.new_ids == ("205.4c",) and m.method == "content", m
+    # Not from the new side: a keyword action restating an old rule (its neighbours
+    # placed nowhere, the section being new) does not take the rule it copies.
+    b = align(corpus_edition("2006-05-01"), corpus_edition("2009-09-04"))
+    m = b.match_for_new("701.2a")
+    assert m is None or not m.old_ids, m
