@@ -69,6 +69,7 @@ from .classify import (  # noqa: F401
     changes_meaning,
 )
 from .collector import collector_paused
+from .lastused import LastUsed
 from .matches import KINDS, Alignment, Domain, EditionRef, Kind, Match, Method  # noqa: F401
 from .model import Edition
 from .textkeys import (  # noqa: F401  (re-exported: the public text keys)
@@ -167,6 +168,13 @@ def _example_nodes(edition: Edition) -> list[_Node]:
 
 def _glossary_nodes(edition: Edition) -> list[_Node]:
     return [_Node(e.term, e.text, None, False, k) for k, e in enumerate(edition.glossary)]
+
+
+# An edition's nodes depend on it alone (a node's only later change is its lazily computed
+# features, the same for every pairing): kept for the next pairing of a run of pairs.
+_rule_nodes_of = LastUsed(_rule_nodes)
+_example_nodes_of = LastUsed(_example_nodes)
+_glossary_nodes_of = LastUsed(_glossary_nodes)
 
 
 def _bare_term(term: str) -> str:
@@ -669,17 +677,22 @@ def _match_headings(p: _Pairing) -> None:
             p.alternatives.pop(i, None)
     _match_headings_to_texts(p)
     old_n, new_n = _descendant_texts(p)
+    # Matched texts counted by their two chains of headings first: siblings share one,
+    # so the heading pairs are counted once per chain pair, not once per text.
+    chains: Counter = Counter()
+    for i, j in enumerate(p.o2n):
+        if j >= 0 and not p.old[i].heading:
+            chains[(p.old_heads[i], p.new_heads[j])] += 1
     shared: Counter = Counter()
     old_matched: Counter = Counter()
     new_matched: Counter = Counter()
-    for i, j in enumerate(p.o2n):
-        if j < 0 or p.old[i].heading:
-            continue
-        old_matched.update(p.old_heads[i])
-        new_matched.update(p.new_heads[j])
-        for h in p.old_heads[i]:
-            for g in p.new_heads[j]:
-                shared[(h, g)] += 1
+    for (old_heads, new_heads), c in chains.items():
+        for h in old_heads:
+            old_matched[h] += c
+            for g in new_heads:
+                shared[(h, g)] += c
+        for g in new_heads:
+            new_matched[g] += c
     scored: list[tuple[float, float, int, int]] = []
     for (h, g), c in shared.items():
         if _is_section(p.old[h]) != _is_section(p.new[g]):
@@ -1974,7 +1987,7 @@ def _find_merges(p: _Pairing, taken_new: set[int]) -> dict[int, list[int]]:
 @collector_paused()
 def align(old: Edition, new: Edition) -> Alignment:
     """Match every rule, example and glossary entry of ``old`` to its counterpart in ``new``."""
-    rules = _Pairing(_rule_nodes(old), _rule_nodes(new))
+    rules = _Pairing(_rule_nodes_of(old), _rule_nodes_of(new))
     _match_rules(rules)
     early_sweeps = _detect_sweeps(
         (rules.old[i].text, rules.new[j].text, rules.old[i].parent)
@@ -2011,9 +2024,9 @@ def align(old: Edition, new: Edition) -> Alignment:
             for i in pair.old:
                 mapping.setdefault(rules.old[i].id, rules.new[pair.new[0]].id)
 
-    examples = _Pairing(_example_nodes(old), _example_nodes(new))
+    examples = _Pairing(_example_nodes_of(old), _example_nodes_of(new))
     _match_examples(examples, mapping)
-    glossary = _Pairing(_glossary_nodes(old), _glossary_nodes(new))
+    glossary = _Pairing(_glossary_nodes_of(old), _glossary_nodes_of(new))
     _match_glossary(glossary)
 
     example_pairs = _groups(examples, {}, {})

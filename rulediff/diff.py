@@ -49,6 +49,7 @@ from .align import (
 )
 from .clauses import list_lead, lists
 from .collector import collector_paused
+from .lastused import LastUsed
 from .model import Diagnostic, Edition
 from .serialize import Out, to_data
 
@@ -431,6 +432,10 @@ class _Texts:
         return table.get(ident, "")
 
 
+# Read-only lookups of one edition: kept for the next pair of a run (the site's).
+_texts_of = LastUsed(_Texts)
+
+
 def _owner(example_id: str) -> str:
     return example_id.split("#", 1)[0]
 
@@ -448,7 +453,7 @@ def diff(old: Edition, new: Edition, alignment: Alignment | None = None) -> Edit
     if alignment is None:
         alignment = align(old, new)
     mapping = alignment.rule_map()
-    before, after = _Texts(old), _Texts(new)
+    before, after = _texts_of(old), _texts_of(new)
 
     example_changes: dict[str, list[ExampleChange]] = {}
     for m in alignment.examples:

@@ -85,16 +85,28 @@ class Step:
         return self._lookup("old").get(rule_id)
 
     def examples_of(self, new_id: str | None, old_id: str | None) -> tuple[StepChange, ...]:
-        """Example changes of the rule numbered ``new_id`` now (``old_id`` before)."""
-        out = []
-        for change in self.examples:
-            owner_new = change.new_ids[0].split("#")[0] if change.new_ids else None
-            owner_old = change.old_ids[0].split("#")[0] if change.old_ids else None
-            if (new_id is not None and owner_new == new_id) or (
-                owner_new is None and old_id is not None and owner_old == old_id
-            ):
-                out.append(change)
-        return tuple(out)
+        """Example changes of the rule numbered ``new_id`` now (``old_id`` before).
+
+        An example belongs to the rule that owns it in the newer edition, or, when it was
+        removed, in the older one. Indexed by owner once per step: a lineage asks every
+        step about every rule.
+        """
+        owners = self._index.get("examples")
+        if owners is None:
+            by_new: dict[str, list[tuple[int, StepChange]]] = {}
+            by_old: dict[str, list[tuple[int, StepChange]]] = {}
+            for k, change in enumerate(self.examples):
+                if change.new_ids:
+                    by_new.setdefault(change.new_ids[0].split("#")[0], []).append((k, change))
+                elif change.old_ids:
+                    by_old.setdefault(change.old_ids[0].split("#")[0], []).append((k, change))
+            owners = self._index["examples"] = (by_new, by_old)
+        found = [
+            *(owners[0].get(new_id, ()) if new_id is not None else ()),
+            *(owners[1].get(old_id, ()) if old_id is not None else ()),
+        ]
+        found.sort(key=lambda item: item[0])  # the steps' order
+        return tuple(change for _k, change in found)
 
 
 def step_from(alignment: Alignment) -> Step:

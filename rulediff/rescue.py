@@ -29,6 +29,7 @@ from rapidfuzz import fuzz
 
 from . import provenance
 from .clauses import references
+from .lastused import LastUsed
 
 if TYPE_CHECKING:
     from .align import _Node, _Pairing
@@ -212,8 +213,8 @@ class _Side:
         self.nodes = nodes
         self.by_id = by_id
         self.kids = kids
-        self.stems = [_stems(n.lower) for n in nodes]
-        self.mass: list[float] = []
+        self.stems, self.postings = _stems_and_postings(nodes)
+        self.mass: _Masses | list[float] = []
         """The IDF mass of each text's stems (set by :func:`_weights`)."""
         self._context: dict[int, frozenset[int]] = {}
 
@@ -854,19 +855,49 @@ def _compute_weights(
 ) -> tuple[_Side, _Side, dict[str, dict[str, list[int]]], dict[str, float]]:
     old = _Side(p.old, p.old_by_id, p.old_children)
     new = _Side(p.new, p.new_by_first, p.new_children)
-    index: dict[str, dict[str, list[int]]] = {"old": defaultdict(list), "new": defaultdict(list)}
-    for name, side_ in (("old", old), ("new", new)):
-        for k, stems in enumerate(side_.stems):
-            for w in stems:
-                index[name][w].append(k)
+    index: dict[str, dict[str, list[int]]] = {"old": old.postings, "new": new.postings}
     total = len(old.stems) + len(new.stems)
     idf = {
         w: math.log(total / (len(index["old"].get(w, ())) + len(index["new"].get(w, ()))))
         for w in index["old"].keys() | index["new"].keys()
     }
     for side_ in (old, new):
-        side_.mass = [sum(idf[w] for w in stems) for stems in side_.stems]
+        side_.mass = _Masses(side_.stems, idf)
     return old, new, index, idf
+
+
+class _Masses:
+    """The IDF mass of each text's stems, summed when first asked for: a pairing asks
+    for those of its few free texts and their candidates, not of every text."""
+
+    __slots__ = ("_found", "_idf", "_stems")
+
+    def __init__(self, stems: Sequence[frozenset[str]], idf: dict[str, float]) -> None:
+        self._stems = stems
+        self._idf = idf
+        self._found: dict[int, float] = {}
+
+    def __getitem__(self, k: int) -> float:
+        found = self._found.get(k)
+        if found is None:
+            found = self._found[k] = sum(map(self._idf.__getitem__, self._stems[k]))
+        return found
+
+
+def _compute_stems_and_postings(
+    nodes: Sequence[_Node],
+) -> tuple[list[frozenset[str]], dict[str, list[int]]]:
+    """One edition's stem sets and its word → texts index (read, never changed)."""
+    stems = [_stems(n.lower) for n in nodes]
+    postings: dict[str, list[int]] = defaultdict(list)
+    for k, words in enumerate(stems):
+        for w in words:
+            postings[w].append(k)
+    return stems, dict(postings)
+
+
+# They depend on one edition's nodes alone (the aligner keeps those for the next pairing).
+_stems_and_postings = LastUsed(_compute_stems_and_postings)
 
 
 def _links(

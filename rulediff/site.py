@@ -441,8 +441,11 @@ def build_site(
     report("align", 0, total)
     done = 0
     if parallel and len(runs) > 1:
+        # The longest runs first (newer editions are several times longer than the first
+        # ones): the pool's last tasks are then short ones and no worker waits long idle.
+        longest_first = sorted(runs, key=lambda run: -sum(new.size for _old, new in run))
         with _pool(jobs, None) as pool:
-            for n in pool.imap_unordered(_prepare_run, runs):
+            for n in pool.imap_unordered(_prepare_run, longest_first):
                 done += n
                 report("align", done, total)
     else:

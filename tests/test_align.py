@@ -1025,3 +1025,42 @@ def test_undecided_candidates_are_rules_still_unmatched() -> None:
     for m in undecided:
         taken = taken_new if m.kind == "removed" else taken_old
         assert m.alternatives and not taken.intersection(m.alternatives), m
+
+
+def test_nodes_kept_for_the_next_pairing_give_the_alignment_computed_afresh(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A run of consecutive pairs (the site's) builds each edition's nodes once, and the
+    rescue pass its stems and word index once: the second pairing of an edition gets
+    the alignment that nothing kept gives (round 17, speed)."""
+    from rulediff import align as align_module
+    from rulediff import rescue
+
+    memos = (
+        align_module._rule_nodes_of,
+        align_module._example_nodes_of,
+        align_module._glossary_nodes_of,
+        rescue._stems_and_postings,
+    )
+    made: list[object] = []
+    for memo in memos:
+        make = memo._make
+        monkeypatch.setattr(memo, "_make", lambda key, make=make: made.append(key) or make(key))
+        memo.cache_clear()
+    a, b, c = (corpus_edition(d) for d in ("2021-06-18", "2021-07-23", "2021-09-24"))
+    align(a, b)
+    made.clear()
+    warm = align(b, c)
+    # b was the new side of the first pairing: none of its nodes, stems or index is
+    # built again for the second one.
+    c_rules = align_module._rule_nodes_of(c)
+    assert [type(key).__name__ for key in made] == ["Edition", "list", "Edition", "Edition"]
+    assert made[0] is c and made[1] is c_rules and made[2] is c and made[3] is c
+    for memo in memos:
+        memo.cache_clear()
+    assert warm == align(b, c)
+    fresh = align_module._rule_nodes(b)
+    kept = align_module._rule_nodes_of(b)
+    assert [(n.id, n.text, n.key, n.parent, n.heading, n.order) for n in kept] == [
+        (n.id, n.text, n.key, n.parent, n.heading, n.order) for n in fresh
+    ]

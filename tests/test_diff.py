@@ -444,3 +444,25 @@ def test_list_items_are_diffed_one_by_one() -> None:
     assert changed and changed[0].lists
     ops = [(w.op, w.text.strip(" ,")) for w in changed[0].words if w.op != "equal"]
     assert ops == [("insert", "Ash"), ("insert", "Dogwood")]
+
+
+def test_text_lookups_kept_for_the_next_pair_give_the_diff_computed_afresh() -> None:
+    """The diff of a run of pairs builds each edition's text lookups once (round 17,
+    speed); the second pair of an edition gets the diff nothing kept gives."""
+    from rulediff import diff as diff_module
+    from rulediff.align import align
+
+    from .conftest import corpus_edition
+
+    a, b, c = (corpus_edition(d) for d in ("2021-06-18", "2021-07-23", "2021-09-24"))
+    diff_module._texts_of.cache_clear()
+    diff_module.diff(a, b, align(a, b))
+    kept = diff_module._texts_of(b)
+    assert diff_module._texts_of(b) is kept
+    second = align(b, c)
+    warm = diff_module.diff(b, c, second)
+    diff_module._texts_of.cache_clear()
+    assert warm == diff_module.diff(b, c, second)
+    assert kept.rules == diff_module._Texts(b).rules
+    assert kept.examples == diff_module._Texts(b).examples
+    assert kept.glossary == diff_module._Texts(b).glossary

@@ -20,6 +20,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 import tomllib
+from hypothesis import given
+from hypothesis import strategies as st
 
 import rulediff
 from rulediff.errors import FlagError, RuleDiffError
@@ -598,3 +600,43 @@ def test_uniqueness_rules_are_read_from_the_state_based_actions_list():
     # Without a list, both sentences count, and they disagree.
     assert flags_for(synthetic_edition({"704.5j": LEGEND_CHOOSES, "810.9": LEGEND_ALL_DIE}
                                        )).legend_rule is None
+
+
+def _blob_text_by_characters(raw: str) -> str:
+    """The sentence-per-line text of a scope, one character replaced at a time."""
+    from rulediff.flags.text import _LOST_APOSTROPHE, _REPLACE, _SENTENCE_END
+
+    text = raw
+    for old, new in _REPLACE:
+        text = text.replace(old, new)
+    chars = list(_LOST_APOSTROPHE.sub("'", text))
+    for m in _SENTENCE_END.finditer("".join(chars)):
+        chars[m.end()] = "\n"
+    return "".join(chars)
+
+
+_TEXT = st.text(alphabet="Ab c.?!\"')\u2019\u201c\u2014\n1", max_size=60)
+
+
+@given(st.lists(_TEXT, min_size=1, max_size=4))
+def test_scope_text_cut_by_slices_is_the_text_cut_character_by_character(texts) -> None:
+    """Round 17 (speed): the lines are joined from slices and the lost-apostrophe regex
+    runs only on text holding a "?": the same text, offsets and all."""
+    from rulediff.flags.text import _Blob
+
+    blob = _Blob([(f"100.{k}", t) for k, t in enumerate(texts)])
+    assert blob.text == _blob_text_by_characters("\n".join(texts))
+    assert len(blob.text) == len(blob.raw)
+
+
+def test_scope_text_of_real_editions_is_the_text_cut_character_by_character() -> None:
+    from rulediff.flags.text import EditionText
+
+    from .conftest import corpus_edition
+
+    for date in ("2004-10-01", "2015-01-23", "2025-11-14"):
+        t = EditionText(corpus_edition(date))
+        for scope in ("rules", "examples", "glossary"):
+            blob = t.blob(scope)
+            assert blob.text == _blob_text_by_characters(blob.raw)
+            assert blob.text.count("\n") > 100

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rulediff.cli import main
 from rulediff.history import build_lineage, history_as_dict, rule_history, trace_to
@@ -238,3 +240,57 @@ def test_pair_runs_cover_every_consecutive_pair_once_in_contiguous_runs() -> Non
         if n > 1:
             assert len(runs) <= max(1, parts * 4)
             assert max(map(len, runs)) - min(map(len, runs)) <= max(map(len, runs)) // 2 + 1
+
+
+def _examples_by_scan(step, new_id, old_id):  # type: ignore[no-untyped-def]
+    """What ``Step.examples_of`` answers, read off every example change in turn."""
+    out = []
+    for change in step.examples:
+        owner_new = change.new_ids[0].split("#")[0] if change.new_ids else None
+        owner_old = change.old_ids[0].split("#")[0] if change.old_ids else None
+        if (new_id is not None and owner_new == new_id) or (
+            owner_new is None and old_id is not None and owner_old == old_id
+        ):
+            out.append(change)
+    return tuple(out)
+
+
+_RULES = st.sampled_from(["100.1", "100.1a", "100.2", "702.36", "702.36e"])
+_EXAMPLE_IDS = st.lists(st.builds("{}#ex{}".format, _RULES, st.integers(1, 3)), max_size=2)
+
+
+@given(
+    st.lists(st.tuples(_EXAMPLE_IDS, _EXAMPLE_IDS), max_size=12),
+    st.one_of(st.none(), _RULES),
+    st.one_of(st.none(), _RULES),
+)
+def test_examples_of_a_rule_are_those_a_scan_of_the_step_finds(
+    changes: list, new_id: str | None, old_id: str | None
+) -> None:
+    """The owner index (round 17, speed) gives the scan's answer, in the step's order."""
+    from rulediff.history import Step, StepChange
+    from rulediff.matches import EditionRef
+
+    ref = EditionRef("2020-01-24", "", "")
+    step = Step(
+        ref, ref, (), tuple(StepChange("edited", tuple(o), tuple(n), 90.0) for o, n in changes)
+    )
+    assert step.examples_of(new_id, old_id) == _examples_by_scan(step, new_id, old_id)
+    assert step.examples_of(new_id, old_id) == _examples_by_scan(step, new_id, old_id)
+
+
+def test_examples_of_every_rule_of_a_real_step_match_the_scan() -> None:
+    from rulediff.align import align
+    from rulediff.history import step_from
+
+    from .conftest import corpus_edition
+
+    step = step_from(align(corpus_edition("2009-05-01"), corpus_edition("2009-07-11")))
+    asked = 0
+    for change in step.changes:
+        for new_id in (*change.new_ids, None):
+            for old_id in (*change.old_ids, None):
+                expected = _examples_by_scan(step, new_id, old_id)
+                assert step.examples_of(new_id, old_id) == expected
+                asked += bool(expected)
+    assert asked > 10

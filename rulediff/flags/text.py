@@ -87,7 +87,8 @@ def normalize(text: str) -> str:
     if not text.isascii():
         for old, new in _REPLACE:
             text = text.replace(old, new)
-    return _LOST_APOSTROPHE.sub("'", text)
+    # The regex tries every position of an edition's whole text; most have no "?" at all.
+    return _LOST_APOSTROPHE.sub("'", text) if "?" in text else text
 
 
 def number_value(word: str) -> int:
@@ -142,10 +143,14 @@ class _Blob:
 
     def __init__(self, items: list[tuple[str, str]]) -> None:
         raw = "\n".join(text for _, text in items)
-        norm = list(normalize(raw))
-        for m in _SENTENCE_END.finditer("".join(norm)):
-            norm[m.end()] = "\n"  # the whitespace the lookahead guaranteed
-        self.text = "".join(norm)
+        norm = normalize(raw)
+        lines: list[str] = []
+        start = 0
+        for m in _SENTENCE_END.finditer(norm):
+            lines.append(norm[start : m.end()])
+            start = m.end() + 1  # the whitespace the lookahead guaranteed becomes "\n"
+        lines.append(norm[start:])
+        self.text = "\n".join(lines)
         self.raw = raw
         lower = self.text.lower()
         self.lower = (
@@ -295,7 +300,9 @@ class EditionText:
             items: list[str] = []
             intro = re.compile(r"\bstate-based (?:effects|actions) are(?: as follows)?:", re.I)
             for rule in self.edition.rules:
-                if intro.search(normalize(rule.text)):
+                # Only a text holding "tate" can hold "state-based": the regex, which
+                # tries every position, is run on those few.
+                if "tate" in rule.text.lower() and intro.search(normalize(rule.text)):
                     items.extend(str(c.id) for c in self.edition.children(rule.id))
             self._sba = tuple(dict.fromkeys(items))
         return self._sba
