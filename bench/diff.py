@@ -76,7 +76,9 @@ def forget_process_memos() -> None:
     )
     for module in modules:
         for value in vars(module).values():
-            if callable(getattr(value, "cache_clear", None)) and value is not document_parser:
+            if isinstance(value, type) or value is document_parser:
+                continue  # a class (e.g. LastUsed itself), not a memo
+            if callable(getattr(value, "cache_clear", None)):
                 value.cache_clear()
     worddiff_module._chunk_memo.clear()  # a plain dict memo
 
