@@ -1109,6 +1109,13 @@ class _Provenance:
         #: Sentences that several changed new rules repeat word for word (the closing
         #: sentence of every step): no evidence against where a piece came from.
         self.common = _stock_keys(self.new_units)
+        #: Unit key → the rules of each side that say it.
+        self.old_holders: dict[str, set[int]] = defaultdict(set)
+        self.new_holders: dict[str, set[int]] = defaultdict(set)
+        for u in self.old_units:
+            self.old_holders[u.key].add(u.owner)
+        for u in self.new_units:
+            self.new_holders[u.key].add(u.owner)
         self.by_old: dict[int, set[int]] = defaultdict(set)
         self.by_new: dict[int, set[int]] = defaultdict(set)
         self.links_of_old: dict[int, list[int]] = defaultdict(list)
@@ -1146,20 +1153,31 @@ def _match_by_sentences(p: _Pairing, prov: _Provenance) -> None:
     pairs: list[tuple[float, int, int]] = []
     for i, targets in prov.by_old.items():
         j0 = p.o2n[i]
-        if j0 >= 0 and not (
-            p.method.get(i) == "fuzzy"
-            and p.score.get(i, 100.0) < WEAK_FUZZY
-            and prov.sent[(i, j0)] == 0
-            and prov.received[(i, j0)] == 0
-        ):
-            continue  # a weak fuzzy pair sharing no sentence may still give way
+        elsewhere = False
+        if j0 >= 0:
+            if not (
+                p.method.get(i) == "fuzzy"
+                and prov.sent[(i, j0)] == 0
+                and prov.received[(i, j0)] == 0
+            ):
+                continue
+            # A fuzzy pair sharing no sentence while most of the old text went, sentence
+            # by sentence, to another rule matched a frame, not a content.
+            elsewhere = any(
+                prov.share_sent(i, j) >= SENTENCE_SHARE for j in targets if j != j0
+            ) and _closer_elsewhere(p, prov, i, j0)
+            if not elsewhere and p.score.get(i, 100.0) >= WEAK_FUZZY:
+                continue  # a weak fuzzy pair sharing no sentence may still give way
         options: list[tuple[float, int]] = []
         for j in targets:
             if p.new[j].heading:
                 continue
             sent, received = prov.share_sent(i, j), prov.share_received(i, j)
-            if sent >= SENTENCE_SHARE and received >= SENTENCE_RECEIVED:
-                mapped = p.mapped_parent(i) == p.new[j].parent and p.old[i].parent is not None
+            mapped = p.mapped_parent(i) == p.new[j].parent and p.old[i].parent is not None
+            # A rule whose sentences all went to one rule in its own place is that rule,
+            # however much new text the rule grew around them.
+            grown = len(targets) == 1 and _in_place(p, i, j)
+            if sent >= SENTENCE_SHARE and (received >= SENTENCE_RECEIVED or grown):
                 options.append((sent + (1.0 if mapped else 0.0), j))
         options.sort(key=lambda t: (-t[0], t[1]))
         if len(options) > 1 and options[0][0] - options[1][0] < SENTENCE_MARGIN:
@@ -1176,6 +1194,45 @@ def _match_by_sentences(p: _Pairing, prov: _Provenance) -> None:
             p.n2o[p.o2n[i]] = -1
             p.alternatives.pop(i, None)
         p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "sentence")
+
+
+#: A sentence linked elsewhere is clearly not its text match's when the link is this much
+#: closer (``fuzz.ratio``) than any sentence of the matched rule.
+FRAME_MARGIN = 10.0
+
+
+def _closer_elsewhere(p: _Pairing, prov: _Provenance, i: int, j0: int) -> bool:
+    """Every linked sentence of old ``i`` is clearly closer to its link than to any
+    sentence of ``j0``: parallel texts (one sentence in several steps) do not decide."""
+    # Its sentences, and its whole text (a sentence cut in two there is still there).
+    mine = [u.key for u in prov.new_units if u.owner == j0]
+    mine.append(" ".join(mine))
+    evidence = False
+    places: dict[int, set[int]] = defaultdict(set)
+    for k in prov.links_of_old[i]:
+        places[prov.links[k].old].add(prov.new_units[prov.links[k].new].owner)
+    own = [
+        k
+        for k, u in enumerate(prov.old_units)
+        if u.owner == i and len(u.key.split()) >= provenance.MIN_UNIT_WORDS
+    ]
+    if any(k not in places for k in own):
+        return False  # a sentence found nowhere may be what the text match kept
+    for k in prov.links_of_old[i]:
+        link = prov.links[k]
+        old_key, new_key = prov.old_units[link.old].key, prov.new_units[link.new].key
+        if (
+            len(places[link.old]) > 1
+            or len(prov.old_holders[old_key]) > 1
+            or len(prov.new_holders[new_key]) > 1
+        ):
+            continue  # a sentence several rules say: no evidence where this one went
+        key = provenance.apply_sweeps(old_key, p.sweeps)
+        near = max((fuzz.ratio(key, m) for m in mine), default=0.0)
+        if link.score - near < FRAME_MARGIN:
+            return False
+        evidence = True
+    return evidence
 
 
 def _sentence_splits(

@@ -724,6 +724,29 @@ def test_same_sentence_in_two_steps_stays_with_its_step() -> None:
     assert by_old(a, "511.2").new_ids == ("511.1",)
 
 
+def test_text_match_gives_way_to_the_rule_its_sentences_went_to() -> None:
+    # The combat damage rules for the unblocked, blocked and blocking creature are
+    # written on one frame; the new blocking rule grew long, so by whole-text
+    # similarity the old blocking rule was closer to the short new unblocked rule,
+    # which shares none of its sentences. Every sentence of it is (near) word for word
+    # in the new blocking rule: it goes there, and the unblocked rule gets its own.
+    old, new = corpus_edition("2007-05-01"), corpus_edition("2018-07-13")
+    assert old.rule("310.2d").text.startswith("A blocking creature")
+    assert new.rule("510.1d").text.startswith("A blocking creature")
+    assert old.rule("310.2b").text.startswith("An unblocked")
+    assert new.rule("510.1b").text.startswith("An unblocked")
+    assert len(new.rule("510.1d").text) > 4 * len(old.rule("310.2d").text)
+    a = align(old, new)
+    assert by_old(a, "310.2d").new_ids == ("510.1d",)
+    assert by_old(a, "310.2b").new_ids == ("510.1b",)
+    # A one-sentence rule whose sentence is kept word for word in another rule does not
+    # stay with the rule that differs from it by one word ("wins" and "loses").
+    old, new = corpus_edition("2006-10-01"), corpus_edition("2012-07-01")
+    assert new.rule("104.2b").text.startswith(old.rule("102.2b").text)
+    assert new.rule("104.3e").text == old.rule("102.2b").text.replace("wins", "loses")
+    assert by_old(align(old, new), "102.2b").new_ids == ("104.2b",)
+
+
 def test_rule_for_the_opposite_case_is_not_the_same_rule() -> None:
     # An old multiplayer rule applied when an option is *not* used, the general rule
     # beside it in any case; the new general rule applies when the option *is* used.
