@@ -232,6 +232,8 @@ class _Pairing:
         self.word_weights: tuple | None = None
         """The rescue passes' stem sets, word index and IDF (:mod:`rulediff.rescue`): the
         texts do not change between the passes, so they are computed once."""
+        self.old_vocabulary: frozenset[str] | None = None
+        """The stems of every word of the old edition's rules (once they are asked for)."""
         self.defined: tuple | None = None
         """Per side: node → the term its text opens by defining, and the set of such terms."""
         self.sweeps: tuple[tuple[str, str], ...] = ()
@@ -1291,6 +1293,8 @@ def _sentence_splits(
             continue
         if any(_reused_for_new_subject(p, i, k, j, in_splits, merges) for k in group):
             continue
+        if _under_new_subject(p, j):
+            continue
         group = sorted({*group, j}, key=lambda k: p.new[k].order)
         if len(group) < 2:
             # The old rule is free too: its only place is here (handled as a 1:1 pair).
@@ -1981,6 +1985,21 @@ def _reused_for_new_subject(
         p.new[a], (p.new[j], p.new[b])
     )
     return bool(subject - old_words)
+
+
+def _under_new_subject(p: _Pairing, j: int) -> bool:
+    """New ``j`` stands under a heading, with no old counterpart, that names a subject
+    the old edition has no word for (a game variant it did not have): an old rule's
+    text found there is that text written again for the new subject, not a piece cut
+    from the old rule."""
+    if p.old_vocabulary is None:
+        p.old_vocabulary = frozenset().union(*(_words(node.lower) for node in p.old))
+    for h in p.new_heads[j]:
+        if p.n2o[h] >= 0:
+            continue
+        if {w[:5] for w in _content_words(p.new[h].lower)} - p.old_vocabulary:
+            return True
+    return False
 
 
 #: A free new rule holding this share of an old copy's words holds that copy.
