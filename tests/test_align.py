@@ -1087,3 +1087,19 @@ def test_nodes_kept_for_the_next_pairing_give_the_alignment_computed_afresh(
     assert [(n.id, n.text, n.key, n.parent, n.heading, n.order) for n in kept] == [
         (n.id, n.text, n.key, n.parent, n.heading, n.order) for n in fresh
     ]
+
+
+def test_old_text_restated_under_a_subject_the_old_edition_lacks_is_no_split_piece() -> None:
+    # The old combat damage step's opening rule went into the new step's first and
+    # third rules. The new edition also restates the old wording for the Two-Headed
+    # Giant variant, which the old edition has no word for: that restatement is the
+    # text written again for a new subject, not a third piece of the old rule.
+    old, new = corpus_edition("2005-02-01"), corpus_edition("2011-09-30")
+    variant = new.rule("810").text.lower()
+    assert "two-headed" in variant
+    assert "two-headed" not in " ".join(rule.text.lower() for rule in old.rules)
+    restated = new.rule("810.7f").text.lower()
+    assert restated.startswith(old.rule("310.1").text.lower()[:30])
+    a = align(old, new)
+    assert by_old(a, "310.1").new_ids == ("510.1", "510.3")
+    assert by_new(a, "810.7f").old_ids == ()
