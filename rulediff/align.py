@@ -1742,12 +1742,17 @@ def _join_pieces(
         in_splits.update(splits[i])
 
 
+def _content_stems(node: _Node) -> frozenset[str]:
+    """The stems of ``node``'s content words (as :func:`_words` cuts them)."""
+    return frozenset(w[:5] for w in _content_words(node.lower))
+
+
 def _own_words(node: _Node, others: Iterable[_Node]) -> frozenset[str]:
     """The stems of ``node``'s content words that none of ``others`` has."""
     theirs: set[str] = set()
     for other in others:
         theirs |= _words(other.lower)
-    return frozenset(w[:5] for w in _content_words(node.lower)) - theirs
+    return _content_stems(node) - theirs
 
 
 #: Two old texts this close (``fuzz.token_set_ratio``) are one sentence frame written
@@ -1997,7 +2002,7 @@ def _under_new_subject(p: _Pairing, j: int) -> bool:
     for h in p.new_heads[j]:
         if p.n2o[h] >= 0:
             continue
-        if {w[:5] for w in _content_words(p.new[h].lower)} - p.old_vocabulary:
+        if _content_stems(p.new[h]) - p.old_vocabulary:
             return True
     return False
 
