@@ -22,8 +22,8 @@ skipped-letter        warning   a subrule uses l or o, which the CR skips
 glued-heading         warning   a section heading with no blank line before it (kept
                                 as a section: the contents list it, its rules follow)
 contents-mismatch     warning   the contents table and the headings disagree
-malformed-number      warning   a rule glued to its text (``901.4.All …``), besides the
-                                parser's own malformed-number findings
+malformed-number      warning   a rule glued to its text (``901.4All …``), besides the
+                                parser's own malformed-number findings (``901.4.All``)
 stale-reference       warning   with ``audit --since OLD``: a reference kept the number
                                 of a rule renumbered since (``rulediff.diff``)
 ===================== ========= =========================================================
@@ -437,9 +437,10 @@ _GLUED = re.compile(r"^(\d{3}\.\d+[a-z]{0,2})(\.?)(?=[^\s.\d])")
 
 
 def check_glued(edition: Edition) -> Iterator[Diagnostic]:
-    """malformed-number: a rule written without a space after its number
-    (``901.4.All plane…``) reads as a line of the rule above; the number is not missing,
-    it is malformed."""
+    """malformed-number: a rule glued to its text in a way the grammar does not take as a
+    rule line (``901.4All…``) reads as a line of the rule above; the number is not
+    missing, it is malformed. (``901.4.All…``, a period then a capital, is read as the
+    rule by the parser, which reports it itself.)"""
     for rule in edition.rules:
         # the rule's text as written from its number on: body, examples, stray lines
         for offset, raw in enumerate(rule.to_text().split("\n")[1:], start=1):

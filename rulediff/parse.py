@@ -207,6 +207,16 @@ class _Builder:
         else:
             label, sep, body = m.group("label"), m.group("sep"), m.group("body")
             rule_id = self._rule_id(m, previous, line_no)
+            if not sep and body:  # "901.4.All …": read as the rule it numbers, kept as written
+                self.diag(
+                    "malformed-number",
+                    "warning",
+                    f"rule {rule_id} is written without a space after its number "
+                    f"({first[:20]!r}…)",
+                    line_no,
+                    rule=str(rule_id),
+                    suggestion=f"{label} {body[:16]}…",
+                )
         if indent:
             self.diag(
                 "malformed-number",

@@ -199,6 +199,41 @@ def test_indented_rule_line_is_a_rule() -> None:
     assert ed.to_text() == _doc(body)
 
 
+def test_rule_glued_to_its_text_after_a_period_is_a_rule() -> None:
+    """A rule line whose space after the number was lost ("100.2.Two") is the rule it
+    numbers, reported as malformed, not stray text of the rule above."""
+    body = "100. General\n\n100.1. One.\n\n100.2.Two, glued.\n\n100.3. Three.\n"
+    ed = parse_text(_doc(body))
+    assert [str(r.id) for r in ed.rules] == ["100", "100.1", "100.2", "100.3"]
+    assert ed.rule("100.2").text == "Two, glued."
+    assert ("malformed-number", "100.2") in codes(ed)
+    assert not [c for c in codes(ed) if c[0] == "stray-text"]
+    assert ed.to_text() == _doc(body)
+
+
+def test_a_decimal_or_lowercase_after_a_rule_number_is_not_a_glued_rule() -> None:
+    """Only a period then a capital starts a glued rule: a wrapped line beginning with a
+    number such as "100.5.5" or "100.2.and" stays text of its rule."""
+    body = "100. General\n\n100.1. One,\n100.2.and more.\n\n100.3. Three.\n"
+    ed = parse_text(_doc(body))
+    assert [str(r.id) for r in ed.rules] == ["100", "100.1", "100.3"]
+    assert ed.to_text() == _doc(body)
+
+
+_GLUED_LINE = re.compile(r"^(\d{3}\.\d+[a-z]{0,2})\.[A-Z]", re.MULTILINE)
+
+
+@pytest.mark.parametrize("date", corpus_dates())
+def test_glued_rules_of_the_corpus_are_rules(date: str) -> None:
+    """Every line of an edition that starts "NNN.N.Capital" (15 editions, 2022-10-07 to
+    2025-02-07, write one rule so) is parsed as that rule and reported."""
+    ed = corpus_edition(date)
+    glued = _GLUED_LINE.findall(ed.to_text())
+    for rule_id in glued:
+        assert ed.rule(rule_id) is not None, rule_id
+        assert ("malformed-number", rule_id) in codes(ed)
+
+
 def test_orphan_subrule_is_diagnosed() -> None:
     ed = parse_text(_doc("100. General\n\n100.1. One.\n\n100.2b Orphan.\n"))
     assert ("missing-parent", "100.2b") in codes(ed)
