@@ -211,8 +211,7 @@ class _Builder:
                 self.diag(
                     "malformed-number",
                     "warning",
-                    f"rule {rule_id} is written without a space after its number "
-                    f"({first[:20]!r}…)",
+                    f"rule {rule_id} is written without a space after its number ({first[:20]!r}…)",
                     line_no,
                     rule=str(rule_id),
                     suggestion=f"{label} {body[:16]}…",
