@@ -1465,7 +1465,8 @@ def _follow_grafted_clauses(
         if p.new[j].heading or p.n2o[j] < 0 or j in in_splits:
             continue
         sources = merges.get(j) or [p.n2o[j]]
-        family = [i for par in {p.old[k].parent for k in sources} for i in p.old_children[par]]
+        parents = dict.fromkeys(p.old[k].parent for k in sources)  # in order: deterministic
+        family = [i for par in parents for i in p.old_children[par]]
         free = [
             i
             for i in family
