@@ -1386,6 +1386,177 @@ def _follow_moved_text(
         _join_merge(p, i, j, splits, merges, in_merges)
 
 
+#: A clause grafted onto a kept rule is this many words or more in a row ...
+GRAFT_WORDS = 6
+#: ... bringing at least this many content words its old sources lack.
+GRAFT_NEW_WORDS = 2
+
+
+_SENTENCE_END = re.compile(r"(?<=[.;:!?])\s+")
+
+
+def _word_list(lower: str, end: str) -> tuple[str, ...]:
+    """The words of a text, each sentence end marked by ``end`` (a run never crosses it)."""
+    words: list[str] = []
+    for unit in _SENTENCE_END.split(lower):
+        words += re.findall(r"[a-z0-9]+", unit)
+        words.append(end)
+    return tuple(words)
+
+
+def _sentence_with(lower: str, run: Sequence[str]) -> str:
+    """The sentence of ``lower`` that holds the word run (empty if none does)."""
+    for unit in _SENTENCE_END.split(lower):
+        if _holds_run(re.findall(r"[a-z0-9]+", unit), run):
+            return unit
+    return ""
+
+
+def _closest_sentence(sentence: str, lower: str) -> float:
+    return max((fuzz.ratio(sentence, unit) for unit in _SENTENCE_END.split(lower)), default=0.0)
+
+
+def _runs(a: Sequence[str], b: Sequence[str], least: int) -> list[tuple[str, ...]]:
+    """The maximal runs of ``least`` or more words that ``a`` and ``b`` share."""
+    found: list[tuple[str, ...]] = []
+    prev = [0] * (len(b) + 1)
+    for x in range(len(a)):
+        cur = [0] * (len(b) + 1)
+        for y in range(len(b)):
+            if b[y] == a[x]:
+                cur[y + 1] = prev[y] + 1
+        for y in range(len(b)):
+            n = cur[y + 1]
+            last = x + 1 == len(a) or y + 1 == len(b) or a[x + 1] != b[y + 1]
+            if n >= least and last:
+                found.append(tuple(b[y + 1 - n : y + 1]))
+        prev = cur
+    return found
+
+
+def _stems(words: Iterable[str]) -> frozenset[str]:
+    """Crude stems (as :func:`_words` cuts them) of the content words among ``words``."""
+    return frozenset(
+        w[:5] for w in words if len(w) > 2 and w.isalpha() and w not in _FUNCTION_WORDS
+    )
+
+
+def _holds_run(words: Sequence[str], run: Sequence[str]) -> bool:
+    return f" {' '.join(run)} " in f" {' '.join(words)} "
+
+
+def _follow_grafted_clauses(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """A clause grafted onto a kept rule came from the free old rule that says it.
+
+    A new rule can be its old counterpart's text with a clause of a free old sibling
+    appended (two rules folded into one sentence). Sentence links miss it: the new
+    sentence is the kept one, lengthened. When a run of words the new rule has and its
+    old sources lack is said by exactly one old rule, a free one standing beside them,
+    and by no other new rule, and no other old rule beside them has a sentence closer to
+    the new sentence holding the run, that old rule is one more source of the new rule.
+    """
+    in_splits, in_merges = _grouped(splits, merges)
+    old_words = _WordLists(_SweptTexts(p), "|old")
+    new_words = _WordLists([n.lower for n in p.new], "|new")
+    found: dict[int, set[int]] = defaultdict(set)
+    for j in range(len(p.new)):
+        if p.new[j].heading or p.n2o[j] < 0 or j in in_splits:
+            continue
+        sources = merges.get(j) or [p.n2o[j]]
+        parents = dict.fromkeys(p.old[k].parent for k in sources)  # in order: deterministic
+        family = [i for par in parents for i in p.old_children[par]]
+        free = [
+            i
+            for i in family
+            if p.o2n[i] < 0 and not p.old[i].heading and i not in splits and i not in in_merges
+        ]
+        for i in free:
+            if not old_words.grams(i) & new_words.grams(j):
+                continue
+            explained = frozenset().union(*(_stems(old_words[k]) for k in sources))
+            for run in _runs(old_words[i], new_words[j], GRAFT_WORDS):
+                if any(_holds_run(old_words[k], run) for k in sources):
+                    continue
+                if len(_stems(run) - explained) < GRAFT_NEW_WORDS:
+                    continue  # the kept text reworded, not a clause brought in
+                if old_words.holders(run) != 1 or new_words.holders(run) != 1:
+                    continue  # a stock phrase of several rules says nothing
+                if not _closest_in_family(p, i, j, run, family, sources):
+                    continue
+                found[i].add(j)
+                break
+    for i in sorted(found):
+        if len(found[i]) != 1:
+            continue
+        (j,) = found[i]
+        if not p.same_topic(i, j):
+            continue
+        _join_merge(p, i, j, splits, merges, in_merges)
+
+
+class _SweptTexts(Sequence[str]):
+    """The old side's texts with the pair's recurring wording changes applied, when asked."""
+
+    def __init__(self, p: _Pairing) -> None:
+        self.p = p
+        self.cache: dict[int, str] = {}
+
+    def __len__(self) -> int:
+        return len(self.p.old)
+
+    def __getitem__(self, k):  # type: ignore[override]
+        if k not in self.cache:
+            self.cache[k] = provenance.apply_sweeps(self.p.old[k].lower, self.p.sweeps)
+        return self.cache[k]
+
+
+class _WordLists:
+    """The word lists of one side's texts, cut when first asked for (the pass needs few)."""
+
+    def __init__(self, texts: Sequence[str], end: str) -> None:
+        self.texts = texts
+        self.end = end
+        self.lists: dict[int, tuple[str, ...]] = {}
+        self.gram_sets: dict[int, frozenset[tuple[str, ...]]] = {}
+
+    def __getitem__(self, k: int) -> tuple[str, ...]:
+        if k not in self.lists:
+            self.lists[k] = _word_list(self.texts[k], self.end)
+        return self.lists[k]
+
+    def grams(self, k: int) -> frozenset[tuple[str, ...]]:
+        """The runs of GRAFT_WORDS words of text ``k`` (a quick test before the full one)."""
+        if k not in self.gram_sets:
+            w = self[k]
+            n = GRAFT_WORDS
+            self.gram_sets[k] = frozenset(tuple(w[s : s + n]) for s in range(len(w) - n + 1))
+        return self.gram_sets[k]
+
+    def holders(self, run: Sequence[str]) -> int:
+        """How many texts of the side say the run (those without its longest word skipped)."""
+        longest = max(run, key=len)
+        return sum(
+            1 for k, text in enumerate(self.texts) if longest in text and _holds_run(self[k], run)
+        )
+
+
+def _closest_in_family(
+    p: _Pairing, i: int, j: int, run: Sequence[str], family: list[int], sources: list[int]
+) -> bool:
+    """No other old rule of the family (besides ``j``'s sources) has a sentence as close
+    to the sentence of ``j`` holding the run as ``i`` has: that sentence came from ``i``."""
+    sentence = _sentence_with(p.new[j].lower, run)
+    old_lower = [provenance.apply_sweeps(p.old[k].lower, p.sweeps) for k in (i, *family)]
+    own = _closest_sentence(sentence, old_lower[0])
+    return all(
+        _closest_sentence(sentence, lower) < own
+        for k, lower in zip(family, old_lower[1:], strict=True)
+        if k != i and k not in sources and not p.old[k].heading
+    )
+
+
 #: A rule naming at least this many rules by reference is a list of them ...
 LIST_REFERENCES = 3
 
@@ -2097,6 +2268,7 @@ def align(old: Edition, new: Edition) -> Alignment:
     rescue.recover(rules, splits, merges, prov.by_new)
     _follow_listed_rules(rules, splits, merges)
     _follow_statements(rules, early_sweeps, splits, merges)
+    _follow_grafted_clauses(rules, splits, merges)
     _drop_foreign_sources(rules, merges)
     rule_pairs = _groups(rules, splits, merges)
     mapping: dict[str, str] = {}

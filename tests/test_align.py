@@ -1103,3 +1103,50 @@ def test_old_text_restated_under_a_subject_the_old_edition_lacks_is_no_split_pie
     a = align(old, new)
     assert by_old(a, "310.1").new_ids == ("510.1", "510.3")
     assert by_new(a, "810.7f").old_ids == ()
+
+
+def test_clause_grafted_onto_a_kept_rule_makes_its_free_sibling_a_merge_source() -> None:
+    # The new rule is its old counterpart with a clause of a free old sibling appended:
+    # a run of that sibling's words, found in no other rule, joins it as a source.
+    kept = "100.2a A player who has no tokens left in the pile loses the game at once."
+    star = (
+        "100.2d Tokens painted with a star, such as those handed out by the host, count "
+        "double toward every score and may not be traded away during the rest step."
+    )
+    clause = ", and a token painted with a star such as those handed out by the host counts as two."
+    old = BASE.replace("100.3. The player", f"{star}\n\n100.3. The player")
+    new = BASE.replace(kept, kept[:-1] + clause)
+    a = align(edition(old), edition(new))
+    assert by_new(a, "100.2a").old_ids == ("100.2a", "100.2d")
+    assert by_new(a, "100.2a").kind == "merged"
+    # The same words said by a second old rule are a stock phrase: no evidence.
+    count = "100.2b A player may count the tokens in any pile at any time."
+    stock = (
+        f"{count} Tokens painted with a star such as those handed out by the host are kept apart."
+    )
+    a = align(edition(old.replace(count, stock)), edition(new.replace(count, stock)))
+    assert by_old(a, "100.2d").kind == "removed"
+    assert by_new(a, "100.2a").old_ids == ("100.2a",)
+
+
+def test_clause_grafted_onto_a_kept_rule_in_the_corpus() -> None:
+    # A static-ability rule kept its sentence and took in the free sibling's example
+    # ("… is red"); a shuffle rule took in its free sibling's second case.
+    from rulediff.align import _holds_run, _runs, _word_list
+
+    cases = (
+        ("2006-05-01", "2009-09-04", "408.2b", "408.2f", "405.6b"),
+        ("2015-01-23", "2025-11-14", "701.16c", "701.16d", "701.24c"),
+    )
+    for old_date, new_date, source, sibling, target in cases:
+        old, new = corpus_edition(old_date), corpus_edition(new_date)
+        kept, free, grown = (
+            old.rule(source).text.lower(),
+            old.rule(sibling).text.lower(),
+            new.rule(target).text.lower(),
+        )
+        # A run of six words or more of the free rule is in the new rule, not in the kept one.
+        runs = _runs(_word_list(free, "|o"), _word_list(grown, "|n"), 6)
+        assert any(not _holds_run(_word_list(kept, "|k"), run) for run in runs)
+        m = by_new(align(old, new), target)
+        assert m.kind == "merged" and m.old_ids == (source, sibling), m
