@@ -1452,7 +1452,9 @@ def _follow_statements(
     is, when that one leads every other rule's (the rule's present counterparts
     included) by ``STATEMENT_LEAD``, stands under the counterpart of the rule's matched
     ancestor on the same keyword or step, and does not say the statement of a new
-    subject (:func:`_new_subject`)."""
+    subject (:func:`_new_subject`). When the present counterpart stands out of place and
+    names a subject of its own headings the old rule does not (:func:`_names_other_subject`),
+    the rule goes to its statement alone."""
     in_splits, in_merges = _grouped(splits, merges)
     ordered = provenance.longest_first(sweeps)
     found: list[tuple[float, int, int]] = []
@@ -1520,8 +1522,29 @@ def _follow_statements(
         if j in in_splits:
             continue  # another rule's statement took it first
         now = splits.get(i) or [p.o2n[i]]
+        if i not in splits and _names_other_subject(p, i, now[0]):
+            # Matched out of place by its minor sentences only (another section's note
+            # written on its frame): the rule goes where its statement went.
+            k = now[0]
+            p.n2o[k] = -1
+            p.alternatives.pop(i, None)
+            p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "sentence")
+            continue
         splits[i] = sorted({*now, j}, key=lambda k: p.new[k].order)
         in_splits.update(splits[i])
+
+
+def _names_other_subject(p: _Pairing, i: int, k: int) -> bool:
+    """New ``k`` stands out of old ``i``'s place and names a word of one of its own
+    headings' titles that ``i`` does not say (a tournament note under the multiplayer
+    chapter, the old general rule naming no such subject)."""
+    if _in_place(p, i, k):
+        return False
+    mine = _words(p.old[i].lower)
+    theirs = _words(p.new[k].lower)
+    return any(
+        w in theirs and w not in mine for h in p.new_heads[k] for w in _title_words(p.new[h].lower)
+    )
 
 
 def _statement_scores(p: _Pairing, statement: str, rules: Iterable[int]) -> dict[int, float]:

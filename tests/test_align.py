@@ -1155,3 +1155,15 @@ def test_game_start_rule_is_not_matched_to_a_later_variants_copy_of_it() -> None
     # Freed early, a restated rule may still find its successor in its own section.
     b = aligned("2002-02-20", "2011-02-04")
     assert by_old(b, "502.2c").new_ids == ("702.7c",)
+
+
+def test_rule_matched_out_of_place_to_another_subjects_note_goes_where_its_statement_went() -> None:
+    # The old tournament rule's closing pointer sentences are written again in a note
+    # for multiplayer tournaments (chapter "Multiplayer Rules"; the old rule names no
+    # multiplayer); its statement, reworded, stands in its own section's new rule.
+    old, new = corpus_edition("2003-07-01"), corpus_edition("2010-02-01")
+    assert "multiplayer" in new.rule("800.3").text.lower()
+    assert "multiplayer" not in old.rule("100.5").text.lower()
+    a = align(old, new)
+    assert by_old(a, "100.5").new_ids == ("100.6",)
+    assert by_new(a, "800.3").old_ids == ()
