@@ -234,6 +234,13 @@ class _Pairing:
         texts do not change between the passes, so they are computed once."""
         self.old_vocabulary: frozenset[str] | None = None
         """The stems of every word of the old edition's rules (once they are asked for)."""
+        self.headings_matched = False
+        """True once headings are matched bottom-up: from then on an old rule is no
+        counterpart of its text restated for a subject the old edition lacks
+        (:func:`_restated_for_new_subject`)."""
+        self.withdrawn: set[int] = set()
+        """Old rules whose match to such a restatement was undone: their successor, if
+        any, stands in their own section."""
         self.defined: tuple | None = None
         """Per side: node → the term its text opens by defining, and the set of such terms."""
         self.sweeps: tuple[tuple[str, str], ...] = ()
@@ -254,10 +261,18 @@ class _Pairing:
             self.old[i].lower, self.new[j].lower
         ):
             return False
+        if self.restated_for_new_subject(i, j):
+            return False
+        if i in self.withdrawn and not _in_own_section(self, i, j):
+            return False
         ho, hn = self.old_topic[i], self.new_topic[j]
         if ho < 0 or hn < 0 or self.o2n[ho] == hn or self.renamed_by_sweep(ho, hn):
             return True
         return not self.names_other_topic(ho, hn, self.old[i].lower, self.new[j].lower)
+
+    def restated_for_new_subject(self, i: int, j: int) -> bool:
+        """:func:`_restated_for_new_subject`, once headings are matched."""
+        return self.headings_matched and _restated_for_new_subject(self, i, j)
 
     def renamed_by_sweep(self, ho: int, hn: int) -> bool:
         """The old heading's title, with the pair's recurring wording changes applied,
@@ -1608,7 +1623,9 @@ def _follow_statements(
     is, when that one leads every other rule's (the rule's present counterparts
     included) by ``STATEMENT_LEAD``, stands under the counterpart of the rule's matched
     ancestor on the same keyword or step, and does not say the statement of a new
-    subject (:func:`_new_subject`)."""
+    subject (:func:`_new_subject`). When the present counterpart stands out of place and
+    names a subject of its own headings the old rule does not (:func:`_names_other_subject`),
+    the rule goes to its statement alone."""
     in_splits, in_merges = _grouped(splits, merges)
     ordered = provenance.longest_first(sweeps)
     found: list[tuple[float, int, int]] = []
@@ -1676,8 +1693,29 @@ def _follow_statements(
         if j in in_splits:
             continue  # another rule's statement took it first
         now = splits.get(i) or [p.o2n[i]]
+        if i not in splits and _names_other_subject(p, i, now[0]):
+            # Matched out of place by its minor sentences only (another section's note
+            # written on its frame): the rule goes where its statement went.
+            k = now[0]
+            p.n2o[k] = -1
+            p.alternatives.pop(i, None)
+            p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "sentence")
+            continue
         splits[i] = sorted({*now, j}, key=lambda k: p.new[k].order)
         in_splits.update(splits[i])
+
+
+def _names_other_subject(p: _Pairing, i: int, k: int) -> bool:
+    """New ``k`` stands out of old ``i``'s place and names a word of one of its own
+    headings' titles that ``i`` does not say (a tournament note under the multiplayer
+    chapter, the old general rule naming no such subject)."""
+    if _in_place(p, i, k):
+        return False
+    mine = _words(p.old[i].lower)
+    theirs = _words(p.new[k].lower)
+    return any(
+        w in theirs and w not in mine for h in p.new_heads[k] for w in _title_words(p.new[h].lower)
+    )
 
 
 def _statement_scores(p: _Pairing, statement: str, rules: Iterable[int]) -> dict[int, float]:
@@ -2178,6 +2216,58 @@ def _under_new_subject(p: _Pairing, j: int) -> bool:
     return False
 
 
+def _restated_for_new_subject(p: _Pairing, i: int, j: int) -> bool:
+    """New ``j`` stands under a heading naming a subject the old edition lacks
+    (:func:`_under_new_subject`) while old ``i``'s own heading lives on as a heading
+    elsewhere in the new edition: ``j`` is ``i``'s text written again for the new
+    subject (a variant's game-start or concession rule), and ``i``'s own successor, if
+    any, is in its own section."""
+    if not p.old_heads[i] or not _under_new_subject(p, j):
+        return False
+    home = p.o2n[p.old_heads[i][0]]
+    return home >= 0 and p.new[home].heading and home not in p.new_heads[j]
+
+
+def _in_own_section(p: _Pairing, i: int, j: int) -> bool:
+    """New ``j``'s nearest heading is the counterpart of old ``i``'s nearest heading."""
+    return bool(p.old_heads[i] and p.new_heads[j]) and p.o2n[p.old_heads[i][0]] == p.new_heads[j][0]
+
+
+def _withdraw_new_subject_matches(p: _Pairing, splits: dict[int, list[int]]) -> None:
+    """Undo each link from an old rule to a new rule restated for a subject the old
+    edition lacks (:func:`_restated_for_new_subject`), whole match or piece of a split:
+    the old rule keeps its other pieces, or is free (for its own section only), or stays
+    removed; the new rule is added. Run once headings are matched bottom-up (later
+    passes then refuse such pairs in ``same_topic``) and again at the end, for links
+    made by steps that do not ask ``same_topic``."""
+    for i, j in enumerate(p.o2n):
+        if j < 0 or i in splits or p.old[i].heading:
+            continue
+        if _restated_for_new_subject(p, i, j):
+            p.withdrawn.add(i)
+            p.o2n[i] = -1
+            p.n2o[j] = -1
+            p.score.pop(i, None)
+            p.method.pop(i, None)
+            p.alternatives.pop(i, None)
+    for i, pieces in list(splits.items()):
+        kept = [j for j in pieces if not _restated_for_new_subject(p, i, j)]
+        if len(kept) == len(pieces):
+            continue
+        for j in pieces:
+            if j not in kept and p.n2o[j] == i:
+                p.n2o[j] = -1
+        if len(kept) >= 2:
+            splits[i] = kept
+            continue
+        del splits[i]
+        if p.o2n[i] >= 0 and p.o2n[i] not in kept:
+            p.o2n[i] = -1
+        if kept and p.o2n[i] < 0 and p.n2o[kept[0]] < 0:
+            j = kept[0]
+            p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "sentence")
+
+
 #: A free new rule holding this share of an old copy's words holds that copy.
 COPY_COVERAGE = 0.9
 
@@ -2250,6 +2340,8 @@ def align(old: Edition, new: Edition) -> Alignment:
     prov = _Provenance(rules, early_sweeps)
     _match_by_sentences(rules, prov)
     _match_headings(rules)
+    _withdraw_new_subject_matches(rules, {})
+    rules.headings_matched = True
     _match_by_children(rules)
     _match_gaps(rules)
     _match_siblings_by_words(rules, early_sweeps)
@@ -2270,6 +2362,7 @@ def align(old: Edition, new: Edition) -> Alignment:
     _follow_statements(rules, early_sweeps, splits, merges)
     _follow_grafted_clauses(rules, splits, merges)
     _drop_foreign_sources(rules, merges)
+    _withdraw_new_subject_matches(rules, splits)
     rule_pairs = _groups(rules, splits, merges)
     mapping: dict[str, str] = {}
     for pair in rule_pairs:

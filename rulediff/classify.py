@@ -227,8 +227,9 @@ class _Stays:
     old sentence is a closer source of it, when two matched siblings are linked
     crosswise, when a lone reworded sentence lands in another chapter than the rule's
     own counterpart, when the new sentence names the variant heading it stands under and
-    the old one does not, or when the two sentences name different keywords (steps,
-    zones) whose headings are not matched.
+    the old one does not, when the new rule stands under a heading naming a subject the
+    old edition lacks while the old rule's own section lives on elsewhere, or when the two
+    sentences name different keywords (steps, zones) whose headings are not matched.
     """
 
     old_group: dict[int, tuple[int, ...]]
@@ -286,6 +287,8 @@ class _Stays:
         """Whether a link that crosses matches is no move of text."""
         if link.score < self.best_into.get(link.new, 0.0):
             return True  # another old sentence is a closer source of this one
+        if p.restated_for_new_subject(uo.owner, un.owner):
+            return True  # written again for a subject the old edition lacks
         said = (uo.key, provenance.apply_sweeps(uo.key, self.sweeps))
         # At least as closely as the link itself (a variant rule restating a base rule's
         # sentence is no closer to it than the base rule's own counterpart), or the older

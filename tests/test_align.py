@@ -1150,3 +1150,67 @@ def test_clause_grafted_onto_a_kept_rule_in_the_corpus() -> None:
         assert any(not _holds_run(_word_list(kept, "|k"), run) for run in runs)
         m = by_new(align(old, new), target)
         assert m.kind == "merged" and m.old_ids == (source, sibling), m
+
+
+_OPENING = (
+    "1. Widget Basics\n\n"
+    "100. Opening the Match\n\n"
+    "100.1. At the opening of a match, each player stacks their widgets in a single tower.\n\n"
+    "{opening}\n\n"
+    "2. Group Play\n\n"
+    "200. General\n\n"
+    "200.1. Group play uses more than two players sitting around one table.\n"
+)
+
+
+def test_old_rule_restated_for_a_subject_the_old_edition_lacks_is_not_its_counterpart() -> None:
+    # The new edition rewrites the old opening rule in its own section and writes the old
+    # wording again, word for word, under a new variant whose title the old edition has no
+    # word for. The old section lives on (same heading), so the variant's copy is that text
+    # written for the new subject: neither a match nor a move of the old rule.
+    old = _OPENING.format(
+        opening="100.2. Once the first spinner has been chosen, every player sets a score "
+        "of ten and takes five widgets from the pile."
+    )
+    new = _OPENING.format(
+        opening="100.2. Each player begins the match with a score of ten, and each player "
+        "then takes five widgets from the pile."
+    ) + (
+        "\n201. Lantern Relay\n\n"
+        "201.1. A lantern relay match is played by teams of lantern bearers.\n\n"
+        "201.2. Once the first spinner has been chosen, every player sets a score of ten "
+        "and takes five widgets from the pile.\n"
+    )
+    a = align(edition(old), edition(new))
+    assert by_new(a, "201.2").old_ids == ()
+    assert "201.2" not in by_old(a, "100.2").new_ids
+    assert not [m for m in a.rules if any(t[1] == "201.2" for t in m.moved_text)]
+
+
+def test_game_start_rule_is_not_matched_to_a_later_variants_copy_of_it() -> None:
+    # The general game-start rule is written again, nearly word for word, in the
+    # Conspiracy Draft variant, which the old edition does not have; the old rule's own
+    # section ("Starting the Game") lives on in the new edition.
+    old, new = corpus_edition("2008-05-01"), corpus_edition("2019-10-04")
+    assert "conspiracy" not in " ".join(rule.text.lower() for rule in old.rules)
+    assert old.rule("101").text.lower() == new.rule("103").text.lower()
+    assert new.rule("905.6").text.lower()[:40] == old.rule("101.3").text.lower()[:40]
+    a = align(old, new)
+    assert by_new(a, "905.6").old_ids == ()
+    assert "905.6" not in by_old(a, "101.3").new_ids
+    assert not [m for m in a.rules if any(t[1] == "905.6" for t in m.moved_text)]
+    # Freed early, a restated rule may still find its successor in its own section.
+    b = aligned("2002-02-20", "2011-02-04")
+    assert by_old(b, "502.2c").new_ids == ("702.7c",)
+
+
+def test_rule_matched_out_of_place_to_another_subjects_note_goes_where_its_statement_went() -> None:
+    # The old tournament rule's closing pointer sentences are written again in a note
+    # for multiplayer tournaments (chapter "Multiplayer Rules"; the old rule names no
+    # multiplayer); its statement, reworded, stands in its own section's new rule.
+    old, new = corpus_edition("2003-07-01"), corpus_edition("2010-02-01")
+    assert "multiplayer" in new.rule("800.3").text.lower()
+    assert "multiplayer" not in old.rule("100.5").text.lower()
+    a = align(old, new)
+    assert by_old(a, "100.5").new_ids == ("100.6",)
+    assert by_new(a, "800.3").old_ids == ()
