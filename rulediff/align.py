@@ -1935,6 +1935,25 @@ def _find_copies(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, li
             and fuzz.ratio(p.old[k].lower, p.new[j].lower) >= COPY_SIMILARITY
             and _keeps_its_name(p.old[k], p.new[j])
         ]
+        # A copy pushed out of its place by this match to a text it is no copy of.
+        displaced = [
+            k
+            for side, k in rivals
+            if side == "old"
+            and p.o2n[k] >= 0
+            and p.o2n[k] != j
+            and p.method.get(k) == "fuzzy"
+            and k not in in_merges
+            and k not in splits
+            and not _in_place(p, k, p.o2n[k])
+            and fuzz.ratio(p.old[k].lower, p.new[p.o2n[k]].lower) < COPY_SIMILARITY
+            and fuzz.ratio(p.old[k].lower, p.new[j].lower) >= COPY_SIMILARITY
+            and _keeps_its_name(p.old[k], p.new[j])
+        ]
+        if displaced and len(copies_old) + len(displaced) == len(rivals):
+            if _displaced_copies_in_place(p, i, j, copies_old, displaced, merges, in_splits):
+                del p.alternatives[i]
+                continue
         if copies_new and len(copies_new) == len(rivals):
             splits[i] = sorted([j, *copies_new], key=lambda k: p.new[k].order)
             in_splits.update(splits[i])
@@ -2009,6 +2028,30 @@ def _under_new_subject(p: _Pairing, j: int) -> bool:
 
 #: A free new rule holding this share of an old copy's words holds that copy.
 COPY_COVERAGE = 0.9
+
+
+def _displaced_copies_in_place(
+    p: _Pairing,
+    i: int,
+    j: int,
+    copies: list[int],
+    displaced: list[int],
+    merges: dict[int, list[int]],
+    in_splits: set[int],
+) -> bool:
+    """:func:`_copies_in_place` for a text written twice in both editions whose copies
+    crossed in text matching: one copy took the other's place, and the other took the
+    closest free text, of which it is no copy. Their matches are undone when every copy
+    finds its own place, kept otherwise."""
+    saved = [(k, p.o2n[k], p.score.pop(k), p.method.pop(k)) for k in displaced]
+    for k, m, _score, _method in saved:
+        p.o2n[k] = -1
+        p.n2o[m] = -1
+    if _copies_in_place(p, [i, *copies, *displaced], j, merges, in_splits):
+        return True
+    for k, m, score, method in saved:
+        p.pair(k, m, score, method)
+    return False
 
 
 def _copies_in_place(

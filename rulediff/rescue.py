@@ -475,6 +475,16 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             return
         _join_merge(p, a, b, owners, merges, targets_of, sources_of)
 
+    def _from_own_source(unit: str, c: int) -> bool:
+        """Whether new ``c``'s ``unit`` is a sentence of the old rule that went to ``c``:
+        then it resembles the free rule's sentence by a shared template, and does not
+        claim it."""
+        return any(
+            fuzz.token_set_ratio(unit, x) >= SENTENCE_KEPT
+            for k in sources_of.get(c, ())
+            for x in _sentences(p.old[k])
+        )
+
     for a, scored in sorted(ranked["old"].items()):
         if targets_of.get(a) or not scored or scored[0][0] < RESCUE_SCORE:
             continue
@@ -503,9 +513,10 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
         b = max(fits, key=lambda c: (kept_in[c][0], -c))
         kept, sentence = kept_in[b]
         if kept < SENTENCE_KEPT or any(
-            (kept_in.get(c) or _kept_whole(p.old[a], p.new[c]))[0] > kept - SENTENCE_LEAD
+            rival[0] > kept - SENTENCE_LEAD and not _from_own_source(rival[1], c)
             for _t, c, _s in scored
             if c != b
+            for rival in [kept_in.get(c) or _kept_whole(p.old[a], p.new[c])]
         ):
             continue
         owners = merge_owners(b)
