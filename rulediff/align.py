@@ -236,6 +236,9 @@ class _Pairing:
         """The stems of every word of the old edition's rules (once they are asked for)."""
         self.defined: tuple | None = None
         """Per side: node → the term its text opens by defining, and the set of such terms."""
+        self.lines_drawn: tuple[dict[int, tuple[str, ...]], dict[int, tuple[str, ...]]] = ({}, {})
+        """Per side: node → the defined terms whose line its text draws (see
+        :func:`_draws_line`), once asked for."""
         self.sweeps: tuple[tuple[str, str], ...] = ()
         """The pair's recurring wording changes, longest first (once they are known)."""
         self.swept_titles: dict[int, frozenset[str]] = {}
@@ -278,11 +281,32 @@ class _Pairing:
         ability"): the definition and the rule on what falls outside it."""
         if self.defined is None:
             self.defined = (_defined_terms(self.old), _defined_terms(self.new))
-        (old_terms, _), (new_terms, _) = self.defined
+        (old_terms, old_defined), (new_terms, new_defined) = self.defined
         a, b = old_terms.get(i), new_terms.get(j)
-        if a == b:
-            return False
-        return bool((a and _denies(a, self.new[j].lower)) or (b and _denies(b, self.old[i].lower)))
+        if a != b and (
+            (a and _denies(a, self.new[j].lower)) or (b and _denies(b, self.old[i].lower))
+        ):
+            return True
+        # One text draws the line of a named kind (what is, or is not, a mana ability),
+        # the other only speaks of things of that kind: not one rule reworded.
+        old, new = self.old[i].lower, self.new[j].lower
+        return any(
+            _names(term, old) and not _draws_line(term, old)
+            for term in self._lines_drawn(1, j, new, old_defined | new_defined)
+        ) or any(
+            _names(term, new) and not _draws_line(term, new)
+            for term in self._lines_drawn(0, i, old, old_defined | new_defined)
+        )
+
+    def _lines_drawn(self, side: int, k: int, lower: str, terms: set[str]) -> tuple[str, ...]:
+        """The ``terms`` of two words or more whose line node ``k`` of ``side`` (0 old,
+        1 new) draws. A one-word term (spell, player, ability) is named by most rules, and
+        a remark that something is not one draws no line of a kind."""
+        found = self.lines_drawn[side].get(k)
+        if found is None:
+            found = tuple(sorted(t for t in terms if " " in t and _draws_line(t, lower)))
+            self.lines_drawn[side][k] = found
+        return found
 
     def names_other_topic(self, ho: int, hn: int, old_text: str, new_text: str) -> bool:
         """The old text names its heading ``ho``'s words where the new one names heading
@@ -436,6 +460,31 @@ def _opposite_conditions(old: str, new: str) -> bool:
         return False
     (neg_old, stated_old), (neg_new, stated_new) = _conditions(old), _conditions(new)
     return bool((neg_old - neg_new) & stated_new or (neg_new - neg_old) & stated_old)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _term_words(term: str) -> str:
+    """A regex for ``term`` as whole words, its last one singular or plural."""
+    *head, last = term.split()
+    plural = last[:-1] + "(?:y|ies)" if last.endswith("y") else re.escape(last) + "(?:e?s)?"
+    return "".join(f"{re.escape(w)} " for w in head) + plural + r"\b"
+
+
+def _names(term: str, lower: str) -> bool:
+    """``lower`` names ``term`` (alone or as the end of a longer name: "triggered mana
+    ability" names "mana ability")."""
+    return re.search(r"\b" + _term_words(term), lower) is not None
+
+
+def _draws_line(term: str, lower: str) -> bool:
+    """``lower`` says what is not a ``term`` ("… is not a mana ability", "… aren't mana
+    abilities", "… can never be a mana ability") or when something is one ("… is a mana
+    ability if …")."""
+    words = _term_words(term)
+    return (
+        re.search(r"\b(?:is not|isn't|are not|aren't|never be|can't be) (?:an? )?" + words, lower)
+        or re.search(r"\b(?:is|are) (?:an? )?" + words + " if ", lower)
+    ) is not None
 
 
 def _denies(term: str, lower: str) -> bool:
