@@ -475,16 +475,6 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             return
         _join_merge(p, a, b, owners, merges, targets_of, sources_of)
 
-    def _from_own_source(unit: str, c: int) -> bool:
-        """Whether new ``c``'s ``unit`` is a sentence of the old rule that went to ``c``:
-        then it resembles the free rule's sentence by a shared template, and does not
-        claim it."""
-        return any(
-            fuzz.token_set_ratio(unit, x) >= SENTENCE_KEPT
-            for k in sources_of.get(c, ())
-            for x in _sentences(p.old[k])
-        )
-
     for a, scored in sorted(ranked["old"].items()):
         if targets_of.get(a) or not scored or scored[0][0] < RESCUE_SCORE:
             continue
@@ -512,11 +502,16 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
         kept_in = {c: _kept_whole(p.old[a], p.new[c]) for c in fits}
         b = max(fits, key=lambda c: (kept_in[c][0], -c))
         kept, sentence = kept_in[b]
-        if kept < SENTENCE_KEPT or any(
-            rival[0] > kept - SENTENCE_LEAD and not _from_own_source(rival[1], c)
-            for _t, c, _s in scored
+        if kept < SENTENCE_KEPT:
+            continue
+        # A rival keeping the sentence nearly as well counts unless it has that
+        # likeness from its own source (see _said_by).
+        rivals = ((kept_in.get(c) or _kept_whole(p.old[a], p.new[c]), c) for _t, c, _s in scored)
+        if any(
+            score > kept - SENTENCE_LEAD
+            and not _said_by(unit, [p.old[k] for k in sources_of.get(c, ())])
+            for (score, unit), c in rivals
             if c != b
-            for rival in [kept_in.get(c) or _kept_whole(p.old[a], p.new[c])]
         ):
             continue
         owners = merge_owners(b)
@@ -817,6 +812,16 @@ def _kept_unit(a: _Node, b: _Node, content: bool = False) -> tuple[float, str]:
             if not content or len(_stems(x) & _stems(y)) >= KEPT_WORDS
         ),
         default=(0.0, ""),
+    )
+
+
+def _said_by(unit: str, sources: Sequence[_Node]) -> bool:
+    """Whether ``unit`` (of a taken new rule) is a sentence of one of that rule's
+    ``sources``: a rival that resembles a free rule's sentence by what its own source
+    said (a list of the same names, a shared frame) has it from there, and claims
+    nothing of the free rule."""
+    return any(
+        fuzz.token_set_ratio(unit, x) >= SENTENCE_KEPT for k in sources for x in _sentences(k)
     )
 
 
