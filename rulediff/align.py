@@ -236,9 +236,12 @@ class _Pairing:
         """The stems of every word of the old edition's rules (once they are asked for)."""
         self.defined: tuple | None = None
         """Per side: node → the term its text opens by defining, and the set of such terms."""
-        self.lines_drawn: tuple[dict[int, tuple[str, ...]], dict[int, tuple[str, ...]]] = ({}, {})
-        """Per side: node → the defined terms whose line its text draws (see
-        :func:`_draws_line`), once asked for."""
+        self.new_frames: frozenset[int] | None = None
+        """New rules written on a frame that is new to the edition (see
+        :func:`_new_frames`), once asked for."""
+        self.lines_drawn: tuple[dict[int, tuple[str, ...]], ...] | None = None
+        """Per side: node → the named kinds whose line its text draws (see
+        :func:`_lines_drawn`), once asked for."""
         self.sweeps: tuple[tuple[str, str], ...] = ()
         """The pair's recurring wording changes, longest first (once they are known)."""
         self.swept_titles: dict[int, frozenset[str]] = {}
@@ -261,6 +264,12 @@ class _Pairing:
         if ho < 0 or hn < 0 or self.o2n[ho] == hn or self.renamed_by_sweep(ho, hn):
             return True
         return not self.names_other_topic(ho, hn, self.old[i].lower, self.new[j].lower)
+
+    def on_new_frame(self, i: int, j: int) -> bool:
+        """New ``j`` is written on a frame new to the edition and keeps no sentence of old ``i``."""
+        if self.new_frames is None:
+            self.new_frames = _new_frames(self)
+        return j in self.new_frames and not _keeps_a_sentence(self.old[i], self.new[j])
 
     def renamed_by_sweep(self, ho: int, hn: int) -> bool:
         """The old heading's title, with the pair's recurring wording changes applied,
@@ -289,24 +298,18 @@ class _Pairing:
             return True
         # One text draws the line of a named kind (what is, or is not, a mana ability),
         # the other only speaks of things of that kind: not one rule reworded.
-        old, new = self.old[i].lower, self.new[j].lower
-        return any(
-            _names(term, old) and not _draws_line(term, old)
-            for term in self._lines_drawn(1, j, new, old_defined | new_defined)
-        ) or any(
-            _names(term, new) and not _draws_line(term, new)
-            for term in self._lines_drawn(0, i, old, old_defined | new_defined)
-        )
-
-    def _lines_drawn(self, side: int, k: int, lower: str, terms: set[str]) -> tuple[str, ...]:
-        """The ``terms`` of two words or more whose line node ``k`` of ``side`` (0 old,
-        1 new) draws. A one-word term (spell, player, ability) is named by most rules, and
-        a remark that something is not one draws no line of a kind."""
-        found = self.lines_drawn[side].get(k)
-        if found is None:
-            found = tuple(sorted(t for t in terms if " " in t and _draws_line(t, lower)))
-            self.lines_drawn[side][k] = found
-        return found
+        if self.lines_drawn is None:
+            self.lines_drawn = _lines_drawn(self.old, self.new, self.defined)
+        drawn_old, drawn_new = self.lines_drawn
+        if j in drawn_new:
+            old = self.old[i].lower
+            if any(_names(t, old) and not _draws_line(t, old) for t in drawn_new[j]):
+                return True
+        if i in drawn_old:
+            new = self.new[j].lower
+            if any(_names(t, new) and not _draws_line(t, new) for t in drawn_old[i]):
+                return True
+        return False
 
     def names_other_topic(self, ho: int, hn: int, old_text: str, new_text: str) -> bool:
         """The old text names its heading ``ho``'s words where the new one names heading
@@ -476,6 +479,46 @@ def _names(term: str, lower: str) -> bool:
     return re.search(r"\b" + _term_words(term), lower) is not None
 
 
+def _lines_drawn(
+    old: Sequence[_Node], new: Sequence[_Node], defined: tuple
+) -> tuple[dict[int, tuple[str, ...]], dict[int, tuple[str, ...]]]:
+    """Per side, the nodes that draw the line of a named kind (see :func:`_draws_line`),
+    each with those kinds: the terms of two words that a rule of either edition opens
+    by defining. A one-word term (spell, player, ability) is named by most rules, and a
+    remark that something is not one draws no line of a kind."""
+    (_, old_defined), (_, new_defined) = defined
+    kinds: dict[str, list[str]] = defaultdict(list)
+    for term in sorted(old_defined | new_defined):
+        if " " in term:
+            kinds[term.split(" ", 1)[0]].append(term)
+    out: tuple[dict[int, tuple[str, ...]], dict[int, tuple[str, ...]]] = ({}, {})
+    for found, nodes in zip(out, (old, new), strict=True):
+        for k, node in enumerate(nodes):
+            drawn = tuple(
+                term
+                for first, rest in _line_phrases(node.lower)
+                for term in kinds.get(first, ())
+                if re.fullmatch(_term_words(term), f"{first} {rest}")
+            )
+            if drawn:
+                found[k] = drawn
+    return out
+
+
+_LINE_PHRASE = re.compile(
+    r"\b(?:(?:is not|isn't|are not|aren't|never be|can't be) (?:an? )?([a-z]+) ([a-z]+)"
+    r"|(?:is|are) (?:an? )?([a-z]+) ([a-z]+) if\b)"
+)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _line_phrases(lower: str) -> tuple[tuple[str, str], ...]:
+    """The two-word phrases ``lower`` draws a line with (see :func:`_draws_line`)."""
+    return tuple(
+        (m.group(1) or m.group(3), m.group(2) or m.group(4)) for m in _LINE_PHRASE.finditer(lower)
+    )
+
+
 def _draws_line(term: str, lower: str) -> bool:
     """``lower`` says what is not a ``term`` ("… is not a mana ability", "… aren't mana
     abilities", "… can never be a mana ability") or when something is one ("… is a mana
@@ -500,6 +543,53 @@ def _defined_terms(nodes: Sequence[_Node]) -> tuple[dict[int, str], set[str]]:
         if m:
             terms[k] = m.group(1)
     return terms, set(terms.values())
+
+
+def _frames(nodes: Sequence[_Node], topics: Sequence[int]) -> dict[int, str]:
+    """Rule → its text with the title of its topic (a keyword, a step) put as ``§``, for
+    the rules that name their topic: the sentence frame the rule is written on."""
+    out = {}
+    for k, node in enumerate(nodes):
+        t = topics[k]
+        if node.heading or t < 0:
+            continue
+        title = nodes[t].lower.strip(" .")
+        if title and title in node.lower:
+            out[k] = re.sub(rf"\b{re.escape(title)}\b", PLACEHOLDER, node.lower)
+    return out
+
+
+def _keeps_a_sentence(old: _Node, new: _Node) -> bool:
+    """``new`` keeps one of ``old``'s sentences (``rescue.SENTENCE_KEPT``, token-set
+    similarity)."""
+    mine = provenance.unit_keys(new.text)
+    return any(
+        fuzz.token_set_ratio(x, y) >= rescue.SENTENCE_KEPT
+        for x in provenance.unit_keys(old.text)
+        for y in mine
+    )
+
+
+def _new_frames(p: _Pairing) -> frozenset[int]:
+    """New rules written on a frame the new edition writes for several topics (the same
+    text with the keyword's name swapped: "the X rules function no matter what zone
+    ...") and the old edition writes for none, not even reworded a little: text new to
+    the edition, for each topic alike, no old rule's rewrite."""
+    frames = _frames(p.new, p.new_topic)
+    topics_of: dict[str, set[int]] = defaultdict(set)
+    for k, frame in frames.items():
+        topics_of[frame].add(p.new_topic[k])
+    repeated = {frame for frame, topics in topics_of.items() if len(topics) > 1}
+    if not repeated:
+        return frozenset()
+    old_frames = list(_frames(p.old, p.old_topic).values())
+    new = {
+        frame
+        for frame in repeated
+        if process.extractOne(frame, old_frames, scorer=fuzz.ratio, score_cutoff=COPY_SIMILARITY)
+        is None
+    }
+    return frozenset(k for k, frame in frames.items() if frame in new)
 
 
 def _topic(nodes: Sequence[_Node], heads: tuple[int, ...]) -> int:

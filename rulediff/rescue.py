@@ -317,7 +317,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             scored: list[tuple[float, int, float]] = []
             for b in cands:
                 i, j = (a, b) if side == "old" else (b, a)
-                if not p.same_topic(i, j) or p.defines_other(i, j):
+                if not p.same_topic(i, j) or p.defines_other(i, j) or p.on_new_frame(i, j):
                     continue  # a template sentence of another keyword, step, zone or term
                 other = theirs.stems[b]
                 shared = words & other
