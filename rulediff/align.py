@@ -243,6 +243,12 @@ class _Pairing:
         any, stands in their own section."""
         self.defined: tuple | None = None
         """Per side: node → the term its text opens by defining, and the set of such terms."""
+        self.new_frames: frozenset[int] | None = None
+        """New rules written on a frame that is new to the edition (see
+        :func:`_new_frames`), once asked for."""
+        self.lines_drawn: tuple[dict[int, tuple[str, ...]], ...] | None = None
+        """Per side: node → the named kinds whose line its text draws (see
+        :func:`_lines_drawn`), once asked for."""
         self.sweeps: tuple[tuple[str, str], ...] = ()
         """The pair's recurring wording changes, longest first (once they are known)."""
         self.swept_titles: dict[int, frozenset[str]] = {}
@@ -274,6 +280,12 @@ class _Pairing:
         """:func:`_restated_for_new_subject`, once headings are matched."""
         return self.headings_matched and _restated_for_new_subject(self, i, j)
 
+    def on_new_frame(self, i: int, j: int) -> bool:
+        """New ``j`` is written on a frame new to the edition and keeps no sentence of old ``i``."""
+        if self.new_frames is None:
+            self.new_frames = _new_frames(self)
+        return j in self.new_frames and not _keeps_a_sentence(self.old[i], self.new[j])
+
     def renamed_by_sweep(self, ho: int, hn: int) -> bool:
         """The old heading's title, with the pair's recurring wording changes applied,
         names what the new one does ("In Play" → "Battlefield" where every "in play"
@@ -293,11 +305,26 @@ class _Pairing:
         ability"): the definition and the rule on what falls outside it."""
         if self.defined is None:
             self.defined = (_defined_terms(self.old), _defined_terms(self.new))
-        (old_terms, _), (new_terms, _) = self.defined
+        (old_terms, old_defined), (new_terms, new_defined) = self.defined
         a, b = old_terms.get(i), new_terms.get(j)
-        if a == b:
-            return False
-        return bool((a and _denies(a, self.new[j].lower)) or (b and _denies(b, self.old[i].lower)))
+        if a != b and (
+            (a and _denies(a, self.new[j].lower)) or (b and _denies(b, self.old[i].lower))
+        ):
+            return True
+        # One text draws the line of a named kind (what is, or is not, a mana ability),
+        # the other only speaks of things of that kind: not one rule reworded.
+        if self.lines_drawn is None:
+            self.lines_drawn = _lines_drawn(self.old, self.new, self.defined)
+        drawn_old, drawn_new = self.lines_drawn
+        if j in drawn_new:
+            old = self.old[i].lower
+            if any(_names(t, old) and not _draws_line(t, old) for t in drawn_new[j]):
+                return True
+        if i in drawn_old:
+            new = self.new[j].lower
+            if any(_names(t, new) and not _draws_line(t, new) for t in drawn_old[i]):
+                return True
+        return False
 
     def names_other_topic(self, ho: int, hn: int, old_text: str, new_text: str) -> bool:
         """The old text names its heading ``ho``'s words where the new one names heading
@@ -453,6 +480,71 @@ def _opposite_conditions(old: str, new: str) -> bool:
     return bool((neg_old - neg_new) & stated_new or (neg_new - neg_old) & stated_old)
 
 
+@functools.lru_cache(maxsize=1 << 12)
+def _term_words(term: str) -> str:
+    """A regex for ``term`` as whole words, its last one singular or plural."""
+    *head, last = term.split()
+    plural = last[:-1] + "(?:y|ies)" if last.endswith("y") else re.escape(last) + "(?:e?s)?"
+    return "".join(f"{re.escape(w)} " for w in head) + plural + r"\b"
+
+
+def _names(term: str, lower: str) -> bool:
+    """``lower`` names ``term`` (alone or as the end of a longer name: "triggered mana
+    ability" names "mana ability")."""
+    return re.search(r"\b" + _term_words(term), lower) is not None
+
+
+def _lines_drawn(
+    old: Sequence[_Node], new: Sequence[_Node], defined: tuple
+) -> tuple[dict[int, tuple[str, ...]], dict[int, tuple[str, ...]]]:
+    """Per side, the nodes that draw the line of a named kind (see :func:`_draws_line`),
+    each with those kinds: the terms of two words that a rule of either edition opens
+    by defining. A one-word term (spell, player, ability) is named by most rules, and a
+    remark that something is not one draws no line of a kind."""
+    (_, old_defined), (_, new_defined) = defined
+    kinds: dict[str, list[str]] = defaultdict(list)
+    for term in sorted(old_defined | new_defined):
+        if " " in term:
+            kinds[term.split(" ", 1)[0]].append(term)
+    out: tuple[dict[int, tuple[str, ...]], dict[int, tuple[str, ...]]] = ({}, {})
+    for found, nodes in zip(out, (old, new), strict=True):
+        for k, node in enumerate(nodes):
+            drawn = tuple(
+                term
+                for first, rest in _line_phrases(node.lower)
+                for term in kinds.get(first, ())
+                if re.fullmatch(_term_words(term), f"{first} {rest}")
+            )
+            if drawn:
+                found[k] = drawn
+    return out
+
+
+_LINE_PHRASE = re.compile(
+    r"\b(?:(?:is not|isn't|are not|aren't|never be|can't be) (?:an? )?([a-z]+) ([a-z]+)"
+    r"|(?:is|are) (?:an? )?([a-z]+) ([a-z]+) if\b)"
+)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _line_phrases(lower: str) -> tuple[tuple[str, str], ...]:
+    """The two-word phrases ``lower`` draws a line with (see :func:`_draws_line`)."""
+    return tuple(
+        (m.group(1) or m.group(3), m.group(2) or m.group(4)) for m in _LINE_PHRASE.finditer(lower)
+    )
+
+
+def _draws_line(term: str, lower: str) -> bool:
+    """``lower`` says what is not a ``term`` ("… is not a mana ability", "… aren't mana
+    abilities", "… can never be a mana ability") or when something is one ("… is a mana
+    ability if …")."""
+    words = _term_words(term)
+    return (
+        re.search(r"\b(?:is not|isn't|are not|aren't|never be|can't be) (?:an? )?" + words, lower)
+        or re.search(r"\b(?:is|are) (?:an? )?" + words + " if ", lower)
+    ) is not None
+
+
 def _denies(term: str, lower: str) -> bool:
     """``lower`` says that something is not ``term``."""
     return _denial(term).search(lower) is not None
@@ -466,6 +558,53 @@ def _defined_terms(nodes: Sequence[_Node]) -> tuple[dict[int, str], set[str]]:
         if m:
             terms[k] = m.group(1)
     return terms, set(terms.values())
+
+
+def _frames(nodes: Sequence[_Node], topics: Sequence[int]) -> dict[int, str]:
+    """Rule → its text with the title of its topic (a keyword, a step) put as ``§``, for
+    the rules that name their topic: the sentence frame the rule is written on."""
+    out = {}
+    for k, node in enumerate(nodes):
+        t = topics[k]
+        if node.heading or t < 0:
+            continue
+        title = nodes[t].lower.strip(" .")
+        if title and title in node.lower:
+            out[k] = re.sub(rf"\b{re.escape(title)}\b", PLACEHOLDER, node.lower)
+    return out
+
+
+def _keeps_a_sentence(old: _Node, new: _Node) -> bool:
+    """``new`` keeps one of ``old``'s sentences (``rescue.SENTENCE_KEPT``, token-set
+    similarity)."""
+    mine = provenance.unit_keys(new.text)
+    return any(
+        fuzz.token_set_ratio(x, y) >= rescue.SENTENCE_KEPT
+        for x in provenance.unit_keys(old.text)
+        for y in mine
+    )
+
+
+def _new_frames(p: _Pairing) -> frozenset[int]:
+    """New rules written on a frame the new edition writes for several topics (the same
+    text with the keyword's name swapped: "the X rules function no matter what zone
+    ...") and the old edition writes for none, not even reworded a little: text new to
+    the edition, for each topic alike, no old rule's rewrite."""
+    frames = _frames(p.new, p.new_topic)
+    topics_of: dict[str, set[int]] = defaultdict(set)
+    for k, frame in frames.items():
+        topics_of[frame].add(p.new_topic[k])
+    repeated = {frame for frame, topics in topics_of.items() if len(topics) > 1}
+    if not repeated:
+        return frozenset()
+    old_frames = list(_frames(p.old, p.old_topic).values())
+    new = {
+        frame
+        for frame in repeated
+        if process.extractOne(frame, old_frames, scorer=fuzz.ratio, score_cutoff=COPY_SIMILARITY)
+        is None
+    }
+    return frozenset(k for k, frame in frames.items() if frame in new)
 
 
 def _topic(nodes: Sequence[_Node], heads: tuple[int, ...]) -> int:
@@ -2144,6 +2283,25 @@ def _find_copies(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, li
             and fuzz.ratio(p.old[k].lower, p.new[j].lower) >= COPY_SIMILARITY
             and _keeps_its_name(p.old[k], p.new[j])
         ]
+        # A copy pushed out of its place by this match to a text it is no copy of.
+        displaced = [
+            k
+            for side, k in rivals
+            if side == "old"
+            and p.o2n[k] >= 0
+            and p.o2n[k] != j
+            and p.method.get(k) == "fuzzy"
+            and k not in in_merges
+            and k not in splits
+            and not _in_place(p, k, p.o2n[k])
+            and fuzz.ratio(p.old[k].lower, p.new[p.o2n[k]].lower) < COPY_SIMILARITY
+            and fuzz.ratio(p.old[k].lower, p.new[j].lower) >= COPY_SIMILARITY
+            and _keeps_its_name(p.old[k], p.new[j])
+        ]
+        if displaced and len(copies_old) + len(displaced) == len(rivals):
+            if _displaced_copies_in_place(p, i, j, copies_old, displaced, merges, in_splits):
+                del p.alternatives[i]
+                continue
         if copies_new and len(copies_new) == len(rivals):
             splits[i] = sorted([j, *copies_new], key=lambda k: p.new[k].order)
             in_splits.update(splits[i])
@@ -2270,6 +2428,30 @@ def _withdraw_new_subject_matches(p: _Pairing, splits: dict[int, list[int]]) -> 
 
 #: A free new rule holding this share of an old copy's words holds that copy.
 COPY_COVERAGE = 0.9
+
+
+def _displaced_copies_in_place(
+    p: _Pairing,
+    i: int,
+    j: int,
+    copies: list[int],
+    displaced: list[int],
+    merges: dict[int, list[int]],
+    in_splits: set[int],
+) -> bool:
+    """:func:`_copies_in_place` for a text written twice in both editions whose copies
+    crossed in text matching: one copy took the other's place, and the other took the
+    closest free text, of which it is no copy. Their matches are undone when every copy
+    finds its own place, kept otherwise."""
+    saved = [(k, p.o2n[k], p.score.pop(k), p.method.pop(k)) for k in displaced]
+    for k, m, _score, _method in saved:
+        p.o2n[k] = -1
+        p.n2o[m] = -1
+    if _copies_in_place(p, [i, *copies, *displaced], j, merges, in_splits):
+        return True
+    for k, m, score, method in saved:
+        p.pair(k, m, score, method)
+    return False
 
 
 def _copies_in_place(

@@ -317,7 +317,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             scored: list[tuple[float, int, float]] = []
             for b in cands:
                 i, j = (a, b) if side == "old" else (b, a)
-                if not p.same_topic(i, j) or p.defines_other(i, j):
+                if not p.same_topic(i, j) or p.defines_other(i, j) or p.on_new_frame(i, j):
                     continue  # a template sentence of another keyword, step, zone or term
                 other = theirs.stems[b]
                 shared = words & other
@@ -502,9 +502,15 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
         kept_in = {c: _kept_whole(p.old[a], p.new[c]) for c in fits}
         b = max(fits, key=lambda c: (kept_in[c][0], -c))
         kept, sentence = kept_in[b]
-        if kept < SENTENCE_KEPT or any(
-            (kept_in.get(c) or _kept_whole(p.old[a], p.new[c]))[0] > kept - SENTENCE_LEAD
-            for _t, c, _s in scored
+        if kept < SENTENCE_KEPT:
+            continue
+        # A rival keeping the sentence nearly as well counts unless it has that
+        # likeness from its own source (see _said_by).
+        rivals = ((kept_in.get(c) or _kept_whole(p.old[a], p.new[c]), c) for _t, c, _s in scored)
+        if any(
+            score > kept - SENTENCE_LEAD
+            and not _said_by(unit, [p.old[k] for k in sources_of.get(c, ())])
+            for (score, unit), c in rivals
             if c != b
         ):
             continue
@@ -806,6 +812,16 @@ def _kept_unit(a: _Node, b: _Node, content: bool = False) -> tuple[float, str]:
             if not content or len(_stems(x) & _stems(y)) >= KEPT_WORDS
         ),
         default=(0.0, ""),
+    )
+
+
+def _said_by(unit: str, sources: Sequence[_Node]) -> bool:
+    """Whether ``unit`` (of a taken new rule) is a sentence of one of that rule's
+    ``sources``: a rival that resembles a free rule's sentence by what its own source
+    said (a list of the same names, a shared frame) has it from there, and claims
+    nothing of the free rule."""
+    return any(
+        fuzz.token_set_ratio(unit, x) >= SENTENCE_KEPT for k in sources for x in _sentences(k)
     )
 
 

@@ -696,3 +696,39 @@ def test_rule_whose_family_dissolved_goes_to_its_mutual_closest_text() -> None:
     b = align(corpus_edition("2006-05-01"), corpus_edition("2009-09-04"))
     m = b.match_for_new("701.2a")
     assert m is None or not m.old_ids, m
+
+
+# --- round 18: wrong links left -----------------------------------------------------------------
+
+
+def test_rival_keeping_a_sentence_by_its_own_sources_wording_does_not_block_a_join() -> None:
+    # 2003 → 2009: the old note that the five snow-covered lands are basic joins the new
+    # supertype rule whose errata list names them. The new rule listing the basic land
+    # types resembles the note's list of names nearly as well, but that likeness is its
+    # own source's sentence (the old rule listing the same types): it claims nothing.
+    from rapidfuzz import fuzz
+
+    from rulediff import provenance
+    from rulediff.align import _Node
+    from rulediff.rescue import SENTENCE_KEPT, SENTENCE_LEAD, _said_by
+
+    old, new = corpus_edition("2003-12-01"), corpus_edition("2009-10-01")
+
+    def kept(a: str, b: str) -> float:
+        return max(fuzz.token_set_ratio(x, y) for x in a for y in b)
+
+    note = provenance.unit_keys(old.rule("502.14b").text)
+    errata = provenance.unit_keys(new.rule("204.4c").text)
+    types = provenance.unit_keys(new.rule("305.6").text)
+    assert kept(note, errata) >= SENTENCE_KEPT
+    assert kept(note, types) > kept(note, errata) - SENTENCE_LEAD
+    source = _Node("212.6d", old.rule("212.6d").text, None, False, 0)
+    assert all(_said_by(y, [source]) for y in types[:1])
+    a = align(old, new)
+    m = a.match_for_new("204.4c")
+    assert m is not None and "502.14b" in m.old_ids, m
+    # On paraphrases: a sentence its rule's source said, and one it did not.
+    source = _Node("1", "Widgets come in red, blue and green.", None, False, 0)
+    assert _said_by("widgets come in red, blue and green.", [source])
+    assert not _said_by("gadgets are sold in boxes of ten.", [source])
+    assert not _said_by("widgets come in red, blue and green.", [])
