@@ -101,6 +101,9 @@ MIN_TOTAL = 62.0
 SAME_PLACE_SIMILARITY = 40.0
 #: First fuzzy round: only confident pairs, so the second round sees their parents.
 CONFIDENT_TOTAL = 80.0
+#: A rule freed from a variant's copy of it takes a free new text this close to its own
+#: (:func:`_pair_with_own_copy`).
+WITHDRAWN_COPY = 80.0
 #: Candidates per old text taken from the bigram index.
 INDEX_CANDIDATES = 8
 #: A bigram shared by more texts than this says nothing about identity.
@@ -2408,6 +2411,7 @@ def _withdraw_new_subject_matches(p: _Pairing, splits: dict[int, list[int]]) -> 
             p.score.pop(i, None)
             p.method.pop(i, None)
             p.alternatives.pop(i, None)
+            _pair_with_own_copy(p, i)
     for i, pieces in list(splits.items()):
         kept = [j for j in pieces if not _restated_for_new_subject(p, i, j)]
         if len(kept) == len(pieces):
@@ -2424,6 +2428,22 @@ def _withdraw_new_subject_matches(p: _Pairing, splits: dict[int, list[int]]) -> 
         if kept and p.o2n[i] < 0 and p.n2o[kept[0]] < 0:
             j = kept[0]
             p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "sentence")
+
+
+def _pair_with_own_copy(p: _Pairing, i: int) -> None:
+    """Old ``i``, freed from a variant's copy of its text, goes to the free new rule that
+    says it nearly word for word (:data:`WITHDRAWN_COPY`) outside any new subject: the
+    general rule moved to another section (a multiplayer rule into the game-start rules)
+    while a new variant wrote it again. Later passes limit a freed rule to its own
+    section, so this is its one way out of it."""
+    free = {
+        j: node.lower
+        for j, node in enumerate(p.new)
+        if p.n2o[j] < 0 and not node.heading and not _restated_for_new_subject(p, i, j)
+    }
+    best = process.extractOne(p.old[i].lower, free, scorer=fuzz.ratio, score_cutoff=WITHDRAWN_COPY)
+    if best is not None:
+        p.pair(i, best[2], round(best[1], 1), "fuzzy")
 
 
 #: A free new rule holding this share of an old copy's words holds that copy.

@@ -1215,6 +1215,44 @@ def test_game_start_rule_is_not_matched_to_a_later_variants_copy_of_it() -> None
     assert by_old(b, "502.2c").new_ids == ("702.7c",)
 
 
+def test_rule_freed_from_a_variants_copy_follows_its_own_text_out_of_its_section() -> None:
+    # 2012 → 2019: the multiplayer mulligan rule (chapter 800) is written twice in the new
+    # edition: nearly whole in the general game-start rules (now for multiplayer and a new
+    # variant) and again under that variant (Brawl, a word the old edition lacks). Freed
+    # from the variant's copy, it goes to its near copy outside its own section.
+    old, new = corpus_edition("2012-02-01"), corpus_edition("2019-01-25")
+    assert "brawl" not in " ".join(rule.text.lower() for rule in old.rules)
+    assert fuzz.ratio(old.rule("800.5").text.lower(), new.rule("103.4c").text.lower()) >= 80
+    a = align(old, new)
+    assert by_old(a, "800.5").new_ids == ("103.4c",)
+    assert by_new(a, "903.11g").old_ids == ()
+
+
+def test_rule_freed_from_a_variants_copy_goes_to_its_near_copy_in_another_section() -> None:
+    # The old group-play rule is written twice in the new edition: word for word under a
+    # new variant (a title the old edition has no word for), and nearly whole, widened to
+    # name the variant too, among the opening rules. Its own section lives on.
+    group_rule = (
+        "In group play, the first time a player redoes their tower, they restack all "
+        "their widgets rather than one fewer."
+    )
+    old = _OPENING.format(opening="100.2. Each player then picks a colour.") + (
+        f"\n200.2. {group_rule}\n"
+    )
+    new = _OPENING.format(
+        opening="100.2. Each player then picks a colour.\n\n100.3. In group play and in "
+        "lantern relay, the first time a player redoes their tower, they restack all their "
+        "widgets rather than one fewer."
+    ) + (
+        "\n201. Lantern Relay\n\n"
+        "201.1. A lantern relay match is played by teams of lantern bearers.\n\n"
+        f"201.2. {group_rule}\n"
+    )
+    a = align(edition(old), edition(new))
+    assert by_new(a, "201.2").old_ids == ()
+    assert by_old(a, "200.2").new_ids == ("100.3",)
+
+
 def test_rule_matched_out_of_place_to_another_subjects_note_goes_where_its_statement_went() -> None:
     # The old tournament rule's closing pointer sentences are written again in a note
     # for multiplayer tournaments (chapter "Multiplayer Rules"; the old rule names no
