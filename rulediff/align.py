@@ -279,7 +279,9 @@ class _Pairing:
     def withdrawn_from(self, i: int, j: int) -> bool:
         """Old ``i`` may not go to new ``j``: ``j`` restates ``i`` for a subject the old
         edition lacks, or ``i`` was withdrawn from such a restatement and ``j`` stands
-        outside its own section."""
+        outside its own section or opens by naming such a subject
+        (:func:`_opens_with_new_subject`). Every pass that pairs a freed rule asks
+        this, the sentence pass too (it had re-taken the restatement right away)."""
         if self.restated_for_new_subject(i, j):
             return True
         if i not in self.withdrawn:
@@ -2407,10 +2409,10 @@ def _in_own_section(p: _Pairing, i: int, j: int) -> bool:
 
 
 def _opens_with_new_subject(p: _Pairing, j: int) -> bool:
-    """New ``j``'s opening clause (up to its first comma or sentence end) names a word of the title of a
-    new heading with no old counterpart that the old edition has no word for ("in a
-    [variant] game, ..."): the rule is written for that subject, as a rule under its
-    heading would be."""
+    """New ``j``'s opening clause (up to its first comma or sentence end) names a word
+    that the old edition has no word for and that titles a new heading with no old
+    counterpart ("in a [variant] game, ..."): the rule is written for that subject, as
+    a rule under that heading would be."""
     opening = re.split(r"[,.;:]", p.new[j].lower, maxsplit=1)[0]
     unheard = _words(opening) - p.old_words()
     if not unheard:
