@@ -272,12 +272,30 @@ class _Pairing:
             return False
         if self.restated_for_new_subject(i, j):
             return False
-        if i in self.withdrawn and not _in_own_section(self, i, j):
+        if self.withdrawn_from(i, j):
             return False
         ho, hn = self.old_topic[i], self.new_topic[j]
         if ho < 0 or hn < 0 or self.o2n[ho] == hn or self.renamed_by_sweep(ho, hn):
             return True
         return not self.names_other_topic(ho, hn, self.old[i].lower, self.new[j].lower)
+
+    def withdrawn_from(self, i: int, j: int) -> bool:
+        """Old ``i`` may not go to new ``j``: ``j`` restates ``i`` for a subject the old
+        edition lacks, or ``i`` was withdrawn from such a restatement and ``j`` stands
+        outside its own section or opens by naming such a subject
+        (:func:`_opens_with_new_subject`). Every pass that pairs a freed rule asks
+        this, the sentence pass too (it had re-taken the restatement right away)."""
+        if self.restated_for_new_subject(i, j):
+            return True
+        if i not in self.withdrawn:
+            return False
+        return not _in_own_section(self, i, j) or _opens_with_new_subject(self, j)
+
+    def old_words(self) -> frozenset[str]:
+        """The stems of every word of the old edition's rules."""
+        if self.old_vocabulary is None:
+            self.old_vocabulary = frozenset().union(*(_words(node.lower) for node in self.old))
+        return self.old_vocabulary
 
     def restated_for_new_subject(self, i: int, j: int) -> bool:
         """:func:`_restated_for_new_subject`, once headings are matched."""
@@ -1418,6 +1436,7 @@ def _sentence_splits(
                 and j not in merges
                 and prov.share_received(i, j) >= PIECE_SHARE
                 and len(prov.by_new[j]) == 1
+                and not p.withdrawn_from(i, j)
             ),
             key=lambda k: p.new[k].order,
         )
@@ -2367,12 +2386,10 @@ def _under_new_subject(p: _Pairing, j: int) -> bool:
     the old edition has no word for (a game variant it did not have): an old rule's
     text found there is that text written again for the new subject, not a piece cut
     from the old rule."""
-    if p.old_vocabulary is None:
-        p.old_vocabulary = frozenset().union(*(_words(node.lower) for node in p.old))
     for h in p.new_heads[j]:
         if p.n2o[h] >= 0:
             continue
-        if _content_stems(p.new[h]) - p.old_vocabulary:
+        if _content_stems(p.new[h]) - p.old_words():
             return True
     return False
 
@@ -2392,6 +2409,21 @@ def _restated_for_new_subject(p: _Pairing, i: int, j: int) -> bool:
 def _in_own_section(p: _Pairing, i: int, j: int) -> bool:
     """New ``j``'s nearest heading is the counterpart of old ``i``'s nearest heading."""
     return bool(p.old_heads[i] and p.new_heads[j]) and p.o2n[p.old_heads[i][0]] == p.new_heads[j][0]
+
+
+def _opens_with_new_subject(p: _Pairing, j: int) -> bool:
+    """New ``j``'s opening clause (up to its first comma or sentence end) names a word
+    that the old edition has no word for and that titles a new heading with no old
+    counterpart ("in a [variant] game, ..."): the rule is written for that subject, as
+    a rule under that heading would be."""
+    opening = re.split(r"[,.;:]", p.new[j].lower, maxsplit=1)[0]
+    unheard = _words(opening) - p.old_words()
+    if not unheard:
+        return False
+    return any(
+        node.heading and p.n2o[h] < 0 and _content_stems(node) & unheard
+        for h, node in enumerate(p.new)
+    )
 
 
 def _withdraw_new_subject_matches(p: _Pairing, splits: dict[int, list[int]]) -> None:

@@ -1253,6 +1253,44 @@ def test_rule_freed_from_a_variants_copy_goes_to_its_near_copy_in_another_sectio
     assert by_old(a, "200.2").new_ids == ("100.3",)
 
 
+def test_withdrawn_rule_is_not_retaken_by_a_variants_rule_in_its_own_section() -> None:
+    # The old opening rule's wording is written again under a new variant (withdrawn);
+    # in its own section the new edition also has a subrule that opens by naming that
+    # variant: it is written for the new subject too, no counterpart of the old rule.
+    old = _OPENING.format(
+        opening="100.2. Once the first spinner has been chosen, every player sets a score "
+        "of ten and takes five widgets from the pile."
+    )
+    new = _OPENING.format(
+        opening="100.2. Each player begins the match with a score of ten. Some other kinds "
+        "of match begin with other scores.\n\n"
+        "100.2a. In a lantern relay match, every player sets a score of ten plus the "
+        "number of lanterns their team carries."
+    ) + (
+        "\n201. Lantern Relay\n\n"
+        "201.1. A lantern relay match is played by teams of lantern bearers.\n\n"
+        "201.2. Once the first spinner has been chosen, every player sets a score of ten "
+        "and takes five widgets from the pile.\n"
+    )
+    a = align(edition(old), edition(new))
+    assert by_new(a, "100.2a").old_ids == ()
+    assert by_new(a, "201.2").old_ids == ()
+
+
+def test_withdrawn_game_start_rule_goes_to_the_general_starting_life_rule() -> None:
+    # Freed from the variant copies of it, the old game-start rule (life total, hand)
+    # goes to the new general starting-life rule of its own section: not re-taken by a
+    # sentence step for the copy, and not the sibling opening "in a Vanguard game".
+    old, new = corpus_edition("2002-10-07"), corpus_edition("2014-02-01")
+    assert "vanguard" not in " ".join(rule.text.lower() for rule in old.rules)
+    assert "vanguard" in new.rule("103.3b").text.lower().split(",")[0]
+    a = align(old, new)
+    assert by_old(a, "101.3").new_ids == ("103.3",)
+    assert by_new(a, "103.3b").old_ids == ()
+    b = aligned("2004-10-01", "2026-06-19")
+    assert by_old(b, "101.3").new_ids == ("103.4",)
+
+
 def test_rule_matched_out_of_place_to_another_subjects_note_goes_where_its_statement_went() -> None:
     # The old tournament rule's closing pointer sentences are written again in a note
     # for multiplayer tournaments (chapter "Multiplayer Rules"; the old rule names no
