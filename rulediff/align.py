@@ -2399,10 +2399,17 @@ def _restated_for_new_subject(p: _Pairing, i: int, j: int) -> bool:
     (:func:`_under_new_subject`) while old ``i``'s own heading lives on as a heading
     elsewhere in the new edition: ``j`` is ``i``'s text written again for the new
     subject (a variant's game-start or concession rule), and ``i``'s own successor, if
-    any, is in its own section."""
+    any, is in its own section. A nearest heading matched to a rule with text (a step's
+    heading taken by its opening rule) says nothing; the next one up that lives on as a
+    heading does."""
     if not p.old_heads[i] or not _under_new_subject(p, j):
         return False
     home = p.o2n[p.old_heads[i][0]]
+    if home >= 0 and not p.new[home].heading:
+        home = next(
+            (p.o2n[h] for h in p.old_heads[i][1:] if p.o2n[h] >= 0 and p.new[p.o2n[h]].heading),
+            -1,
+        )
     return home >= 0 and p.new[home].heading and home not in p.new_heads[j]
 
 

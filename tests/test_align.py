@@ -1291,6 +1291,18 @@ def test_withdrawn_game_start_rule_goes_to_the_general_starting_life_rule() -> N
     assert by_old(b, "101.3").new_ids == ("103.4",)
 
 
+def test_a_step_heading_taken_by_its_opening_rule_still_places_its_rules() -> None:
+    # 2002 → 2009: the old declare-blockers step heading is matched to the new step's
+    # opening rule, not to its heading; the old "blocking alone" definition must still
+    # not go to the new exalted keyword's restatement of "attacking alone" (a keyword
+    # the old edition has no word for): its section lives on as the turn-structure one.
+    old, new = corpus_edition("2002-10-07"), corpus_edition("2009-07-11")
+    assert "exalted" not in " ".join(rule.text.lower() for rule in old.rules)
+    a = align(old, new)
+    assert "702.80b" not in by_old(a, "309.4a").new_ids
+    assert by_new(a, "702.80b").old_ids == ()
+
+
 def test_rule_matched_out_of_place_to_another_subjects_note_goes_where_its_statement_went() -> None:
     # The old tournament rule's closing pointer sentences are written again in a note
     # for multiplayer tournaments (chapter "Multiplayer Rules"; the old rule names no
