@@ -2473,6 +2473,34 @@ def _restated_for_new_subject(p: _Pairing, i: int, j: int) -> bool:
     return home >= 0 and p.new[home].heading and home not in p.new_heads[j]
 
 
+def _withdraw_frame_matches(p: _Pairing) -> None:
+    """Undo a weak text match (below :data:`WEAK_FUZZY`) out of the old rule's own
+    section when the text cannot tell the new rule from a runner-up written on the same
+    frame (a near copy, :data:`COPY_SIMILARITY`) and the old rule says none of the words
+    that tell the two apart (snow mana and generic mana; wither and lifelink): only the
+    frame matched. The old rule is then paired only within its own section (``withdrawn``),
+    or stays removed."""
+    for i, rivals in sorted(p.alternatives.items()):
+        j = p.o2n[i]
+        if j < 0 or p.old[i].heading or p.method.get(i) != "fuzzy":
+            continue
+        if p.score.get(i, 100.0) >= WEAK_FUZZY or _in_own_section(p, i, j):
+            continue
+        said = _words(p.old[i].lower)
+        for side, k in rivals:
+            if side != "new" or fuzz.ratio(p.new[j].lower, p.new[k].lower) < COPY_SIMILARITY:
+                continue
+            mine, theirs = _own_words(p.new[j], (p.new[k],)), _own_words(p.new[k], (p.new[j],))
+            if mine and theirs and not (mine | theirs) & said:
+                p.withdrawn.add(i)
+                p.o2n[i] = -1
+                p.n2o[j] = -1
+                p.score.pop(i, None)
+                p.method.pop(i, None)
+                p.alternatives.pop(i, None)
+                break
+
+
 def _in_own_section(p: _Pairing, i: int, j: int) -> bool:
     """New ``j``'s nearest heading is the counterpart of old ``i``'s nearest heading."""
     return bool(p.old_heads[i] and p.new_heads[j]) and p.o2n[p.old_heads[i][0]] == p.new_heads[j][0]
@@ -2610,6 +2638,7 @@ def align(old: Edition, new: Edition) -> Alignment:
     _match_by_sentences(rules, prov)
     _match_headings(rules)
     _withdraw_new_subject_matches(rules, {})
+    _withdraw_frame_matches(rules)
     rules.headings_matched = True
     _match_by_children(rules)
     _match_gaps(rules)
