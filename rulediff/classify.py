@@ -228,8 +228,10 @@ class _Stays:
     crosswise, when a lone reworded sentence lands in another chapter than the rule's
     own counterpart, when the new sentence names the variant heading it stands under and
     the old one does not, when the new rule stands under a heading naming a subject the
-    old edition lacks while the old rule's own section lives on elsewhere, or when the two
-    sentences name different keywords (steps, zones) whose headings are not matched.
+    old edition lacks while the old rule's own section lives on elsewhere, when a sibling
+    of the old rule (other than the new rule's predecessor) says the new sentence about as
+    well (a frame the siblings share), or when the two sentences name different keywords
+    (steps, zones) whose headings are not matched.
     """
 
     old_group: dict[int, tuple[int, ...]]
