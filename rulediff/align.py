@@ -270,8 +270,6 @@ class _Pairing:
             self.old[i].lower, self.new[j].lower
         ):
             return False
-        if self.restated_for_new_subject(i, j):
-            return False
         if self.withdrawn_from(i, j):
             return False
         ho, hn = self.old_topic[i], self.new_topic[j]
@@ -296,6 +294,12 @@ class _Pairing:
         if self.old_vocabulary is None:
             self.old_vocabulary = frozenset().union(*(_words(node.lower) for node in self.old))
         return self.old_vocabulary
+
+    def said_by_sibling(
+        self, i: int, new_key: str, score: float, besides: Iterable[int] = ()
+    ) -> bool:
+        """:func:`_said_by_sibling`: the new sentence is a frame old ``i``'s siblings share."""
+        return _said_by_sibling(self, i, new_key, score, besides)
 
     def restated_for_new_subject(self, i: int, j: int) -> bool:
         """:func:`_restated_for_new_subject`, once headings are matched."""
@@ -1293,6 +1297,11 @@ class _Provenance:
             self.old_holders[u.key].add(u.owner)
         for u in self.new_units:
             self.new_holders[u.key].add(u.owner)
+        #: New rule → its first unit of ``MIN_UNIT_WORDS`` words or more (its statement).
+        self.statement_of_new: dict[int, int] = {}
+        for k, u in enumerate(self.new_units):
+            if len(u.key.split()) >= provenance.MIN_UNIT_WORDS:
+                self.statement_of_new.setdefault(u.owner, k)
         self.by_old: dict[int, set[int]] = defaultdict(set)
         self.by_new: dict[int, set[int]] = defaultdict(set)
         self.links_of_old: dict[int, list[int]] = defaultdict(list)
@@ -1471,6 +1480,8 @@ def _sentence_splits(
             continue
         if _under_new_subject(p, j):
             continue
+        if group and _opens_with_new_statement(prov, j) and _sibling_frame(p, prov, i, j):
+            continue  # a new rule written on the frame the old rule's siblings share
         group = sorted({*group, j}, key=lambda k: p.new[k].order)
         if len(group) < 2:
             # The old rule is free too: its only place is here (handled as a 1:1 pair).
@@ -1498,6 +1509,52 @@ def _sentence_splits(
         if topic >= 0 and p.o2n[topic] >= 0 and not _new_under(p, j, p.new[p.o2n[topic]].id):
             continue  # its keyword or step went elsewhere: a shared sentence, not a merge
         _join_merge(p, i, j, splits, merges, in_merges)
+
+
+def _sibling_frame(p: _Pairing, prov: _Provenance, i: int, j: int) -> bool:
+    """Each sentence linking old ``i`` to new ``j`` is one a sibling of ``i`` says about
+    as well (:func:`_said_by_sibling`): the link is a frame the siblings share (the
+    timing sentence of several special actions), not ``i``'s own text."""
+    found = False
+    for k in prov.links_of_old[i]:
+        link = prov.links[k]
+        if prov.new_units[link.new].owner != j:
+            continue
+        if not _said_by_sibling(p, i, prov.new_units[link.new].key, link.score):
+            return False
+        found = True
+    return found
+
+
+def _said_by_sibling(
+    p: _Pairing, i: int, new_key: str, score: float, besides: Iterable[int] = ()
+) -> bool:
+    """A sentence of a sibling of old ``i`` (its sweeps applied; ``besides`` left out)
+    is within :data:`FRAME_MARGIN` of ``score`` as close to the new sentence
+    ``new_key``: the sentence linked to ``i`` at ``score`` is a frame the siblings share."""
+    parent = p.old[i].parent
+    if parent is None:
+        return False
+    skip = {i, *besides}
+    for k in p.old_children.get(parent, ()):
+        if k in skip or p.old[k].heading:
+            continue
+        for u in provenance.units(k, p.old[k].text):
+            theirs = provenance.apply_sweeps(u.key, p.sweeps)
+            if score - fuzz.ratio(new_key, theirs) < FRAME_MARGIN:
+                return True
+    return False
+
+
+def _opens_with_new_statement(prov: _Provenance, j: int) -> bool:
+    """New ``j``'s first sentence (its statement) comes from no old rule: ``j`` is a new
+    rule, and an old sentence it repeats further on is wording reused for its own
+    subject (another special action on the timing of playing a land), not a piece cut
+    from the old rule."""
+    statement = prov.statement_of_new.get(j)
+    if statement is None:
+        return False
+    return all(prov.links[k].new != statement for k in prov.links_of_new.get(j, ()))
 
 
 def _join_merge(
@@ -2253,7 +2310,19 @@ def _find_splits(p: _Pairing) -> dict[int, list[int]]:
     _olds, news = _free(p)
     candidates = [i for i, n in enumerate(p.old) if not n.heading and p.score.get(i, 0.0) < 100.0]
     added = [j for j in news if not p.new[j].heading]
-    return _pieces(p.old, candidates, p.new, added, p.o2n, p.same_topic)
+    splits = _pieces(p.old, candidates, p.new, added, p.o2n, p.same_topic)
+    # A piece that is the match's text written again for a new subject adds nothing of
+    # the old rule: the joined group only looked closer for being longer.
+    for i, group in list(splits.items()):
+        j = p.o2n[i]
+        if j < 0:
+            continue
+        kept = [k for k in group if k == j or not _reused_for_new_subject(p, i, j, k, set(), {})]
+        if len(kept) < 2:
+            del splits[i]
+        else:
+            splits[i] = kept
+    return splits
 
 
 #: A runner-up left unmatched that is this close to the old text is a copy of it.
@@ -2378,7 +2447,23 @@ def _reused_for_new_subject(
     subject = _own_words(p.new[k], (p.new[j], p.new[b])) | _own_words(
         p.new[a], (p.new[j], p.new[b])
     )
-    return bool(subject - old_words)
+    return bool(subject - old_words) or _titles_new_subject(p, i, a, b)
+
+
+def _titles_new_subject(p: _Pairing, i: int, a: int, b: int) -> bool:
+    """New heading ``a``'s title names something that neither new heading ``b``'s title
+    nor the title of any heading over old ``i`` names: a section for another subject
+    ("Team vs. Team" beside "Two-Headed Giant"), even when its words are old ones that
+    the rules' texts use ("team"). A section for abilities cut from one on "spells and
+    activated abilities" names nothing new."""
+    named = _naming_stems(p.new[b]).union(*(_naming_stems(p.old[h]) for h in p.old_heads[i]))
+    return bool(_naming_stems(p.new[a]) - named)
+
+
+def _naming_stems(node: _Node) -> frozenset[str]:
+    """The stems of a title's words, short function words and "general" left out."""
+    words = re.findall(r"[a-z]+", node.lower)
+    return frozenset(w[:5] for w in words if len(w) > 2 and w not in _FUNCTION_WORDS)
 
 
 def _under_new_subject(p: _Pairing, j: int) -> bool:
@@ -2411,6 +2496,34 @@ def _restated_for_new_subject(p: _Pairing, i: int, j: int) -> bool:
             -1,
         )
     return home >= 0 and p.new[home].heading and home not in p.new_heads[j]
+
+
+def _withdraw_frame_matches(p: _Pairing) -> None:
+    """Undo a weak text match (below :data:`WEAK_FUZZY`) out of the old rule's own
+    section when the text cannot tell the new rule from a runner-up written on the same
+    frame (a near copy, :data:`COPY_SIMILARITY`) and the old rule says none of the words
+    that tell the two apart (snow mana and generic mana; wither and lifelink): only the
+    frame matched. The old rule is then paired only within its own section (``withdrawn``),
+    or stays removed."""
+    for i, rivals in sorted(p.alternatives.items()):
+        j = p.o2n[i]
+        if j < 0 or p.old[i].heading or p.method.get(i) != "fuzzy":
+            continue
+        if p.score.get(i, 100.0) >= WEAK_FUZZY or _in_own_section(p, i, j):
+            continue
+        said = _words(p.old[i].lower)
+        for side, k in rivals:
+            if side != "new" or fuzz.ratio(p.new[j].lower, p.new[k].lower) < COPY_SIMILARITY:
+                continue
+            mine, theirs = _own_words(p.new[j], (p.new[k],)), _own_words(p.new[k], (p.new[j],))
+            if mine and theirs and not (mine | theirs) & said:
+                p.withdrawn.add(i)
+                p.o2n[i] = -1
+                p.n2o[j] = -1
+                p.score.pop(i, None)
+                p.method.pop(i, None)
+                p.alternatives.pop(i, None)
+                break
 
 
 def _in_own_section(p: _Pairing, i: int, j: int) -> bool:
@@ -2582,6 +2695,7 @@ def align(old: Edition, new: Edition) -> Alignment:
     _match_by_sentences(rules, prov)
     _match_headings(rules)
     _withdraw_new_subject_matches(rules, {})
+    _withdraw_frame_matches(rules)
     rules.headings_matched = True
     _match_by_children(rules)
     _match_gaps(rules)

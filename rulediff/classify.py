@@ -228,8 +228,10 @@ class _Stays:
     crosswise, when a lone reworded sentence lands in another chapter than the rule's
     own counterpart, when the new sentence names the variant heading it stands under and
     the old one does not, when the new rule stands under a heading naming a subject the
-    old edition lacks while the old rule's own section lives on elsewhere, or when the two
-    sentences name different keywords (steps, zones) whose headings are not matched.
+    old edition lacks while the old rule's own section lives on elsewhere, when a sibling
+    of the old rule (other than the new rule's predecessor) says the new sentence about as
+    well (a frame the siblings share), or when the two sentences name different keywords
+    (steps, zones) whose headings are not matched.
     """
 
     old_group: dict[int, tuple[int, ...]]
@@ -300,8 +302,8 @@ class _Stays:
             counterpart, (un.key,), old=False, floor=100.0
         ):
             return True  # still in the old rule's own counterpart
-        predecessor = [p.old[i] for i in self.new_group.get(un.owner, ())]
-        if self.holds(predecessor, (un.key,), old=True, floor=floor):
+        predecessor = self.new_group.get(un.owner, ())
+        if self.holds([p.old[i] for i in predecessor], (un.key,), old=True, floor=floor):
             return True  # already in the new rule's own predecessor
         if self.crosses(uo.owner, un.owner) and self.holds(
             counterpart, said, old=False, floor=provenance.REWORDED_SIMILARITY
@@ -315,6 +317,8 @@ class _Stays:
             return True  # reworded, alone, into another chapter than the rule's own
         if self.restated_for_heading(p, uo, un):
             return True  # a base rule's sentence restated for a variant, option or keyword
+        if p.said_by_sibling(uo.owner, un.key, link.score, besides=predecessor):
+            return True  # a frame another sibling says as well: not the old rule's own
         return all(self.other_subject(p, uo.owner, un.owner, key, un.key) for key in said)
 
     def restated_for_heading(self, p: _Pairing, uo: provenance.Unit, un: provenance.Unit) -> bool:

@@ -1389,3 +1389,96 @@ def test_rule_on_a_frame_new_to_the_edition_is_no_candidate_for_an_old_rule() ->
         _Node("1b", "Balls may be dropped.", "1", False, 2),
     ]
     assert _frames(nodes, [-1, 0, 0]) == {1: f"the {PLACEHOLDER} rules apply in every room."}
+
+
+# --- round 18c: wrong links left (second wave) -------------------------------------------------
+
+
+def test_a_variant_sections_copy_of_a_rule_is_no_piece_of_it() -> None:
+    # 2006 → 2013: the first two sentences of the Two-Headed Giant seating rule are
+    # written word for word in that variant's new section and again in the new Team vs.
+    # Team variant, whose title names a subject no heading over the old rule names.
+    old, new = corpus_edition("2006-02-01"), corpus_edition("2013-07-13")
+    assert new.rule("808.2").text == new.rule("810.3").text
+    assert "team" in old.rule("606.3").text.lower()
+    a = align(old, new)
+    assert by_old(a, "606.3").new_ids == ("810.3",)
+    assert by_new(a, "808.2").old_ids == ()
+
+
+def test_new_rule_on_a_frame_the_old_rules_siblings_share_is_no_piece() -> None:
+    # 2011 → 2023: the companion special action opens with a statement of its own and
+    # ends with the land rule's timing sentence, a frame the old planar-die sibling says
+    # too. It is no piece of the land rule (kept in its own new rule), nor moved text.
+    old, new = corpus_edition("2011-05-01"), corpus_edition("2023-06-16")
+    assert "companion" in new.rule("116.2g").text.lower()
+    assert "stack is empty during a main phase" in old.rule("115.2f").text
+    a = align(old, new)
+    assert by_old(a, "115.2a").new_ids == ("116.2a",)
+    assert by_new(a, "116.2g").old_ids == ()
+    assert not [m for m in a.rules if any(t[1] == "116.2g" for t in m.moved_text)]
+
+
+def test_weak_match_on_a_frame_two_new_rules_share_is_withdrawn() -> None:
+    # 2011 → 2023: the Commander colour-identity mana rule (gone by 2023) matched, by
+    # the frame alone, the snow mana rule; the generic mana rule is written on the same
+    # frame, and the old rule names neither "snow" nor "generic".
+    old, new = corpus_edition("2011-05-01"), corpus_edition("2023-06-16")
+    text = old.rule("903.9").text.lower()
+    assert "commander" in text and "snow" not in text and "generic" not in text
+    a = align(old, new)
+    assert by_old(a, "903.9").new_ids == ()
+    assert by_new(a, "106.11").old_ids == ()
+    # 2008 → 2019: the prowl rule on last known information and the wither rule.
+    b = aligned("2008-05-01", "2019-10-04")
+    assert by_old(b, "502.76b").new_ids == ()
+
+
+def test_sibling_frame_and_section_title_tests_on_synthetic_rules() -> None:
+    # Synthetic: two old sibling rules say one timing frame for two actions; a new rule
+    # saying the frame for a third action is as close to either sibling.
+    from rulediff.align import _Pairing, _said_by_sibling, _titles_new_subject
+
+    old = [
+        _Node("1", "Juggling", None, True, 0),
+        _Node(
+            "1a",
+            "Tossing a ball is an action. You may toss any time the hall is quiet "
+            "during your turn, but only once each turn.",
+            "1",
+            False,
+            1,
+        ),
+        _Node(
+            "1b",
+            "Catching a ball is an action. You may catch any time the hall is quiet "
+            "during your turn.",
+            "1",
+            False,
+            2,
+        ),
+        _Node("2", "Pair Juggling", None, True, 3),
+        _Node("2a", "Each pair stands together on one side of the hall.", "2", False, 4),
+    ]
+    new = [
+        _Node("1", "Juggling", None, True, 0),
+        _Node(
+            "1a",
+            "Spinning a plate is an action. You may spin any time the hall is quiet "
+            "during your turn.",
+            "1",
+            False,
+            1,
+        ),
+        _Node("3", "Pair Juggling", None, True, 2),
+        _Node("4", "Crowd vs. Crowd", None, True, 3),
+    ]
+    p = _Pairing(old, new)
+    frame = "you may spin any time the hall is quiet during your turn."
+    assert _said_by_sibling(p, 1, frame, 80.0)  # 1b says it about as well
+    assert not _said_by_sibling(p, 1, frame, 80.0, besides=[2])  # no other sibling
+    assert not _said_by_sibling(p, 1, "a text of another kind altogether.", 80.0)
+    # A section whose title names what no heading over the old rule names (a new
+    # variant), beside the section of the old rule's own subject.
+    assert _titles_new_subject(p, 4, 3, 2)
+    assert not _titles_new_subject(p, 4, 2, 2)

@@ -159,3 +159,13 @@ def test_lone_reworded_sentence_in_another_chapter_did_not_move() -> None:
     assert "1" not in {n[:1] for n in own_counterpart(a, "413.2d")}
     assert str(corpus_edition("2008-10-01").rule("103.4c").id.parent) == "103.4"
     assert {("413.2d", "103.4"), ("413.2d", "103.4c")} <= listed(a)
+
+
+def test_sentence_on_a_frame_the_old_rules_siblings_share_is_no_moved_text() -> None:
+    # 2011 → 2023: the old Commander rules say one frame for a commander put into a
+    # graveyard and into exile (two sibling rules); the new rule on hand or library says
+    # it again. The graveyard rule's link to it is the frame, not moved text.
+    a = aligned("2011-05-01", "2023-06-16")
+    assert "graveyard" in corpus_edition("2011-05-01").rule("903.11").text
+    assert "exile" in corpus_edition("2011-05-01").rule("903.12").text
+    assert ("903.11", "903.9b") not in listed(a)
