@@ -2527,8 +2527,17 @@ def _withdraw_frame_matches(p: _Pairing) -> None:
 
 
 def _in_own_section(p: _Pairing, i: int, j: int) -> bool:
-    """New ``j``'s nearest heading is the counterpart of old ``i``'s nearest heading."""
-    return bool(p.old_heads[i] and p.new_heads[j]) and p.o2n[p.old_heads[i][0]] == p.new_heads[j][0]
+    """New ``j``'s nearest heading is the counterpart of old ``i``'s nearest heading, or
+    that counterpart is a rule with text and ``j`` one of its subrules (an old heading
+    whose section became one numbered rule with subrules)."""
+    if not p.old_heads[i]:
+        return False
+    home = p.o2n[p.old_heads[i][0]]
+    if home < 0:
+        return False
+    if p.new_heads[j] and home == p.new_heads[j][0]:
+        return True
+    return not p.new[home].heading and p.new[j].parent == p.new[home].id
 
 
 def _opens_with_new_subject(p: _Pairing, j: int) -> bool:

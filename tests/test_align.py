@@ -1303,6 +1303,15 @@ def test_a_step_heading_taken_by_its_opening_rule_still_places_its_rules() -> No
     assert by_new(a, "702.80b").old_ids == ()
 
 
+def test_a_section_become_one_numbered_rule_is_a_freed_rules_own_section() -> None:
+    # 2001 → 2026: the old rules for playing abilities (a section heading) became one
+    # numbered rule with subrules. The old sorcery-timing rule for abilities, freed
+    # from its weak match (its new rule has a near copy for instants, and the old one
+    # names neither), may still go back to that subrule: it stands in its own section.
+    a = aligned("2001-07-23", "2026-06-19")
+    assert by_old(a, "409.2").new_ids == ("602.5d",)
+
+
 def test_rule_matched_out_of_place_to_another_subjects_note_goes_where_its_statement_went() -> None:
     # The old tournament rule's closing pointer sentences are written again in a note
     # for multiplayer tournaments (chapter "Multiplayer Rules"; the old rule names no
