@@ -113,7 +113,18 @@ MAX_POSTINGS = 60
 class _Node:
     """One comparable text of an edition (internal; the result keeps only ids)."""
 
-    __slots__ = ("id", "text", "key", "lower", "parent", "heading", "order", "feats", "featset")
+    __slots__ = (
+        "id",
+        "text",
+        "key",
+        "lower",
+        "parent",
+        "heading",
+        "order",
+        "feats",
+        "featset",
+        "negated",
+    )
 
     def __init__(self, id: str, text: str, parent: str | None, heading: bool, order: int) -> None:
         self.id = id
@@ -125,6 +136,7 @@ class _Node:
         self.order = order
         self.feats: tuple[str, ...] | None = None
         self.featset: frozenset[str] | None = None
+        self.negated: frozenset[tuple[str, ...]] | None = None
 
     def features(self) -> tuple[str, ...]:
         """Word bigrams (and, for short texts, words): the blocking keys.
@@ -145,6 +157,14 @@ class _Node:
         if self.featset is None:
             self.features()
         return self.featset  # type: ignore[return-value]
+
+    def negated_conditions(self) -> frozenset[tuple[str, ...]]:
+        """The conditions the text negates ("… not using …", see :func:`_conditions`),
+        found once: ``same_topic`` asks about every candidate pair, and a text without
+        the word "not" (nearly all) negates none."""
+        if self.negated is None:
+            self.negated = _conditions(self.lower)[0] if _NOT.search(self.lower) else frozenset()
+        return self.negated
 
 
 def _rule_nodes(edition: Edition) -> list[_Node]:
@@ -250,14 +270,17 @@ class _Pairing:
         keyword, however similar the rest of the words; unless the two headings are
         themselves matched (a renamed keyword: found by where its other texts went).
         """
-        if self.denies_definition(i, j) or _opposite_conditions(
-            self.old[i].lower, self.new[j].lower
+        old, new = self.old[i], self.new[j]
+        if self.denies_definition(i, j) or (
+            # opposite cases negate different conditions (the cheap test first)
+            old.negated_conditions() != new.negated_conditions()
+            and _opposite_conditions(old.lower, new.lower)
         ):
             return False
         ho, hn = self.old_topic[i], self.new_topic[j]
         if ho < 0 or hn < 0 or self.o2n[ho] == hn or self.renamed_by_sweep(ho, hn):
             return True
-        return not self.names_other_topic(ho, hn, self.old[i].lower, self.new[j].lower)
+        return not self.names_other_topic(ho, hn, old.lower, new.lower)
 
     def renamed_by_sweep(self, ho: int, hn: int) -> bool:
         """The old heading's title, with the pair's recurring wording changes applied,
@@ -288,8 +311,11 @@ class _Pairing:
         """The old text names its heading ``ho``'s words where the new one names heading
         ``hn``'s instead (a title has at most three words: test those, not the texts'
         whole word sets)."""
+        old_title = _title_words(self.old[ho].lower)
+        if not any(w in old_text for w in old_title):
+            return False  # the old text does not name its heading (a stem is a substring)
         told, tnew = _words(old_text), _words(new_text)
-        if not any(w in told and w not in tnew for w in _title_words(self.old[ho].lower)):
+        if not any(w in told and w not in tnew for w in old_title):
             return False  # nothing of the old title lost
         return any(w in tnew and w not in told for w in _title_words(self.new[hn].lower))
 
@@ -410,6 +436,8 @@ def _denial(term: str) -> re.Pattern[str]:
 
 
 _ARTICLES = frozenset(("a", "an", "the"))
+#: The word "not": a text without it negates no condition.
+_NOT = re.compile(r"(?<![a-z])not(?![a-z])")
 
 
 @functools.lru_cache(maxsize=1 << 14)
