@@ -385,10 +385,15 @@ _FUNCTION_WORDS = frozenset(
 TOPIC_TITLE_WORDS = 3
 
 
+#: The first five letters of each run of letters (the stems of :func:`_words`): what
+#: ``w[:5] for w in re.findall("[a-z]+", …)`` gives, found by the regex engine alone.
+_WORD_STEM = re.compile(r"(?<![a-z])[a-z]{1,5}")
+
+
 @functools.lru_cache(maxsize=1 << 14)
 def _words(lower: str) -> frozenset[str]:
     """Crude stems of a text's words (the first five letters: ability / abilities)."""
-    return frozenset(w[:5] for w in re.findall(r"[a-z]+", lower))
+    return frozenset(_WORD_STEM.findall(lower))
 
 
 @functools.lru_cache(maxsize=1 << 12)
