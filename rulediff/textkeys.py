@@ -31,11 +31,11 @@ def typography_key(text: str) -> str:
 
     Only for comparing: two texts that differ only in typography get the same key.
     """
-    # Whitespace runs become one space first, then a quote takes the spaces around it
-    # and the quotes next to it: every run of whitespace and quotes holding a quote is
-    # one quote (``\s*'(?:\s*')*\s*`` → ``'``), found by ``str`` methods, not a regex
-    # that tries every position of the text.
-    text = " ".join(_TYPO_CLASS.sub("'", text.replace("\u2026", "...")).split())
+    # Whitespace runs are one space already; a quote then takes the spaces around it and
+    # the quotes next to it: every run of whitespace and quotes holding a quote is one
+    # quote (``\s*'(?:\s*')*\s*`` → ``'``), found by ``str`` methods, not a regex that
+    # tries every position of the text.
+    text = soft_typography(text)
     if "'" in text:
         while "' '" in text:
             text = text.replace("' '", "'")
@@ -43,8 +43,13 @@ def typography_key(text: str) -> str:
     return text
 
 
+@functools.lru_cache(maxsize=1 << 15)
 def soft_typography(text: str) -> str:
-    """Like :func:`typography_key` but keeping word boundaries (for word diffs)."""
+    """Like :func:`typography_key` but keeping word boundaries (for word diffs).
+
+    Memoized: the wording sweeps and the classification ask again for the texts whose
+    comparison keys were made first.
+    """
     return " ".join(_TYPO_CLASS.sub("'", text.replace("\u2026", "...")).split())
 
 
