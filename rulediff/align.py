@@ -190,8 +190,9 @@ def _glossary_nodes(edition: Edition) -> list[_Node]:
     return [_Node(e.term, e.text, None, False, k) for k, e in enumerate(edition.glossary)]
 
 
-# An edition's nodes depend on it alone (a node's only later change is its lazily computed
-# features, the same for every pairing): kept for the next pairing of a run of pairs.
+# An edition's nodes depend on it alone (a node's only later changes are its lazily
+# computed features and negated conditions, the same for every pairing): kept for the
+# next pairing of a run of pairs.
 _rule_nodes_of = LastUsed(_rule_nodes)
 _example_nodes_of = LastUsed(_example_nodes)
 _glossary_nodes_of = LastUsed(_glossary_nodes)
