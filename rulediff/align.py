@@ -116,7 +116,18 @@ MAX_POSTINGS = 60
 class _Node:
     """One comparable text of an edition (internal; the result keeps only ids)."""
 
-    __slots__ = ("id", "text", "key", "lower", "parent", "heading", "order", "feats", "featset")
+    __slots__ = (
+        "id",
+        "text",
+        "key",
+        "lower",
+        "parent",
+        "heading",
+        "order",
+        "feats",
+        "featset",
+        "negated",
+    )
 
     def __init__(self, id: str, text: str, parent: str | None, heading: bool, order: int) -> None:
         self.id = id
@@ -128,6 +139,7 @@ class _Node:
         self.order = order
         self.feats: tuple[str, ...] | None = None
         self.featset: frozenset[str] | None = None
+        self.negated: frozenset[tuple[str, ...]] | None = None
 
     def features(self) -> tuple[str, ...]:
         """Word bigrams (and, for short texts, words): the blocking keys.
@@ -148,6 +160,14 @@ class _Node:
         if self.featset is None:
             self.features()
         return self.featset  # type: ignore[return-value]
+
+    def negated_conditions(self) -> frozenset[tuple[str, ...]]:
+        """The conditions the text negates ("… not using …", see :func:`_conditions`),
+        found once: ``same_topic`` asks about every candidate pair, and a text without
+        the word "not" (nearly all) negates none."""
+        if self.negated is None:
+            self.negated = _conditions(self.lower)[0] if _NOT.search(self.lower) else frozenset()
+        return self.negated
 
 
 def _rule_nodes(edition: Edition) -> list[_Node]:
@@ -173,8 +193,9 @@ def _glossary_nodes(edition: Edition) -> list[_Node]:
     return [_Node(e.term, e.text, None, False, k) for k, e in enumerate(edition.glossary)]
 
 
-# An edition's nodes depend on it alone (a node's only later change is its lazily computed
-# features, the same for every pairing): kept for the next pairing of a run of pairs.
+# An edition's nodes depend on it alone (a node's only later changes are its lazily
+# computed features and negated conditions, the same for every pairing): kept for the
+# next pairing of a run of pairs.
 _rule_nodes_of = LastUsed(_rule_nodes)
 _example_nodes_of = LastUsed(_example_nodes)
 _glossary_nodes_of = LastUsed(_glossary_nodes)
@@ -266,8 +287,11 @@ class _Pairing:
         keyword, however similar the rest of the words; unless the two headings are
         themselves matched (a renamed keyword: found by where its other texts went).
         """
-        if self.denies_definition(i, j) or _opposite_conditions(
-            self.old[i].lower, self.new[j].lower
+        old, new = self.old[i], self.new[j]
+        if self.denies_definition(i, j) or (
+            # opposite cases negate different conditions (the cheap test first)
+            old.negated_conditions() != new.negated_conditions()
+            and _opposite_conditions(old.lower, new.lower)
         ):
             return False
         if self.withdrawn_from(i, j):
@@ -275,7 +299,7 @@ class _Pairing:
         ho, hn = self.old_topic[i], self.new_topic[j]
         if ho < 0 or hn < 0 or self.o2n[ho] == hn or self.renamed_by_sweep(ho, hn):
             return True
-        return not self.names_other_topic(ho, hn, self.old[i].lower, self.new[j].lower)
+        return not self.names_other_topic(ho, hn, old.lower, new.lower)
 
     def withdrawn_from(self, i: int, j: int) -> bool:
         """Old ``i`` may not go to new ``j``: ``j`` restates ``i`` for a subject the old
@@ -355,8 +379,11 @@ class _Pairing:
         """The old text names its heading ``ho``'s words where the new one names heading
         ``hn``'s instead (a title has at most three words: test those, not the texts'
         whole word sets)."""
+        old_title = _title_words(self.old[ho].lower)
+        if not any(w in old_text for w in old_title):
+            return False  # the old text does not name its heading (a stem is a substring)
         told, tnew = _words(old_text), _words(new_text)
-        if not any(w in told and w not in tnew for w in _title_words(self.old[ho].lower)):
+        if not any(w in told and w not in tnew for w in old_title):
             return False  # nothing of the old title lost
         return any(w in tnew and w not in told for w in _title_words(self.new[hn].lower))
 
@@ -426,10 +453,15 @@ _FUNCTION_WORDS = frozenset(
 TOPIC_TITLE_WORDS = 3
 
 
+#: The first five letters of each run of letters (the stems of :func:`_words`): what
+#: ``w[:5] for w in re.findall("[a-z]+", …)`` gives, found by the regex engine alone.
+_WORD_STEM = re.compile(r"(?<![a-z])[a-z]{1,5}")
+
+
 @functools.lru_cache(maxsize=1 << 14)
 def _words(lower: str) -> frozenset[str]:
     """Crude stems of a text's words (the first five letters: ability / abilities)."""
-    return frozenset(w[:5] for w in re.findall(r"[a-z]+", lower))
+    return frozenset(_WORD_STEM.findall(lower))
 
 
 @functools.lru_cache(maxsize=1 << 12)
@@ -477,6 +509,8 @@ def _denial(term: str) -> re.Pattern[str]:
 
 
 _ARTICLES = frozenset(("a", "an", "the"))
+#: The word "not": a text without it negates no condition.
+_NOT = re.compile(r"(?<![a-z])not(?![a-z])")
 
 
 @functools.lru_cache(maxsize=1 << 14)

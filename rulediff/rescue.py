@@ -214,6 +214,8 @@ class _Side:
         self.by_id = by_id
         self.kids = kids
         self.stems, self.postings = _stems_and_postings(nodes)
+        self.heading = [node.heading for node in nodes]
+        """Node → whether it is a heading (read for every text a free rule's words vote for)."""
         self.mass: _Masses | list[float] = []
         """The IDF mass of each text's stems (set by :func:`_weights`)."""
         self._context: dict[int, frozenset[int]] = {}
@@ -294,6 +296,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
         mine, theirs = (old, new) if side == "old" else (new, old)
         links = targets_of if side == "old" else sources_of
         fam = old_fam if side == "old" else new_fam
+        their_heading = theirs.heading
         if not free[side]:
             continue
         postings = index["new" if side == "old" else "old"]
@@ -307,11 +310,9 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             near = {b for b in near if not _is_section_id(theirs.nodes[b].id)}
             if not near and side == "old":
                 homeless.add(a)
-            texts = [(-v, b) for b, v in votes.items() if not theirs.nodes[b].heading]
+            texts = [(-v, b) for b, v in votes.items() if not their_heading[b]]
             cands = {b for _v, b in heapq.nsmallest(INDEX_CANDIDATES, texts)}
-            cands.update(
-                b for k in near for b in (k, *theirs.context(k)) if not theirs.nodes[b].heading
-            )
+            cands.update(b for k in near for b in (k, *theirs.context(k)) if not their_heading[b])
             families = fam.get(_family(node.id), set())
             gap = _gap(a, links, len(mine.nodes))
             scored: list[tuple[float, int, float]] = []

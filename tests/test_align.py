@@ -776,6 +776,33 @@ def test_rule_for_the_opposite_case_is_not_the_same_rule() -> None:
     assert not _opposite_conditions("using the shared deck", "using the shared deck again")
 
 
+@settings(max_examples=300)
+@given(st.text(alphabet="notusigba ,.-'\n\u00e9", max_size=60))
+def test_negated_conditions_are_those_of_the_text(text: str) -> None:
+    # same_topic compares the nodes' negated conditions before anything else: they must
+    # be the negated half of _conditions, "not" glued to punctuation or inside a word too.
+    from rulediff.align import _conditions
+
+    node = _Node("1", text, None, False, 0)
+    assert node.negated_conditions() == _conditions(node.lower)[0]
+
+
+def test_negated_conditions_of_a_synthetic_pair() -> None:
+    negating = _Node("1", "A widget not spinning the big wheel stops.", None, False, 0)
+    stating = _Node("2", "A widget spinning the big wheel goes on.", None, False, 0)
+    nothing = _Node("3", "Another widget cannot stop (nothing noted).", None, False, 0)
+    assert negating.negated_conditions() == {("spinning", "big", "wheel")}
+    assert stating.negated_conditions() == nothing.negated_conditions() == frozenset()
+
+
+@settings(max_examples=300)
+@given(st.text(alphabet="abcdefgh XY-'1\u00e9\n", max_size=60))
+def test_word_stems_are_first_five_letters_of_each_word(text: str) -> None:
+    from rulediff.align import _words
+
+    assert _words.__wrapped__(text) == frozenset(w[:5] for w in re.findall(r"[a-z]+", text))
+
+
 def test_parallel_rule_of_another_subject_is_no_source_of_a_merge() -> None:
     # The subgame rules once had one subrule per game variant, written on one frame;
     # later the variants that use a supplementary deck share one generalised rule and
