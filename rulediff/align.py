@@ -258,6 +258,8 @@ class _Pairing:
         texts do not change between the passes, so they are computed once."""
         self.old_vocabulary: frozenset[str] | None = None
         """The stems of every word of the old edition's rules (once they are asked for)."""
+        self.names_new_subject: dict[int, bool] = {}
+        """New heading -> its title has a content word the old edition lacks (asked often)."""
         self.headings_matched = False
         """True once headings are matched bottom-up: from then on an old rule is no
         counterpart of its text restated for a subject the old edition lacks
@@ -2508,7 +2510,10 @@ def _under_new_subject(p: _Pairing, j: int) -> bool:
     for h in p.new_heads[j]:
         if p.n2o[h] >= 0:
             continue
-        if _content_stems(p.new[h]) - p.old_words():
+        names_new = p.names_new_subject.get(h)
+        if names_new is None:  # the heading's words and the old vocabulary never change
+            names_new = p.names_new_subject[h] = bool(_content_stems(p.new[h]) - p.old_words())
+        if names_new:
             return True
     return False
 
