@@ -242,17 +242,10 @@ class _Pairing:
         }
         self.top_cache: dict[int, list[int]] = {}
         self.ratio_cache: dict[tuple[int, int], float] = {}
-        self.old_by_id: dict[str, int] = {}
-        for i, node in enumerate(old):
-            self.old_by_id.setdefault(node.id, i)
-        self.new_by_first: dict[str, int] = {}
-        for j, node in enumerate(new):
-            self.new_by_first.setdefault(node.id, j)
-        self.old_heads = _heading_ancestors(old, self.old_by_id)
-        self.new_heads = _heading_ancestors(new, self.new_by_first)
+        # read only: shared with the next pairing of a run (:data:`_structure_of`)
+        self.old_by_id, self.old_heads, self.old_topic = _structure_of(old)
+        self.new_by_first, self.new_heads, self.new_topic = _structure_of(new)
         self.descendant_counts: tuple[Counter, Counter] | None = None
-        self.old_topic = [_topic(old, h) for h in self.old_heads]
-        self.new_topic = [_topic(new, h) for h in self.new_heads]
         self.word_weights: tuple | None = None
         """The rescue passes' stem sets, word index and IDF (:mod:`rulediff.rescue`): the
         texts do not change between the passes, so they are computed once."""
@@ -318,7 +311,7 @@ class _Pairing:
     def old_words(self) -> frozenset[str]:
         """The stems of every word of the old edition's rules."""
         if self.old_vocabulary is None:
-            self.old_vocabulary = frozenset().union(*(_words(node.lower) for node in self.old))
+            self.old_vocabulary = _vocabulary_of(self.old)
         return self.old_vocabulary
 
     def said_by_sibling(
@@ -631,8 +624,42 @@ def _frames(nodes: Sequence[_Node], topics: Sequence[int]) -> dict[int, str]:
             continue
         title = nodes[t].lower.strip(" .")
         if title and title in node.lower:
-            out[k] = re.sub(rf"\b{re.escape(title)}\b", PLACEHOLDER, node.lower)
+            out[k] = _title_pattern(title).sub(PLACEHOLDER, node.lower)
     return out
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _title_pattern(title: str) -> re.Pattern[str]:
+    """A topic title as a whole phrase (compiled once: an edition has hundreds of
+    titles, more than the ``re`` module's own cache keeps)."""
+    return re.compile(rf"\b{re.escape(title)}\b")
+
+
+def _structure(
+    nodes: list[_Node],
+) -> tuple[dict[str, int], list[tuple[int, ...]], list[int]]:
+    """An edition's nodes by first id, each node's heading ancestors and its topic: what
+    a pairing derives from one side alone."""
+    by_first: dict[str, int] = {}
+    for k, node in enumerate(nodes):
+        by_first.setdefault(node.id, k)
+    heads = _heading_ancestors(nodes, by_first)
+    return by_first, heads, [_topic(nodes, h) for h in heads]
+
+
+def _edition_frames(nodes: list[_Node]) -> dict[int, str]:
+    return _frames(nodes, _structure_of(nodes)[2])
+
+
+def _vocabulary(nodes: list[_Node]) -> frozenset[str]:
+    return frozenset().union(*(_words(node.lower) for node in nodes))
+
+
+#: Kept for the next pairing of a run, by identity (rules, examples and glossary of
+#: both sides: six node lists).
+_structure_of = LastUsed(_structure, size=6)
+_frames_of = LastUsed(_edition_frames)
+_vocabulary_of = LastUsed(_vocabulary)
 
 
 def _keeps_a_sentence(old: _Node, new: _Node) -> bool:
@@ -651,14 +678,14 @@ def _new_frames(p: _Pairing) -> frozenset[int]:
     text with the keyword's name swapped: "the X rules function no matter what zone
     ...") and the old edition writes for none, not even reworded a little: text new to
     the edition, for each topic alike, no old rule's rewrite."""
-    frames = _frames(p.new, p.new_topic)
+    frames = _frames_of(p.new)
     topics_of: dict[str, set[int]] = defaultdict(set)
     for k, frame in frames.items():
         topics_of[frame].add(p.new_topic[k])
     repeated = {frame for frame, topics in topics_of.items() if len(topics) > 1}
     if not repeated:
         return frozenset()
-    old_frames = list(_frames(p.old, p.old_topic).values())
+    old_frames = list(_frames_of(p.old).values())
     new = {
         frame
         for frame in repeated
