@@ -407,6 +407,18 @@ class _Pairing:
         if alternatives:
             self.alternatives[i] = alternatives
 
+    def withdraw(self, i: int) -> None:
+        """Undo old ``i``'s match and keep it from the rules later passes refuse a
+        withdrawn rule (:meth:`withdrawn_from`)."""
+        j = self.o2n[i]
+        self.withdrawn.add(i)
+        self.o2n[i] = -1
+        if j >= 0:
+            self.n2o[j] = -1
+        self.score.pop(i, None)
+        self.method.pop(i, None)
+        self.alternatives.pop(i, None)
+
     def mapped_parent(self, i: int) -> str | None:
         """The new id of old node ``i``'s parent, when that parent is matched."""
         parent = self.old[i].parent
@@ -2583,12 +2595,7 @@ def _withdraw_frame_matches(p: _Pairing) -> None:
                 continue
             mine, theirs = _own_words(p.new[j], (p.new[k],)), _own_words(p.new[k], (p.new[j],))
             if mine and theirs and not (mine | theirs) & said:
-                p.withdrawn.add(i)
-                p.o2n[i] = -1
-                p.n2o[j] = -1
-                p.score.pop(i, None)
-                p.method.pop(i, None)
-                p.alternatives.pop(i, None)
+                p.withdraw(i)
                 break
 
 
@@ -2632,12 +2639,7 @@ def _withdraw_new_subject_matches(p: _Pairing, splits: dict[int, list[int]]) -> 
         if j < 0 or i in splits or p.old[i].heading:
             continue
         if _restated_for_new_subject(p, i, j):
-            p.withdrawn.add(i)
-            p.o2n[i] = -1
-            p.n2o[j] = -1
-            p.score.pop(i, None)
-            p.method.pop(i, None)
-            p.alternatives.pop(i, None)
+            p.withdraw(i)
             _pair_with_own_copy(p, i)
     for i, pieces in list(splits.items()):
         kept = [j for j in pieces if not _restated_for_new_subject(p, i, j)]

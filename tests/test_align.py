@@ -1201,15 +1201,19 @@ _OPENING = (
 )
 
 
+#: The old opening rule that later tests see restated for a new variant.
+_OLD_OPENING = _OPENING.format(
+    opening="100.2. Once the first spinner has been chosen, every player sets a score "
+    "of ten and takes five widgets from the pile."
+)
+
+
 def test_old_rule_restated_for_a_subject_the_old_edition_lacks_is_not_its_counterpart() -> None:
     # The new edition rewrites the old opening rule in its own section and writes the old
     # wording again, word for word, under a new variant whose title the old edition has no
     # word for. The old section lives on (same heading), so the variant's copy is that text
     # written for the new subject: neither a match nor a move of the old rule.
-    old = _OPENING.format(
-        opening="100.2. Once the first spinner has been chosen, every player sets a score "
-        "of ten and takes five widgets from the pile."
-    )
+    old = _OLD_OPENING
     new = _OPENING.format(
         opening="100.2. Each player begins the match with a score of ten, and each player "
         "then takes five widgets from the pile."
@@ -1284,10 +1288,7 @@ def test_withdrawn_rule_is_not_retaken_by_a_variants_rule_in_its_own_section() -
     # The old opening rule's wording is written again under a new variant (withdrawn);
     # in its own section the new edition also has a subrule that opens by naming that
     # variant: it is written for the new subject too, no counterpart of the old rule.
-    old = _OPENING.format(
-        opening="100.2. Once the first spinner has been chosen, every player sets a score "
-        "of ten and takes five widgets from the pile."
-    )
+    old = _OLD_OPENING
     new = _OPENING.format(
         opening="100.2. Each player begins the match with a score of ten. Some other kinds "
         "of match begin with other scores.\n\n"
