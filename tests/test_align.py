@@ -1206,6 +1206,14 @@ _OLD_OPENING = _OPENING.format(
     opening="100.2. Once the first spinner has been chosen, every player sets a score "
     "of ten and takes five widgets from the pile."
 )
+#: A new variant's section (a title the old edition has no word for) that writes the old
+#: opening rule again word for word.
+_RELAY_COPY = (
+    "\n201. Lantern Relay\n\n"
+    "201.1. A lantern relay match is played by teams of lantern bearers.\n\n"
+    "201.2. Once the first spinner has been chosen, every player sets a score of ten "
+    "and takes five widgets from the pile.\n"
+)
 
 
 def test_old_rule_restated_for_a_subject_the_old_edition_lacks_is_not_its_counterpart() -> None:
@@ -1214,14 +1222,12 @@ def test_old_rule_restated_for_a_subject_the_old_edition_lacks_is_not_its_counte
     # word for. The old section lives on (same heading), so the variant's copy is that text
     # written for the new subject: neither a match nor a move of the old rule.
     old = _OLD_OPENING
-    new = _OPENING.format(
-        opening="100.2. Each player begins the match with a score of ten, and each player "
-        "then takes five widgets from the pile."
-    ) + (
-        "\n201. Lantern Relay\n\n"
-        "201.1. A lantern relay match is played by teams of lantern bearers.\n\n"
-        "201.2. Once the first spinner has been chosen, every player sets a score of ten "
-        "and takes five widgets from the pile.\n"
+    new = (
+        _OPENING.format(
+            opening="100.2. Each player begins the match with a score of ten, and each player "
+            "then takes five widgets from the pile."
+        )
+        + _RELAY_COPY
     )
     a = align(edition(old), edition(new))
     assert by_new(a, "201.2").old_ids == ()
@@ -1289,16 +1295,14 @@ def test_withdrawn_rule_is_not_retaken_by_a_variants_rule_in_its_own_section() -
     # in its own section the new edition also has a subrule that opens by naming that
     # variant: it is written for the new subject too, no counterpart of the old rule.
     old = _OLD_OPENING
-    new = _OPENING.format(
-        opening="100.2. Each player begins the match with a score of ten. Some other kinds "
-        "of match begin with other scores.\n\n"
-        "100.2a. In a lantern relay match, every player sets a score of ten plus the "
-        "number of lanterns their team carries."
-    ) + (
-        "\n201. Lantern Relay\n\n"
-        "201.1. A lantern relay match is played by teams of lantern bearers.\n\n"
-        "201.2. Once the first spinner has been chosen, every player sets a score of ten "
-        "and takes five widgets from the pile.\n"
+    new = (
+        _OPENING.format(
+            opening="100.2. Each player begins the match with a score of ten. Some other kinds "
+            "of match begin with other scores.\n\n"
+            "100.2a. In a lantern relay match, every player sets a score of ten plus the "
+            "number of lanterns their team carries."
+        )
+        + _RELAY_COPY
     )
     a = align(edition(old), edition(new))
     assert by_new(a, "100.2a").old_ids == ()
