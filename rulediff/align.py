@@ -2537,8 +2537,7 @@ def _titles_new_subject(p: _Pairing, i: int, a: int, b: int) -> bool:
 
 def _naming_stems(node: _Node) -> frozenset[str]:
     """The stems of a title's words, short function words and "general" left out."""
-    words = re.findall(r"[a-z]+", node.lower)
-    return frozenset(w[:5] for w in words if len(w) > 2 and w not in _FUNCTION_WORDS)
+    return _stems(re.findall(r"[a-z]+", node.lower))
 
 
 def _under_new_subject(p: _Pairing, j: int) -> bool:
