@@ -1438,8 +1438,8 @@ def pair_placed_both_ways(
             continue
         if min(lead, back[2]) < HOMELESS_LEAD or max(lead, back[2]) < RESCUE_MARGIN:
             continue
-        if p.same_topic(i, j):
-            pairs.append((i, j))
+        if p.same_topic(i, j) and not p.defines_other(i, j) and not p.on_new_frame(i, j):
+            pairs.append((i, j))  # the rescue pass's own checks on a candidate
     for i, j in pairs:
         _take(p, i, j, "content", targets_of, sources_of)
 
