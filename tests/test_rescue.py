@@ -732,3 +732,34 @@ def test_rival_keeping_a_sentence_by_its_own_sources_wording_does_not_block_a_jo
     assert _said_by("widgets come in red, blue and green.", [source])
     assert not _said_by("gadgets are sold in boxes of ten.", [source])
     assert not _said_by("widgets come in red, blue and green.", [])
+
+
+# --- round 19: a free heading whose texts went into a rule on another subject ------------------
+
+
+def test_free_heading_does_not_go_to_a_list_that_says_nothing_of_its_title() -> None:
+    # 2007 → 2024 (held-out audit, round 19): the old heading on the timing of spells
+    # and abilities had as many texts under the new list of special actions (a rule
+    # with a body, deeper) as under the new timing heading. The list says no word of
+    # the title: the heading goes where the title is said, joined there by its own
+    # subheading; the list goes to the old rule that lists the special actions.
+    old, new = corpus_edition("2007-02-01"), corpus_edition("2024-06-07")
+    assert old.rule("408").title and new.rule("117").title
+    assert not getattr(new.rule("116.2"), "title", None)
+    a = align(old, new)
+    m = a.match_for_new("117")
+    assert m is not None and m.old_ids == ("408", "408.1"), m
+    m = a.match_for_new("116.2")
+    assert m is not None and m.old_ids == ("408.1i",), m
+
+
+def test_free_heading_whose_texts_went_to_another_subject_stays_removed() -> None:
+    # 2006-05 → 2009-09: under the old heading on evasion abilities the source prints
+    # the rules on a permanent's status; they went under the new status rule, which
+    # says nothing of evasion, and the heading over it (on permanents) says nothing of
+    # it either: no place says the title, so the heading stays removed.
+    old, new = corpus_edition("2006-05-01"), corpus_edition("2009-09-04")
+    assert old.rule("501").title and new.rule("110").title
+    a = align(old, new)
+    m = a.match_for_old("501")
+    assert m is not None and m.kind == "removed", m
