@@ -931,7 +931,7 @@ def _match_headings(p: _Pairing) -> None:
             p.score.pop(i, None)
             p.method.pop(i, None)
             p.alternatives.pop(i, None)
-    _match_headings_to_texts(p)
+    to_texts = _match_headings_to_texts(p)
     old_n, new_n = _descendant_texts(p)
     # Matched texts counted by their two chains of headings first: siblings share one,
     # so the heading pairs are counted once per chain pair, not once per text.
@@ -987,14 +987,15 @@ def _match_headings(p: _Pairing) -> None:
     for title, i, j in pairs:
         if p.o2n[i] < 0 and p.n2o[j] < 0:
             p.pair(i, j, round(title, 1), "fuzzy" if title < 100 else "anchor")
-    _into_heading(p)
+    _into_heading(p, to_texts)
 
 
-def _match_headings_to_texts(p: _Pairing) -> None:
+def _match_headings_to_texts(p: _Pairing) -> list[int]:
     """A titled subrule whose subrules now sit under one rule with text (the old "Actions
     That Don't Use the Stack" heading, whose items are now listed under a rule saying
     that some things don't use the stack) is that rule: at least two of its children
-    and three quarters of its matched ones went there."""
+    and three quarters of its matched ones went there. Returns the headings paired."""
+    paired: list[int] = []
     for h, node in enumerate(p.old):
         if not node.heading or p.o2n[h] >= 0 or _is_section(node):
             continue
@@ -1009,6 +1010,8 @@ def _match_headings_to_texts(p: _Pairing) -> None:
             continue
         if count >= 2 and count >= 0.75 * total and _says_title(p, h, j):
             p.pair(h, j, round(fuzz.ratio(node.lower, p.new[j].lower), 1), "structure")
+            paired.append(h)
+    return paired
 
 
 def _says_title(p: _Pairing, h: int, j: int) -> bool:
@@ -1042,18 +1045,19 @@ def _singular_stems(lower: str) -> frozenset[str]:
     return frozenset((w[:-1] if w.endswith("s") else w)[:5] for w in words)
 
 
-def _into_heading(p: _Pairing) -> None:
-    """An old heading paired with a rule that has a body goes instead to the free
-    heading that rule stands under, when that heading is titled like it
+def _into_heading(p: _Pairing, headings: Iterable[int]) -> None:
+    """An old heading paired with a rule that has a body (by
+    :func:`_match_headings_to_texts`, the only step pairing a heading so) goes instead to
+    the free heading that rule stands under, when that heading is titled like it
     (:func:`_heading_over`)."""
-    for h, node in enumerate(p.old):
+    for h in headings:
         j = p.o2n[h]
-        if not node.heading or j < 0 or p.new[j].heading:
+        if j < 0 or p.new[j].heading:
             continue
         g = _heading_over(p, h, j)
         if g >= 0 and p.n2o[g] < 0:
             p.n2o[j] = -1
-            p.pair(h, g, round(fuzz.ratio(node.lower, p.new[g].lower), 1), "structure")
+            p.pair(h, g, round(fuzz.ratio(p.old[h].lower, p.new[g].lower), 1), "structure")
 
 
 def _heading_over(p: _Pairing, h: int, j: int) -> int:
