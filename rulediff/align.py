@@ -931,7 +931,7 @@ def _match_headings(p: _Pairing) -> None:
             p.score.pop(i, None)
             p.method.pop(i, None)
             p.alternatives.pop(i, None)
-    _match_headings_to_texts(p)
+    to_texts = _match_headings_to_texts(p)
     old_n, new_n = _descendant_texts(p)
     # Matched texts counted by their two chains of headings first: siblings share one,
     # so the heading pairs are counted once per chain pair, not once per text.
@@ -987,13 +987,15 @@ def _match_headings(p: _Pairing) -> None:
     for title, i, j in pairs:
         if p.o2n[i] < 0 and p.n2o[j] < 0:
             p.pair(i, j, round(title, 1), "fuzzy" if title < 100 else "anchor")
+    _into_heading(p, to_texts)
 
 
-def _match_headings_to_texts(p: _Pairing) -> None:
+def _match_headings_to_texts(p: _Pairing) -> list[int]:
     """A titled subrule whose subrules now sit under one rule with text (the old "Actions
     That Don't Use the Stack" heading, whose items are now listed under a rule saying
     that some things don't use the stack) is that rule: at least two of its children
-    and three quarters of its matched ones went there."""
+    and three quarters of its matched ones went there. Returns the headings paired."""
+    paired: list[int] = []
     for h, node in enumerate(p.old):
         if not node.heading or p.o2n[h] >= 0 or _is_section(node):
             continue
@@ -1006,8 +1008,71 @@ def _match_headings_to_texts(p: _Pairing) -> None:
         j = p.new_by_first.get(target) if target is not None else None
         if j is None or p.new[j].heading or p.n2o[j] >= 0:
             continue
-        if count >= 2 and count >= 0.75 * total:
+        if count >= 2 and count >= 0.75 * total and _says_title(p, h, j):
             p.pair(h, j, round(fuzz.ratio(node.lower, p.new[j].lower), 1), "structure")
+            paired.append(h)
+    return paired
+
+
+def _says_title(p: _Pairing, h: int, j: int) -> bool:
+    """New rule ``j``, which has a body, says old heading ``h``'s title: it says some of
+    the title's words, and no fewer than the heading it stands under says. A title is
+    not a rule's content: where the children of "Timing, Priority, and the Stack" went
+    to a rule on actions taken without priority, the heading over that rule ("Timing and
+    Priority") says the title, the rule does not; a rule that lists the heading's items
+    ("some things don't use the stack") does."""
+    if not _singular_stems(p.old[h].lower):
+        return True
+    said = _title_said(p, h, j)
+    if not said:
+        return False
+    heads = p.new_heads[j]
+    if not heads or _is_section(p.new[heads[0]]):
+        return True
+    return _title_said(p, h, heads[0]) <= said
+
+
+def _title_said(p: _Pairing, h: int, j: int) -> int:
+    """How many of old heading ``h``'s title words new rule ``j`` says."""
+    return len(_singular_stems(p.old[h].lower) & _singular_stems(p.new[j].lower))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _singular_stems(lower: str) -> frozenset[str]:
+    """Crude stems of a text's content words, a plural's "s" cut first ("Types" says
+    "Card Type"; the five-letter stems alone keep "type" and "types" apart)."""
+    words = [w for w in re.findall(r"[a-z]+", lower) if len(w) > 2 and w not in _FUNCTION_WORDS]
+    return frozenset((w[:-1] if w.endswith("s") else w)[:5] for w in words)
+
+
+def _into_heading(p: _Pairing, headings: Iterable[int]) -> None:
+    """An old heading paired with a rule that has a body (by
+    :func:`_match_headings_to_texts`, the only step pairing a heading so) goes instead to
+    the free heading that rule stands under, when that heading is titled like it
+    (:func:`_heading_over`)."""
+    for h in headings:
+        j = p.o2n[h]
+        if j < 0 or p.new[j].heading:
+            continue
+        g = _heading_over(p, h, j)
+        if g >= 0 and p.n2o[g] < 0:
+            p.n2o[j] = -1
+            p.pair(h, g, round(fuzz.ratio(p.old[h].lower, p.new[g].lower), 1), "structure")
+
+
+def _heading_over(p: _Pairing, h: int, j: int) -> int:
+    """The heading new rule ``j`` (which has a body) stands under, when its title is like
+    old heading ``h``'s (and closer to it than ``j``'s text is); else -1. A title is a
+    title: "Activated Abilities", whose restriction subrules went under the new rule on
+    prohibited activations, is the heading "Activating Activated Abilities" over it."""
+    heads = p.new_heads[j]
+    if not heads or _is_section(p.new[heads[0]]) != _is_section(p.old[h]):
+        return -1
+    g = heads[0]
+    title = fuzz.ratio(p.old[h].lower, p.new[g].lower)
+    if title >= MIN_SIMILARITY and title > fuzz.ratio(p.old[h].lower, p.new[j].lower):
+        return g
+    return -1
 
 
 #: Renamed topic: at least this many texts under it resemble texts under the new one.

@@ -956,6 +956,8 @@ def rescue_headings(
     counterparts of the heading's own ancestors are not candidates (its chapter's
     counterpart holds its texts trivially).
     """
+    from .align import _heading_over, _says_title, _title_said  # here: align imports this
+
     targets_of, sources_of = _links(p, splits, merges)
     depth = [n.id.count(".") + (0 if _is_section_id(n.id) else 1) for n in p.new]
     for h, node in enumerate(p.old):
@@ -982,6 +984,14 @@ def rescue_headings(
                 c for c in containers if c not in excluded and not _is_section_id(p.new[c].id)
             )
         eligible = [g for g, c in votes.items() if c >= 2 and c >= HEADING_SHARE * total]
+        if not all(p.new[g].heading or _says_title(p, h, g) for g in eligible):
+            # Its texts went into a rule on another subject (one that does not say the
+            # title): where they went no longer names the heading, only the title can.
+            eligible = [
+                g
+                for g in eligible
+                if (_title_said(p, h, g) > 0 if p.new[g].heading else _says_title(p, h, g))
+            ]
         if not eligible:
             # Too few texts to vote ("Changing Targets", one of whose three subrules
             # went to the new rule on changing targets): a free rule that received one
@@ -1004,6 +1014,10 @@ def rescue_headings(
         if len(ranked) > 1 and ranked[1][0] > ranked[0][0] - HEADING_TITLE_MARGIN:
             continue  # two equally specific places: the title does not decide
         title, g = ranked[0]
+        if not p.new[g].heading:
+            over = _heading_over(p, h, g)
+            if over >= 0 and not sources_of.get(over):
+                g = over
         owners = sources_of.get(g, [])
         if not owners:
             _take(p, h, g, "structure", targets_of, sources_of)

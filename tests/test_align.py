@@ -1324,8 +1324,10 @@ def test_withdrawn_game_start_rule_goes_to_the_general_starting_life_rule() -> N
 
 
 def test_a_step_heading_taken_by_its_opening_rule_still_places_its_rules() -> None:
-    # 2002 → 2009: the old declare-blockers step heading is matched to the new step's
-    # opening rule, not to its heading; the old "blocking alone" definition must still
+    # 2002 → 2009: the old declare-blockers step heading was matched to the new step's
+    # opening rule, not to its heading (round 19 sends it to the heading, see
+    # test_heading_goes_to_the_free_heading_over_the_rule_its_subrules_went_under);
+    # either way, the old "blocking alone" definition must still
     # not go to the new exalted keyword's restatement of "attacking alone" (a keyword
     # the old edition has no word for): its section lives on as the turn-structure one.
     old, new = corpus_edition("2002-10-07"), corpus_edition("2009-07-11")
@@ -1523,3 +1525,92 @@ def test_sibling_frame_and_section_title_tests_on_synthetic_rules() -> None:
     # variant), beside the section of the old rule's own subject.
     assert _titles_new_subject(p, 4, 3, 2)
     assert not _titles_new_subject(p, 4, 2, 2)
+
+
+# --- round 19: a title-only heading linked to a rule with a body ---------------------------------
+
+_SPINS = (
+    "1. Widget Basics\n\n"
+    "100. General\n\n"
+    "100.1. A widget game is played by two or more players, each with a widget.\n\n"
+    "{heading}\n\n"
+    "{opening}"
+    "{label}1 A widget tapped this turn can't be spun unless its owner has controlled it "
+    "since the turn began.\n\n"
+    "{label}2 If a spin has a limit on how often it may be made, the limit stays with that "
+    "widget even when another player takes it.\n\n"
+    "{label}3 Spins that say to spin only as a move follow the timing rules for moves, "
+    "though the spin is not a move.\n"
+)
+
+
+def test_heading_goes_to_the_free_heading_over_the_rule_its_subrules_went_under() -> None:
+    # The old heading's subrules became subrules of a new rule with a body (a rule on
+    # spins an effect forbids) that stands under a free heading titled like the old one.
+    # The rule says the title's words too, but a title is a title: the heading goes to
+    # the heading, and the rule with a body stays added.
+    old = _SPINS.format(heading="101. Widget Spins", opening="", label="101.")
+    new = (
+        _SPINS.format(
+            heading="101. Making Widget Spins",
+            opening="101.1. A player can't begin a widget spin that an effect forbids.\n\n",
+            label="101.1",
+        )
+        .replace("101.11 ", "101.1a ")
+        .replace("101.12 ", "101.1b ")
+        .replace("101.13 ", "101.1c ")
+    )
+    a = align(edition(old), edition(new))
+    assert by_old(a, "101").new_ids == ("101",)
+    assert by_new(a, "101.1").old_ids == ()
+    assert by_old(a, "101.2").new_ids == ("101.1b",)
+
+
+def test_a_rule_says_a_heading_title_only_with_as_many_title_words_as_its_own_heading() -> None:
+    from rulediff.align import _heading_over, _Pairing, _says_title
+
+    old = [
+        _Node("101", "Spin Timing, Order, and the Pile", None, True, 0),
+        _Node("102", "Moves That Don't Use the Pile", None, True, 1),
+    ]
+    new = [
+        _Node("110", "Timing and Order", None, True, 0),
+        _Node("110.2", "Other actions happen without anyone choosing them.", "110", False, 1),
+        _Node("111", "Pile", None, True, 2),
+        _Node(
+            "111.4", "Some things that happen during a match don't use the pile.", "111", False, 3
+        ),
+    ]
+    p = _Pairing(old, new)
+    # The rule says none of the title; the heading over it says two of its words.
+    assert not _says_title(p, 0, 1)
+    assert _heading_over(p, 0, 1) == 0
+    # A rule that says what the title says (its items are listed under it) says it.
+    assert _says_title(p, 1, 3)
+    assert _heading_over(p, 1, 3) == -1  # "Pile" is not titled like the old heading
+
+
+def test_activated_abilities_heading_goes_to_the_activating_heading_not_a_rule_under_it() -> None:
+    # 2005 → 2014 (held-out audit, round 19): the old title-only heading on activated
+    # abilities saw its restriction subrules go under the new rule on prohibited
+    # activations; it goes to the free heading on activating them, and that rule (a
+    # body) is no counterpart of a title.
+    old, new = corpus_edition("2005-08-01"), corpus_edition("2014-05-01")
+    assert old.rule("403").title and new.rule("602").title
+    assert not getattr(new.rule("602.5"), "title", None)
+    a = align(old, new)
+    assert by_old(a, "403").new_ids == ("602",)
+    assert by_new(a, "602.5").old_ids != ("403",)
+
+
+def test_timing_subheading_does_not_go_to_the_rule_on_actions_without_priority() -> None:
+    # 2003 → 2011 (held-out audit, round 19): the old title-only subheading on timing,
+    # priority and the stack saw two subrules go under the new rule on actions taken
+    # without priority, which says one word of its title; the new heading over that
+    # rule says two. The subheading and its own heading both go to that new heading.
+    old, new = corpus_edition("2003-10-01"), corpus_edition("2011-04-01")
+    assert old.rule("408").title and old.rule("408.1").title and new.rule("116").title
+    a = align(old, new)
+    assert by_new(a, "116").old_ids == ("408", "408.1")
+    assert by_new(a, "116.2").old_ids == ()
+    assert by_new(a, "115.2").old_ids == ()

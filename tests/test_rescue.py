@@ -825,3 +825,98 @@ def test_free_rules_placed_both_ways_in_the_corpus() -> None:
     assert a.match_for_old("200.4").new_ids == ("110.5",)
     m = a.match_for_old("200.4a")
     assert m is not None and m.new_ids == ("110.5a",) and m.method == "content", m
+
+
+# --- round 19: a free heading whose texts went into a rule on another subject ------------------
+
+
+_BATON_OLD = """
+1. Widget Basics
+
+100. General
+
+100.1. A widget game is played by two or more players, each with a widget.
+
+101. Spin Timing
+
+101.1. Timing Rules
+
+101.1a A player may spin a widget only while holding the silver baton.
+
+101.1b The baton passes to the left each time every player has declined to spin.
+
+101.2. Free Moves
+
+101.2a Tipping a fallen widget upright is a free move, made whenever holding the baton.
+
+101.2b Swapping two widgets of one colour is a free move, made only in one's own turn.
+"""
+
+_BATON_NEW = """
+1. Widget Basics
+
+100. General
+
+100.1. A widget game is played by two or more players, each with a widget.
+
+110. Spin Timing
+
+110.1. A player may spin a widget only while holding the silver baton.
+
+110.2. The baton passes to the left each time every player has declined to spin.
+
+111. Free Moves
+
+111.1. Some moves cost no token, and a player makes them without the pile.
+
+111.2. There are two such moves:
+
+111.2a Tipping a fallen widget upright is a free move, made whenever holding the baton.
+
+111.2b Swapping two widgets of one colour is a free move, made only in one's own turn.
+"""
+
+
+def test_free_heading_goes_where_its_title_is_said_not_to_a_deeper_list() -> None:
+    # The old heading's texts went half under the new heading of its title, half under
+    # a list (a rule with a body, deeper) that says nothing of its title: the heading goes
+    # where the title is said, joined by its subheading that already held it; the other
+    # subheading goes to the heading titled like it over the list, and the list stays
+    # added.
+    from .test_align import edition
+
+    a = align(edition(_BATON_OLD), edition(_BATON_NEW))
+    m = a.match_for_new("110")
+    assert m is not None and m.old_ids == ("101", "101.1"), m
+    m = a.match_for_old("101.2")
+    assert m is not None and m.new_ids == ("111",), m
+    m = a.match_for_new("111.2")
+    assert m is not None and m.kind == "added", m
+
+
+def test_free_heading_does_not_go_to_a_list_that_says_nothing_of_its_title() -> None:
+    # 2007 → 2024 (held-out audit, round 19): the old heading on the timing of spells
+    # and abilities had as many texts under the new list of special actions (a rule
+    # with a body, deeper) as under the new timing heading. The list says no word of
+    # the title: the heading goes where the title is said, joined there by its own
+    # subheading; the list goes to the old rule that lists the special actions.
+    old, new = corpus_edition("2007-02-01"), corpus_edition("2024-06-07")
+    assert old.rule("408").title and new.rule("117").title
+    assert not getattr(new.rule("116.2"), "title", None)
+    a = align(old, new)
+    m = a.match_for_new("117")
+    assert m is not None and m.old_ids == ("408", "408.1"), m
+    m = a.match_for_new("116.2")
+    assert m is not None and m.old_ids == ("408.1i",), m
+
+
+def test_free_heading_whose_texts_went_to_another_subject_stays_removed() -> None:
+    # 2006-05 → 2009-09: under the old heading on evasion abilities the source prints
+    # the rules on a permanent's status; they went under the new status rule, which
+    # says nothing of evasion, and the heading over it (on permanents) says nothing of
+    # it either: no place says the title, so the heading stays removed.
+    old, new = corpus_edition("2006-05-01"), corpus_edition("2009-09-04")
+    assert old.rule("501").title and new.rule("110").title
+    a = align(old, new)
+    m = a.match_for_old("501")
+    assert m is not None and m.kind == "removed", m
