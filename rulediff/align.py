@@ -275,9 +275,8 @@ class _Pairing:
         """The pair's recurring wording changes, longest first (once they are known)."""
         self.swept_in: frozenset[str] | None = None
         """The words those changes bring in (see :func:`_swept_in`)."""
-        self.new_heading_words: tuple[frozenset[str], frozenset[str]] | None = None
-        """The title words of new headings with no old counterpart (see
-        :func:`_new_heading_words`), once the sentence-split step asks."""
+        self.heading_stems: dict[int, frozenset[str]] | None = None
+        """New heading → its title's content stems (see :func:`_new_heading_words`)."""
         self.swept_titles: dict[int, frozenset[str]] = {}
         """Old heading → the naming words of its title with those changes applied (none
         when they change nothing)."""
@@ -327,6 +326,11 @@ class _Pairing:
     ) -> bool:
         """:func:`_said_by_sibling`: the new sentence is a frame old ``i``'s siblings share."""
         return _said_by_sibling(self, i, new_key, score, besides)
+
+    def piece_for_new_subject(self, i: int, j: int) -> bool:
+        """:func:`_piece_for_new_subject`: new ``j`` opens by naming a subject the old
+        edition lacks, and does not merely widen old ``i`` to it."""
+        return _piece_for_new_subject(self, i, j)
 
     def restated_for_new_subject(self, i: int, j: int) -> bool:
         """:func:`_restated_for_new_subject`, once headings are matched."""
@@ -677,7 +681,11 @@ def _vocabulary(nodes: list[_Node]) -> frozenset[str]:
 
 def _word_forms(nodes: list[_Node]) -> frozenset[str]:
     """Every whole word of an edition's texts, without its inflection (:func:`_root`)."""
-    return frozenset(_root(w) for node in nodes for w in re.findall(r"[a-z]+", node.lower))
+    words = {w for node in nodes for w in _WORD.findall(node.lower)}
+    return frozenset(map(_root, words))
+
+
+_WORD = re.compile(r"[a-z]+")
 
 
 def _root(word: str) -> str:
@@ -2713,16 +2721,15 @@ WIDENED_SHARE = 0.5
 
 
 def _new_heading_words(p: _Pairing) -> tuple[frozenset[str], frozenset[str]]:
-    """Of the new headings with no old counterpart: their titles' content stems, and the
-    words of those titles that are all new words (:func:`_new_title`). Asked only by the
-    sentence-split step (:func:`_sentence_splits`), which runs once per pairing."""
-    if p.new_heading_words is None:
-        heads = [h for h, node in enumerate(p.new) if node.heading and p.n2o[h] < 0]
-        p.new_heading_words = (
-            frozenset().union(*(_content_stems(p.new[h]) for h in heads)),
-            frozenset().union(*(_new_title(p, h) for h in heads)),
-        )
-    return p.new_heading_words
+    """Of the new headings with no old counterpart (now): their titles' content stems,
+    and the words of those titles that are all new words (:func:`_new_title`)."""
+    if p.heading_stems is None:
+        p.heading_stems = {h: _content_stems(node) for h, node in enumerate(p.new) if node.heading}
+    heads = [h for h in p.heading_stems if p.n2o[h] < 0]
+    return (
+        frozenset().union(*(p.heading_stems[h] for h in heads)),
+        frozenset().union(*(_new_title(p, h) for h in heads)),
+    )
 
 
 def _swept_in(p: _Pairing) -> frozenset[str]:
