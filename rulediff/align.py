@@ -681,13 +681,20 @@ def _vocabulary(nodes: list[_Node]) -> frozenset[str]:
 
 def _word_forms(nodes: list[_Node]) -> frozenset[str]:
     """Every whole word of an edition's texts, without its inflection (:func:`_root`)."""
-    words = {w for node in nodes for w in _WORD.findall(node.lower)}
-    return frozenset(map(_root, words))
+    return frozenset().union(*(_text_roots(node.lower) for node in nodes))
 
 
 _WORD = re.compile(r"[a-z]+")
 
 
+@functools.lru_cache(maxsize=1 << 14)
+def _text_roots(lower: str) -> frozenset[str]:
+    """The roots of a text's words, memoized per text as :func:`_words` is: neighbouring
+    editions share most of their texts."""
+    return frozenset(map(_root, _WORD.findall(lower)))
+
+
+@functools.lru_cache(maxsize=1 << 14)
 def _root(word: str) -> str:
     """A word without its inflection (plural, past, -ing) or a silent final "e": the
     same word whatever form a text uses ("activating", "activated", "activate";
