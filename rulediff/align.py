@@ -253,6 +253,9 @@ class _Pairing:
         """The stems of every word of the old edition's rules (once they are asked for)."""
         self.names_new_subject: dict[int, bool] = {}
         """New heading -> its title has a content word the old edition lacks (asked often)."""
+        self.new_titles: dict[int, frozenset[str]] = {}
+        """New heading -> its title's words when the old edition has none of them
+        (:func:`_new_title`, asked often)."""
         self.headings_matched = False
         """True once headings are matched bottom-up: from then on an old rule is no
         counterpart of its text restated for a subject the old edition lacks
@@ -270,6 +273,10 @@ class _Pairing:
         :func:`_lines_drawn`), once asked for."""
         self.sweeps: tuple[tuple[str, str], ...] = ()
         """The pair's recurring wording changes, longest first (once they are known)."""
+        self.swept_in: frozenset[str] | None = None
+        """The words those changes bring in (see :func:`_swept_in`)."""
+        self.heading_stems: dict[int, frozenset[str]] | None = None
+        """New heading → its title's content stems (see :func:`_new_heading_words`)."""
         self.swept_titles: dict[int, frozenset[str]] = {}
         """Old heading → the naming words of its title with those changes applied (none
         when they change nothing)."""
@@ -319,6 +326,11 @@ class _Pairing:
     ) -> bool:
         """:func:`_said_by_sibling`: the new sentence is a frame old ``i``'s siblings share."""
         return _said_by_sibling(self, i, new_key, score, besides)
+
+    def piece_for_new_subject(self, i: int, j: int) -> bool:
+        """:func:`_piece_for_new_subject`: new ``j`` opens by naming a subject the old
+        edition lacks, and does not merely widen old ``i`` to it."""
+        return _piece_for_new_subject(self, i, j)
 
     def restated_for_new_subject(self, i: int, j: int) -> bool:
         """:func:`_restated_for_new_subject`, once headings are matched."""
@@ -667,11 +679,47 @@ def _vocabulary(nodes: list[_Node]) -> frozenset[str]:
     return frozenset().union(*(_words(node.lower) for node in nodes))
 
 
+def _word_forms(nodes: list[_Node]) -> frozenset[str]:
+    """Every whole word of an edition's texts, without its inflection (:func:`_root`)."""
+    return frozenset().union(*(_text_roots(node.lower) for node in nodes))
+
+
+_WORD = re.compile(r"[a-z]+")
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _text_roots(lower: str) -> frozenset[str]:
+    """The roots of a text's words, memoized per text as :func:`_words` is: neighbouring
+    editions share most of their texts."""
+    return frozenset(map(_root, _WORD.findall(lower)))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _root(word: str) -> str:
+    """A word without its inflection (plural, past, -ing) or a silent final "e": the
+    same word whatever form a text uses ("activating", "activated", "activate";
+    "zones", "zone"), while "commander" stays apart from "command"."""
+    if len(word) > 4 and word.endswith("ies"):
+        word = word[:-3] + "y"
+    elif len(word) > 5 and word.endswith("ing"):
+        word = word[:-3]
+    elif len(word) > 4 and word.endswith(("ed", "es")):
+        word = word[:-2]
+    elif len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    if len(word) > 3 and word.endswith("e"):
+        word = word[:-1]
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
+        word = word[:-1]  # "tapping" → "tap"
+    return word
+
+
 #: Kept for the next pairing of a run, by identity (rules, examples and glossary of
 #: both sides: six node lists).
 _structure_of = LastUsed(_structure, size=6)
 _frames_of = LastUsed(_edition_frames)
 _vocabulary_of = LastUsed(_vocabulary)
+_word_forms_of = LastUsed(_word_forms)
 
 
 def _keeps_a_sentence(old: _Node, new: _Node) -> bool:
@@ -1618,8 +1666,8 @@ def _sentence_splits(
             continue
         if any(_reused_for_new_subject(p, i, k, j, in_splits, merges) for k in group):
             continue
-        if _under_new_subject(p, j):
-            continue
+        if _under_new_subject(p, j) or _piece_for_new_subject(p, i, j):
+            continue  # the text written again for a subject the old edition lacks
         if group and _opens_with_new_statement(prov, j) and _sibling_frame(p, prov, i, j):
             continue  # a new rule written on the frame the old rule's siblings share
         group = sorted({*group, j}, key=lambda k: p.new[k].order)
@@ -2615,10 +2663,31 @@ def _under_new_subject(p: _Pairing, j: int) -> bool:
             continue
         names_new = p.names_new_subject.get(h)
         if names_new is None:  # the heading's words and the old vocabulary never change
-            names_new = p.names_new_subject[h] = bool(_content_stems(p.new[h]) - p.old_words())
+            names_new = p.names_new_subject[h] = _names_unheard_word(p, h)
         if names_new:
             return True
     return False
+
+
+def _names_unheard_word(p: _Pairing, h: int) -> bool:
+    """The heading's title has a content word whose very stem the old edition lacks, or
+    every content word of it is one the old edition never uses (:func:`_new_title`)."""
+    return bool(_content_stems(p.new[h]) - p.old_words()) or bool(_new_title(p, h))
+
+
+def _new_title(p: _Pairing, h: int) -> frozenset[str]:
+    """The title's content words (without their inflection, :func:`_root`) when the old
+    edition uses none of them, in any form; else none. Five-letter stems cannot tell:
+    "commander" cut short is "comma", which an edition with a command zone has, yet it
+    has no commander; "companion" is "compa", as "compared" is. A title with one old
+    word ("Casting Spells" where the old edition played its spells) renames an old
+    subject rather than naming a new one."""
+    title = p.new_titles.get(h)
+    if title is None:
+        words = frozenset(map(_root, _content_words(p.new[h].lower)))
+        new = words and words.isdisjoint(_word_forms_of(p.old))
+        title = p.new_titles[h] = words if new else frozenset()
+    return title
 
 
 def _restated_for_new_subject(p: _Pairing, i: int, j: int) -> bool:
@@ -2690,6 +2759,59 @@ def _opens_with_new_subject(p: _Pairing, j: int) -> bool:
         node.heading and p.n2o[h] < 0 and _content_stems(node) & unheard
         for h, node in enumerate(p.new)
     )
+
+
+def _piece_for_new_subject(p: _Pairing, i: int, j: int) -> bool:
+    """Free new ``j`` opens by naming a subject the old edition lacks, so it is no piece
+    of old ``i``: a word of its opening clause is one of a new heading's title whose
+    words the old edition never uses (:func:`_new_title`: "companion", which five-letter
+    stems took for "compared"), or whose stem is new (:func:`_opens_with_new_subject`).
+    A word the pair's recurring wording changes bring in ("play" → "cast") names an old
+    subject anew, and an opening that ``i`` mostly says besides the new word is ``i``
+    widened to the new subject ("… split cards … or fused split spells"), not written
+    for it."""
+    opening = re.split(r"[,.;:]", p.new[j].lower, maxsplit=1)[0]
+    renamed = _swept_in(p)
+    said = {_root(w): w for w in _content_words(opening) if _root(w) not in renamed}
+    title_stems, new_titles = _new_heading_words(p)
+    old_stems = p.old_words()
+    named = {
+        root
+        for root, word in said.items()
+        if root in new_titles or (word[:5] in title_stems and word[:5] not in old_stems)
+    }
+    if not named:
+        return False
+    rest = set(said) - named
+    old = frozenset(map(_root, _content_words(p.old[i].lower)))
+    return not rest or len(rest & old) < WIDENED_SHARE * len(rest)
+
+
+#: An opening naming a new subject whose other words the old rule says at least this
+#: share of is the old rule widened to the new subject.
+WIDENED_SHARE = 0.5
+
+
+def _new_heading_words(p: _Pairing) -> tuple[frozenset[str], frozenset[str]]:
+    """Of the new headings with no old counterpart (now): their titles' content stems,
+    and the words of those titles that are all new words (:func:`_new_title`)."""
+    if p.heading_stems is None:
+        p.heading_stems = {h: _content_stems(node) for h, node in enumerate(p.new) if node.heading}
+    heads = [h for h in p.heading_stems if p.n2o[h] < 0]
+    return (
+        frozenset().union(*(p.heading_stems[h] for h in heads)),
+        frozenset().union(*(_new_title(p, h) for h in heads)),
+    )
+
+
+def _swept_in(p: _Pairing) -> frozenset[str]:
+    """The words (:func:`_root`) the pair's recurring wording changes bring in ("play"
+    → "cast", "playing" → "casting"): new words for an old subject."""
+    if p.swept_in is None:
+        p.swept_in = frozenset(
+            _root(w) for _old, new in p.sweeps for w in re.findall(r"[a-z]+", new)
+        )
+    return p.swept_in
 
 
 def _withdraw_new_subject_matches(p: _Pairing, splits: dict[int, list[int]]) -> None:

@@ -319,6 +319,8 @@ class _Stays:
             return True  # a base rule's sentence restated for a variant, option or keyword
         if p.said_by_sibling(uo.owner, un.key, link.score, besides=predecessor):
             return True  # a frame another sibling says as well: not the old rule's own
+        if p.piece_for_new_subject(uo.owner, un.owner):
+            return True  # the old sentence written again in a rule for a new subject
         return all(self.other_subject(p, uo.owner, un.owner, key, un.key) for key in said)
 
     def restated_for_heading(self, p: _Pairing, uo: provenance.Unit, un: provenance.Unit) -> bool:

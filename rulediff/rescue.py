@@ -291,6 +291,12 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
         new_fam.setdefault(fb, set()).add(fa)
 
     ranked: dict[str, dict[int, list[tuple[float, int, float]]]] = {"old": {}, "new": {}}
+    # A new rule on a frame new to the edition is no place for an old rule it keeps no
+    # sentence of (``_Pairing.on_new_frame``); the old rule chooses among the rest. The
+    # frame rule itself keeps its refused candidates as rivals: they are as close as
+    # they are, and the one old rule whose sentence it keeps is not thereby its clear
+    # choice, but a choice the kept sentence makes (the step's priority sentence).
+    frame_rivals: dict[int, list[tuple[float, int]]] = {}
     homeless: set[int] = set()  # free old rules none of whose neighbours was placed
     for side in ("old", "new"):
         mine, theirs = (old, new) if side == "old" else (new, old)
@@ -318,8 +324,11 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             scored: list[tuple[float, int, float]] = []
             for b in cands:
                 i, j = (a, b) if side == "old" else (b, a)
-                if not p.same_topic(i, j) or p.defines_other(i, j) or p.on_new_frame(i, j):
+                if not p.same_topic(i, j) or p.defines_other(i, j):
                     continue  # a template sentence of another keyword, step, zone or term
+                refused = p.on_new_frame(i, j)
+                if refused and side == "old":
+                    continue
                 other = theirs.stems[b]
                 shared = words & other
                 if not shared:
@@ -335,9 +344,18 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
                     bonus = FAMILY_BONUS
                 if gap[0] < b < gap[1]:
                     bonus += GAP_BONUS  # between where the rules before and after it went
+                if refused:  # the frame rule's rival, never its pick
+                    frame_rivals.setdefault(a, []).append((similarity + bonus, b))
+                    continue
                 scored.append((similarity + bonus, b, similarity))
             scored.sort(key=lambda t: (-t[0], t[1]))
             ranked[side][a] = scored
+
+    def refused_close(side: str, a: int, top: float) -> list[int]:
+        """The refused old candidates of new frame rule ``a`` within ``RESCUE_MARGIN`` of
+        ``top`` (either way)."""
+        rivals = frame_rivals.get(a, ()) if side == "new" else ()
+        return [b for score, b in rivals if abs(score - top) < RESCUE_MARGIN]
 
     def joinable(side: str, a: int, b: int, similarity: float) -> bool:
         """Free ``a`` may join taken ``b``: what they share is mostly not explained by
@@ -391,7 +409,9 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             if not scored or scored[0][0] < RESCUE_SCORE:
                 continue
             score, b, _similarity = scored[0]
-            if len(scored) > 1 and scored[1][0] > score - RESCUE_MARGIN:
+            if (len(scored) > 1 and scored[1][0] > score - RESCUE_MARGIN) or refused_close(
+                side, a, score
+            ):
                 group = parallel_pieces(a, scored) if side == "old" else None
                 if group:
                     pieces.append((score, a, group))
@@ -447,6 +467,8 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             if found.get(a):
                 continue
             close = _free_close(scored, taken)
+            if close:  # a refused candidate as close still keeps the text undecided
+                close += refused_close(side, a, scored[0][0])
             if len(close) < 2:
                 continue  # not undecided: decided, or a close call against a taken rule
             kept = [_kept_sentence(mine[a], theirs[b]) for b in close]

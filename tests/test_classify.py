@@ -169,3 +169,13 @@ def test_sentence_on_a_frame_the_old_rules_siblings_share_is_no_moved_text() -> 
     assert "graveyard" in corpus_edition("2011-05-01").rule("903.11").text
     assert "exile" in corpus_edition("2011-05-01").rule("903.12").text
     assert ("903.11", "903.9b") not in listed(a)
+
+
+def test_sentence_written_again_in_a_rule_for_a_new_subject_is_no_moved_text() -> None:
+    # 2009 → 2021: the companion special action (a keyword the old edition has no word
+    # for, opening the rule) ends with the land rule's timing sentence. Neither a piece
+    # of the land rule (align) nor that sentence moved into it.
+    old = corpus_edition("2009-07-11")
+    assert "companion" not in " ".join(rule.text.lower() for rule in old.rules)
+    a = aligned("2009-07-11", "2021-02-05")
+    assert ("114.2a", "116.2g") not in listed(a)

@@ -14,6 +14,7 @@ from rulediff.matches import Alignment
 from rulediff.rescue import _family, _same_titles, _stems
 
 from .conftest import corpus_edition
+from .helpers import toy_edition
 
 
 @functools.cache
@@ -919,4 +920,59 @@ def test_free_heading_whose_texts_went_to_another_subject_stays_removed() -> Non
     assert old.rule("501").title and new.rule("110").title
     a = align(old, new)
     m = a.match_for_old("501")
+    assert m is not None and m.kind == "removed", m
+
+
+#: A toy turn (paraphrase, widget game): two steps lose their trigger rule and get one
+#: new closing rule each, written on one frame new to the edition (the step's name
+#: swapped), that keeps the old priority sentence; a third step keeps its rules.
+_TENDING = (
+    "5. Turn Structure\n\n500. Tending Step\n\n"
+    "500.1. First, the leader waters every plant in the garden.\n\n"
+    "500.2. Second, the leader of the turn gets the floor. Players may play cards and use "
+    "tools.\n\n"
+)
+_TRIGGERS = (
+    "6. Triggers\n\n600. Triggers\n\n"
+    "600.1. A trigger waits for its event and then goes on the stack.\n"
+)
+_STEPS_OLD = (
+    _TENDING
+    + "".join(
+        f"{n}. {name.title()} Step\n\n"
+        f'{n}.1. First, all abilities that trigger "at the start of the {name} step" go on the '
+        'stack. (See rule 600, "Triggers.")\n\n'
+        f"{n}.2. Second, the leader of the turn gets the floor. Players may play cards and use "
+        "tools.\n\n"
+        for n, name in ((501, "resting"), (502, "closing"))
+    )
+    + _TRIGGERS
+)
+_STEPS_NEW = (
+    _TENDING
+    + "".join(
+        f"{n}. {name.title()} Step\n\n"
+        f"{n}.1. The {name} step has no chores. Once it begins, the leader of the turn gets "
+        'the floor. (See rule 601, "Timing.")\n\n'
+        for n, name in ((501, "resting"), (502, "closing"))
+    )
+    + _TRIGGERS
+    + "\n601. Timing\n\n601.1. The leader gets the floor first in every step.\n"
+)
+
+
+def test_frame_rule_refused_to_an_old_rule_still_counts_it_as_a_rival() -> None:
+    # Synthetic. The closing step's new rule is on a frame new to the edition: the old
+    # trigger rule keeps no sentence there and is refused it, though it is nearly as
+    # close as the old priority rule, which keeps its sentence. Counted as a rival,
+    # the refused rule leaves the new rule undecided, and the kept sentence decides;
+    # dropped from the ranking, it left one candidate whose own best is a taken rule
+    # of another step, and nothing paired the two.
+    def edition(body: str):
+        return toy_edition(body, "Widget\nA player.\n", game="Widget", date="May 1, 2030")
+
+    a = align(edition(_STEPS_OLD), edition(_STEPS_NEW))
+    m = a.match_for_old("502.2")
+    assert m is not None and m.new_ids == ("502.1",), m
+    m = a.match_for_old("502.1")
     assert m is not None and m.kind == "removed", m
