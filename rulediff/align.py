@@ -737,18 +737,33 @@ def _topic(nodes: Sequence[_Node], heads: tuple[int, ...]) -> int:
     return -1
 
 
-def _anchor(p: _Pairing, old_idx: Iterable[int], new_idx: Iterable[int]) -> None:
-    """Pair texts whose comparison key is unique on both sides."""
-    old_keys: dict[tuple[bool, str], list[int]] = defaultdict(list)
-    new_keys: dict[tuple[bool, str], list[int]] = defaultdict(list)
-    for i in old_idx:
-        old_keys[(p.old[i].heading, p.old[i].key)].append(i)
-    for j in new_idx:
-        new_keys[(p.new[j].heading, p.new[j].key)].append(j)
+def _anchor(
+    p: _Pairing, old_idx: Iterable[int] | None = None, new_idx: Iterable[int] | None = None
+) -> None:
+    """Pair texts whose comparison key is unique on both sides (among ``old_idx`` and
+    ``new_idx``; every text of a side without them)."""
+    old_keys = _keyed_of(p.old) if old_idx is None else _keyed(p.old, old_idx)
+    new_keys = _keyed_of(p.new) if new_idx is None else _keyed(p.new, new_idx)
     for key, olds in old_keys.items():
         news = new_keys.get(key)
         if news and len(olds) == 1 and len(news) == 1:
             p.pair(olds[0], news[0], 100.0, "anchor")
+
+
+def _keyed(nodes: Sequence[_Node], members: Iterable[int]) -> dict[tuple[bool, str], list[int]]:
+    """The nodes ``members`` by heading flag and comparison key, in order."""
+    keyed: dict[tuple[bool, str], list[int]] = defaultdict(list)
+    for k in members:
+        keyed[(nodes[k].heading, nodes[k].key)].append(k)
+    return keyed
+
+
+def _all_keyed(nodes: Sequence[_Node]) -> dict[tuple[bool, str], list[int]]:
+    return dict(_keyed(nodes, range(len(nodes))))
+
+
+# Every node of an edition by key (read only): the anchors of its two pairings of a run.
+_keyed_of = LastUsed(_all_keyed, size=6)
 
 
 class _BigramIndex:
@@ -992,8 +1007,7 @@ def _match_headings(p: _Pairing) -> None:
     # Title-only: neither heading's texts were matched anywhere.
     olds = [i for i, n in enumerate(p.old) if n.heading and p.o2n[i] < 0 and not old_matched[i]]
     news = [j for j, n in enumerate(p.new) if n.heading and p.n2o[j] < 0 and not new_matched[j]]
-    old_titles = Counter(p.old[i].lower for i, n in enumerate(p.old) if n.heading)
-    new_titles = Counter(p.new[j].lower for j, n in enumerate(p.new) if n.heading)
+    old_titles, new_titles = _heading_titles_of(p.old), _heading_titles_of(p.new)
     pairs: list[tuple[float, int, int]] = []
     for i in olds:
         for j in news:
@@ -1009,6 +1023,15 @@ def _match_headings(p: _Pairing) -> None:
     for title, i, j in pairs:
         if p.o2n[i] < 0 and p.n2o[j] < 0:
             p.pair(i, j, round(title, 1), "fuzzy" if title < 100 else "anchor")
+
+
+def _heading_titles(nodes: Sequence[_Node]) -> Counter:
+    """How many headings of an edition have each title."""
+    return Counter(node.lower for node in nodes if node.heading)
+
+
+# Read only, kept for the next pairing of a run (three times a pairing, both sides).
+_heading_titles_of = LastUsed(_heading_titles, size=6)
 
 
 def _match_headings_to_texts(p: _Pairing) -> None:
@@ -1065,7 +1088,7 @@ def _free(p: _Pairing) -> tuple[list[int], list[int]]:
 
 def _match_rules(p: _Pairing) -> None:
     """Anchors, then rounds of texts and headings so each round sees the last one's parents."""
-    _anchor(p, range(len(p.old)), range(len(p.new)))
+    _anchor(p)
     _olds, news = _free(p)
     index = _BigramIndex(p.new, news)
 
@@ -2570,7 +2593,10 @@ def _under_new_subject(p: _Pairing, j: int) -> bool:
     the old edition has no word for (a game variant it did not have): an old rule's
     text found there is that text written again for the new subject, not a piece cut
     from the old rule."""
-    return any(p.n2o[h] < 0 and _names_new_subject(p, h) for h in p.new_heads[j])
+    for h in p.new_heads[j]:
+        if p.n2o[h] < 0 and _names_new_subject(p, h):
+            return True
+    return False
 
 
 def _names_new_subject(p: _Pairing, h: int) -> bool:
@@ -2893,7 +2919,7 @@ def align(old: Edition, new: Edition) -> Alignment:
 
 def _match_examples(p: _Pairing, mapping: dict[str, str]) -> None:
     """Examples: unique texts first, then fuzzy with a strong bonus for the mapped owner."""
-    _anchor(p, range(len(p.old)), range(len(p.new)))
+    _anchor(p)
     owners_new: dict[str | None, list[int]] = p.new_children
 
     def same_owner(i: int) -> Iterable[int]:

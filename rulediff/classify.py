@@ -513,8 +513,8 @@ def _classify(
     out: list[Match] = []
     stays = _Stays.of(p, prov, pairs, sweeps) if prov is not None else None
     for pair in pairs:
-        old_ids = tuple(p.old[i].id for i in pair.old)
-        new_ids = tuple(p.new[j].id for j in pair.new)
+        old_ids = tuple([p.old[i].id for i in pair.old])
+        new_ids = tuple([p.new[j].id for j in pair.new])
         moved_text = _moved_text(p, prov, pair, stays) if stays is not None else ()
         common = {
             "ambiguous": bool(pair.alternatives),
@@ -527,8 +527,11 @@ def _classify(
         if not pair.old:
             out.append(Match(domain, "added", (), new_ids, 0.0, "none", **common))  # type: ignore[arg-type]
             continue
-        old_text = "\n".join(p.old[i].text for i in pair.old)
-        new_text = "\n".join(p.new[j].text for j in pair.new)
+        if len(pair.old) == 1 and len(pair.new) == 1:  # nearly all: no join to make
+            old_text, new_text = p.old[pair.old[0]].text, p.new[pair.new[0]].text
+        else:
+            old_text = "\n".join(p.old[i].text for i in pair.old)
+            new_text = "\n".join(p.new[j].text for j in pair.new)
         verdict, flags, found = _text_difference(old_text, new_text, mapping, sweeps)
         if len(pair.old) > 1 or len(pair.new) > 1:
             kind: Kind = "split" if len(pair.new) > 1 else "merged"
