@@ -2847,6 +2847,7 @@ def align(old: Edition, new: Edition) -> Alignment:
     _follow_listed_rules(rules, splits, merges)
     _follow_statements(rules, early_sweeps, splits, merges)
     _follow_grafted_clauses(rules, splits, merges)
+    rescue.pair_placed_both_ways(rules, splits, merges)
     _drop_foreign_sources(rules, merges)
     _withdraw_new_subject_matches(rules, splits)
     rule_pairs = _groups(rules, splits, merges)

@@ -1399,3 +1399,103 @@ def _closer(
         if _plain(old, new, idf, p, i, j) >= similarity:
             return True
     return False
+
+
+def pair_placed_both_ways(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """A free rule whose place both editions give goes to its mutual closest free text.
+
+    The free new rule stands under the counterpart of the old rule's nearest placed
+    ancestor, and the old rule under the counterpart of the new rule's: each edition
+    says the two are in one section. Place alone decides nothing (a section's leftover
+    rules are often removed on one side and new on the other), nor does a lead in the
+    words alone (a turn of phrase shared across the book); together they do: the two
+    are each other's closest free text in the whole other edition (plain similarity, at
+    least ``KEPT_SIMILARITY``), with the leads :func:`_pair_homeless` asks of a rule
+    that has no placed neighbour (``HOMELESS_LEAD`` each, one of them
+    ``RESCUE_MARGIN``). Free rivals only: a taken rule's likeness is a template the rule
+    shares with a kept one, not a place it went.
+    """
+    targets_of, sources_of = _links(p, splits, merges)
+    free_old = [i for i, n in enumerate(p.old) if not n.heading and not targets_of.get(i)]
+    free_new = [j for j, n in enumerate(p.new) if not n.heading and not sources_of.get(j)]
+    if not free_old or not free_new:
+        return
+    old, new, index, idf = _weights(p)
+    free_new_set, free_old_set = set(free_new), set(free_old)
+    new_place = {j: _placed_ancestor(p.new, p.new_by_first, j, sources_of) for j in free_new}
+    sections: dict[int, list[int]] = {}
+    pairs = []
+    for i in free_old:
+        a = _placed_ancestor(p.old, p.old_by_id, i, targets_of)
+        if a is None:
+            continue
+        if a not in sections:
+            found = _with_subrules(p.new_children, p.new, targets_of[a]) & free_new_set
+            sections[a] = sorted(j for j in found if new_place[j] is not None)
+        lineage = _lineage(p.old, p.old_by_id, i)
+        placed = [j for j in sections[a] if lineage.intersection(sources_of[new_place[j]])]
+        scores = [(_plain(old, new, idf, p, i, j), j) for j in placed]
+        if not scores or max(scores)[0] < KEPT_SIMILARITY:
+            continue
+        near = _free_nearest(old.stems[i], index["new"], idf, free_new_set) - set(placed)
+        best = _closest_plain(scores + [(_plain(old, new, idf, p, i, b), b) for b in near])
+        if best is None or best[0] not in placed or best[1] < KEPT_SIMILARITY:
+            continue
+        j, _s, lead = best
+        near = _free_nearest(new.stems[j], index["old"], idf, free_old_set) | {i}
+        back = _closest_plain((_plain(old, new, idf, p, b, j), b) for b in near)
+        if back is None or back[0] != i:
+            continue
+        if min(lead, back[2]) < HOMELESS_LEAD or max(lead, back[2]) < RESCUE_MARGIN:
+            continue
+        if p.same_topic(i, j) and not p.defines_other(i, j) and not p.on_new_frame(i, j):
+            pairs.append((i, j))  # the rescue pass's own checks on a candidate
+    for i, j in pairs:
+        _take(p, i, j, "content", targets_of, sources_of)
+
+
+def _free_nearest(
+    words: frozenset[str],
+    postings: Mapping[str, Sequence[int]],
+    idf: Mapping[str, float],
+    free: set[int],
+) -> set[int]:
+    """The free texts of the other side sharing the most rare words (the word index's
+    ``INDEX_CANDIDATES``): where a text's closest one is found."""
+    votes = _votes(words, postings, idf)
+    found = (b for b in votes if b in free)
+    return set(heapq.nsmallest(INDEX_CANDIDATES, found, key=lambda b: (-votes[b], b)))
+
+
+def _closest_plain(scores: Iterable[tuple[float, int]]) -> tuple[int, float, float] | None:
+    """The closest of the ``(similarity, text)`` pairs: the text, its similarity and its
+    lead on the next one (ties go to the earlier text)."""
+    scored = sorted(((s, -b) for s, b in scores), reverse=True)
+    if not scored or scored[0][0] <= 0.0:
+        return None
+    lead = scored[0][0] - (scored[1][0] if len(scored) > 1 else 0.0)
+    return -scored[0][1], scored[0][0], lead
+
+
+def _placed_ancestor(
+    nodes: Sequence[_Node], by_id: Mapping[str, int], k: int, links: Mapping[int, list[int]]
+) -> int | None:
+    """The nearest ancestor of ``k`` that has a counterpart."""
+    parent = nodes[k].parent
+    while parent is not None and (a := by_id.get(parent)) is not None:
+        if links.get(a):
+            return a
+        parent = nodes[a].parent
+    return None
+
+
+def _lineage(nodes: Sequence[_Node], by_id: Mapping[str, int], k: int) -> set[int]:
+    """``k`` and its ancestors."""
+    found = {k}
+    parent = nodes[k].parent
+    while parent is not None and (a := by_id.get(parent)) is not None:
+        found.add(a)
+        parent = nodes[a].parent
+    return found

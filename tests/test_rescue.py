@@ -746,3 +746,95 @@ def test_each_nodes_family_is_found_once_per_edition() -> None:
         _Node("401.3a", "Cards stay face down.", "401", False, 2),
     ]
     assert _families(nodes) == ["", "401", "401"] == [_family(n.id) for n in nodes]
+
+def _placed_pairing(new_section: str):
+    """Two toy editions with a tokens section matched across them; each side has one
+    free rule on painted tokens, the new one under ``new_section``."""
+    from rulediff.align import _Node, _Pairing
+
+    old = [
+        _Node("1", "Pieces", None, True, 0),
+        _Node("100", "Tokens", "1", True, 1),
+        _Node("100.1", "A token is a round marker that a player keeps in a pile.", "100", False, 2),
+        _Node(
+            "100.2",
+            "The owner of a painted token is the player who painted it; its keeper is "
+            "whoever painted it too.",
+            "100",
+            False,
+            3,
+        ),
+        _Node("101", "Dice", "1", True, 4),
+        _Node("101.1", "A die is rolled by shaking it in a closed cup.", "101", False, 5),
+    ]
+    new = [
+        _Node("2", "Pieces", None, True, 0),
+        _Node("200", "Tokens", "2", True, 1),
+        _Node("200.1", "A token is a round marker that a player keeps in a pile.", "200", False, 2),
+        _Node("201", "Paint", "2", True, 3),
+        _Node("202", "Dice", "2", True, 4),
+        _Node("202.1", "A die is rolled by shaking it in a closed cup.", "202", False, 5),
+        _Node(
+            "9",
+            "A painted token is both owned and kept by the player who painted it.",
+            new_section,
+            False,
+            6,
+        ),
+    ]
+    p = _Pairing(old, new)
+    for i, j in ((0, 0), (1, 1), (2, 2), (4, 4), (5, 5)):
+        p.pair(i, j, 100.0, "exact")
+    return p
+
+
+def test_free_rules_placed_both_ways_and_mutually_closest_are_paired() -> None:
+    # Each edition puts the other's free rule in its own section (the new rule stands
+    # under the counterpart of the old rule's tokens section, the old rule under the
+    # counterpart of the new rule's), and each is the other's closest free text: paired.
+    from rulediff.rescue import pair_placed_both_ways
+
+    p = _placed_pairing("200")
+    pair_placed_both_ways(p, {}, {})
+    assert p.o2n[3] == 6 and p.method[3] == "content"
+    # Placed one way only (the new rule under a paint section no old rule went to: its
+    # nearest placed ancestor is the chapter, which holds the old rule too, but the old
+    # rule's section went to the tokens section, which does not hold it): left free.
+    p = _placed_pairing("201")
+    pair_placed_both_ways(p, {}, {})
+    assert p.o2n[3] == -1
+
+
+def test_free_rules_placed_both_ways_need_a_lead_on_both_sides() -> None:
+    # A second free new rule about as close as the first: the words do not decide, so
+    # the place alone does not pair them.
+    from rulediff.align import _Node, _Pairing
+    from rulediff.rescue import pair_placed_both_ways
+
+    p = _placed_pairing("200")
+    twin = _Node(
+        "200.3",
+        "A painted token is both owned and kept by the player who painted it first.",
+        "200",
+        False,
+        7,
+    )
+    q = _Pairing(p.old, [*p.new, twin])
+    for i, j in enumerate(p.o2n):
+        if j >= 0:
+            q.pair(i, j, 100.0, "exact")
+    pair_placed_both_ways(q, {}, {})
+    assert q.o2n[3] == -1
+
+
+def test_free_rules_placed_both_ways_in_the_corpus() -> None:
+    # 2005 → 2011: the old token owner/controller subrule and the new one sit under the
+    # token rules matched to each other, and each is the other's closest free text; no
+    # earlier pass paired them (the rare words alone are below the recovery floor).
+    old, new = corpus_edition("2005-02-01"), corpus_edition("2011-09-30")
+    assert old.rule("200.4a").text.lower().startswith("a token's owner")
+    assert "token" in new.rule("110.5a").text.lower()
+    a = align(old, new)
+    assert a.match_for_old("200.4").new_ids == ("110.5",)
+    m = a.match_for_old("200.4a")
+    assert m is not None and m.new_ids == ("110.5a",) and m.method == "content", m
