@@ -747,6 +747,7 @@ def test_each_nodes_family_is_found_once_per_edition() -> None:
     ]
     assert _families(nodes) == ["", "401", "401"] == [_family(n.id) for n in nodes]
 
+
 def _placed_pairing(new_section: str):
     """Two toy editions with a tokens section matched across them; each side has one
     free rule on painted tokens, the new one under ``new_section``."""
