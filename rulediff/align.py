@@ -225,21 +225,9 @@ class _Pairing:
         self.undecided_new: dict[int, tuple[int, ...]] = {}
         """Free rules whose close candidates the text does not decide between (the rescue
         pass found them and declined): shown with the rule if it stays removed or added."""
-        self.new_by_id: dict[str, list[int]] = defaultdict(list)
-        for j, node in enumerate(new):
-            self.new_by_id[node.id].append(j)
-        self.old_children: dict[str | None, list[int]] = defaultdict(list)
-        self.new_children: dict[str | None, list[int]] = defaultdict(list)
-        for i, node in enumerate(old):
-            self.old_children[node.parent].append(i)
-        for j, node in enumerate(new):
-            self.new_children[node.parent].append(j)
-        self.old_sibling_pos = {
-            i: k for kids in self.old_children.values() for k, i in enumerate(kids)
-        }
-        self.new_sibling_pos = {
-            j: k for kids in self.new_children.values() for k, j in enumerate(kids)
-        }
+        # read only: shared with the next pairing of a run (:data:`_tree_tables_of`)
+        _, self.old_children, self.old_sibling_pos = _tree_tables_of(old)
+        self.new_by_id, self.new_children, self.new_sibling_pos = _tree_tables_of(new)
         self.top_cache: dict[int, list[int]] = {}
         self.ratio_cache: dict[tuple[int, int], float] = {}
         # read only: shared with the next pairing of a run (:data:`_structure_of`)
@@ -360,7 +348,7 @@ class _Pairing:
         other, which does not, says that something is not that term ("… is not a mana
         ability"): the definition and the rule on what falls outside it."""
         if self.defined is None:
-            self.defined = (_defined_terms(self.old), _defined_terms(self.new))
+            self.defined = (_defined_terms_of(self.old), _defined_terms_of(self.new))
         (old_terms, old_defined), (new_terms, new_defined) = self.defined
         a, b = old_terms.get(i), new_terms.get(j)
         if a != b and (
@@ -399,7 +387,7 @@ class _Pairing:
         "An object is …") and each term is defined by a rule of both editions: two
         definitions, not one rule reworded."""
         if self.defined is None:
-            self.defined = (_defined_terms(self.old), _defined_terms(self.new))
+            self.defined = (_defined_terms_of(self.old), _defined_terms_of(self.new))
         (old_terms, old_defined), (new_terms, new_defined) = self.defined
         a, b = old_terms.get(i), new_terms.get(j)
         return bool(a and b and a != b and b in old_defined and a in new_defined)
@@ -586,16 +574,25 @@ def _lines_drawn(
             kinds[term.split(" ", 1)[0]].append(term)
     out: tuple[dict[int, tuple[str, ...]], dict[int, tuple[str, ...]]] = ({}, {})
     for found, nodes in zip(out, (old, new), strict=True):
-        for k, node in enumerate(nodes):
+        for k, phrases in _phrased_nodes_of(nodes):
             drawn = tuple(
                 term
-                for first, rest in _line_phrases(node.lower)
+                for first, rest in phrases
                 for term in kinds.get(first, ())
                 if re.fullmatch(_term_words(term), f"{first} {rest}")
             )
             if drawn:
                 found[k] = drawn
     return out
+
+
+def _phrased_nodes(nodes: Sequence[_Node]) -> tuple[tuple[int, tuple[tuple[str, str], ...]], ...]:
+    """The nodes whose text draws a line with a two-word phrase (:func:`_line_phrases`),
+    with those phrases: a few dozen of an edition's thousands of texts, found once per
+    edition instead of once per pairing."""
+    return tuple(
+        (k, phrases) for k, node in enumerate(nodes) if (phrases := _line_phrases(node.lower))
+    )
 
 
 _LINE_PHRASE = re.compile(
@@ -659,6 +656,20 @@ def _title_pattern(title: str) -> re.Pattern[str]:
     return re.compile(rf"\b{re.escape(title)}\b")
 
 
+def _tree_tables(
+    nodes: list[_Node],
+) -> tuple[dict[str, list[int]], dict[str | None, list[int]], dict[int, int]]:
+    """An edition's nodes by id, each parent's children in order, and each node's place
+    among its siblings. Plain dicts, read only: every parent asked for is some node's."""
+    by_id: dict[str, list[int]] = defaultdict(list)
+    children: dict[str | None, list[int]] = defaultdict(list)
+    for k, node in enumerate(nodes):
+        by_id[node.id].append(k)
+        children[node.parent].append(k)
+    sibling_pos = {k: n for kids in children.values() for n, k in enumerate(kids)}
+    return dict(by_id), dict(children), sibling_pos
+
+
 def _structure(
     nodes: list[_Node],
 ) -> tuple[dict[str, int], list[tuple[int, ...]], list[int]]:
@@ -671,8 +682,17 @@ def _structure(
     return by_first, heads, [_topic(nodes, h) for h in heads]
 
 
-def _edition_frames(nodes: list[_Node]) -> dict[int, str]:
-    return _frames(nodes, _structure_of(nodes)[2])
+def _edition_frames(nodes: list[_Node]) -> tuple[dict[int, str], frozenset[str], frozenset[str]]:
+    """An edition's frames (:func:`_frames`), those it writes for several topics, and all
+    its frames as a set: what :func:`_new_frames` asks of each side, found once per
+    edition."""
+    topics = _structure_of(nodes)[2]
+    frames = _frames(nodes, topics)
+    topics_of: dict[str, set[int]] = defaultdict(set)
+    for k, frame in frames.items():
+        topics_of[frame].add(topics[k])
+    repeated = frozenset(frame for frame, held in topics_of.items() if len(held) > 1)
+    return frames, repeated, frozenset(frames.values())
 
 
 def _vocabulary(nodes: list[_Node]) -> frozenset[str]:
@@ -717,9 +737,12 @@ def _root(word: str) -> str:
 #: Kept for the next pairing of a run, by identity (rules, examples and glossary of
 #: both sides: six node lists).
 _structure_of = LastUsed(_structure, size=6)
+_tree_tables_of = LastUsed(_tree_tables, size=6)
 _frames_of = LastUsed(_edition_frames)
 _vocabulary_of = LastUsed(_vocabulary)
 _word_forms_of = LastUsed(_word_forms)
+_defined_terms_of = LastUsed(_defined_terms, size=6)
+_phrased_nodes_of = LastUsed(_phrased_nodes, size=6)
 
 
 def _keeps_a_sentence(old: _Node, new: _Node) -> bool:
@@ -738,18 +761,17 @@ def _new_frames(p: _Pairing) -> frozenset[int]:
     text with the keyword's name swapped: "the X rules function no matter what zone
     ...") and the old edition writes for none, not even reworded a little: text new to
     the edition, for each topic alike, no old rule's rewrite."""
-    frames = _frames_of(p.new)
-    topics_of: dict[str, set[int]] = defaultdict(set)
-    for k, frame in frames.items():
-        topics_of[frame].add(p.new_topic[k])
-    repeated = {frame for frame, topics in topics_of.items() if len(topics) > 1}
+    # the old side first: in a run of pairs it is the previous pairing's new side, kept
+    old_frames, _, old_frame_set = _frames_of(p.old)
+    frames, repeated, _ = _frames_of(p.new)
     if not repeated:
         return frozenset()
-    old_frames = list(_frames_of(p.old).values())
+    choices = list(old_frames.values())
     new = {
         frame
         for frame in repeated
-        if process.extractOne(frame, old_frames, scorer=fuzz.ratio, score_cutoff=COPY_SIMILARITY)
+        if frame not in old_frame_set  # an exact copy is within any cutoff
+        and process.extractOne(frame, choices, scorer=fuzz.ratio, score_cutoff=COPY_SIMILARITY)
         is None
     }
     return frozenset(k for k, frame in frames.items() if frame in new)
@@ -763,18 +785,33 @@ def _topic(nodes: Sequence[_Node], heads: tuple[int, ...]) -> int:
     return -1
 
 
-def _anchor(p: _Pairing, old_idx: Iterable[int], new_idx: Iterable[int]) -> None:
-    """Pair texts whose comparison key is unique on both sides."""
-    old_keys: dict[tuple[bool, str], list[int]] = defaultdict(list)
-    new_keys: dict[tuple[bool, str], list[int]] = defaultdict(list)
-    for i in old_idx:
-        old_keys[(p.old[i].heading, p.old[i].key)].append(i)
-    for j in new_idx:
-        new_keys[(p.new[j].heading, p.new[j].key)].append(j)
+def _anchor(
+    p: _Pairing, old_idx: Iterable[int] | None = None, new_idx: Iterable[int] | None = None
+) -> None:
+    """Pair texts whose comparison key is unique on both sides (among ``old_idx`` and
+    ``new_idx``; every text of a side without them)."""
+    old_keys = _keyed_of(p.old) if old_idx is None else _keyed(p.old, old_idx)
+    new_keys = _keyed_of(p.new) if new_idx is None else _keyed(p.new, new_idx)
     for key, olds in old_keys.items():
         news = new_keys.get(key)
         if news and len(olds) == 1 and len(news) == 1:
             p.pair(olds[0], news[0], 100.0, "anchor")
+
+
+def _keyed(nodes: Sequence[_Node], members: Iterable[int]) -> dict[tuple[bool, str], list[int]]:
+    """The nodes ``members`` by heading flag and comparison key, in order."""
+    keyed: dict[tuple[bool, str], list[int]] = defaultdict(list)
+    for k in members:
+        keyed[(nodes[k].heading, nodes[k].key)].append(k)
+    return keyed
+
+
+def _all_keyed(nodes: Sequence[_Node]) -> dict[tuple[bool, str], list[int]]:
+    return dict(_keyed(nodes, range(len(nodes))))
+
+
+# Every node of an edition by key (read only): the anchors of its two pairings of a run.
+_keyed_of = LastUsed(_all_keyed, size=6)
 
 
 class _BigramIndex:
@@ -1018,8 +1055,7 @@ def _match_headings(p: _Pairing) -> None:
     # Title-only: neither heading's texts were matched anywhere.
     olds = [i for i, n in enumerate(p.old) if n.heading and p.o2n[i] < 0 and not old_matched[i]]
     news = [j for j, n in enumerate(p.new) if n.heading and p.n2o[j] < 0 and not new_matched[j]]
-    old_titles = Counter(p.old[i].lower for i, n in enumerate(p.old) if n.heading)
-    new_titles = Counter(p.new[j].lower for j, n in enumerate(p.new) if n.heading)
+    old_titles, new_titles = _heading_titles_of(p.old), _heading_titles_of(p.new)
     pairs: list[tuple[float, int, int]] = []
     for i in olds:
         for j in news:
@@ -1036,6 +1072,15 @@ def _match_headings(p: _Pairing) -> None:
         if p.o2n[i] < 0 and p.n2o[j] < 0:
             p.pair(i, j, round(title, 1), "fuzzy" if title < 100 else "anchor")
     _into_heading(p, to_texts)
+
+
+def _heading_titles(nodes: Sequence[_Node]) -> Counter:
+    """How many headings of an edition have each title."""
+    return Counter(node.lower for node in nodes if node.heading)
+
+
+# Read only, kept for the next pairing of a run (three times a pairing, both sides).
+_heading_titles_of = LastUsed(_heading_titles, size=6)
 
 
 def _match_headings_to_texts(p: _Pairing) -> list[int]:
@@ -1156,7 +1201,7 @@ def _free(p: _Pairing) -> tuple[list[int], list[int]]:
 
 def _match_rules(p: _Pairing) -> None:
     """Anchors, then rounds of texts and headings so each round sees the last one's parents."""
-    _anchor(p, range(len(p.old)), range(len(p.new)))
+    _anchor(p)
     _olds, news = _free(p)
     index = _BigramIndex(p.new, news)
 
@@ -1881,18 +1926,21 @@ def _follow_grafted_clauses(
     in_splits, in_merges = _grouped(splits, merges)
     old_words = _WordLists(_SweptTexts(p), "|old")
     new_words = _WordLists([n.lower for n in p.new], "|new")
+    # old parent -> its free children, in order: most kept rules have none beside them
+    free_children: dict[str | None, list[int]] = defaultdict(list)
+    for i, node in enumerate(p.old):
+        if p.o2n[i] < 0 and not node.heading and i not in splits and i not in in_merges:
+            free_children[node.parent].append(i)
     found: dict[int, set[int]] = defaultdict(set)
     for j in range(len(p.new)):
         if p.new[j].heading or p.n2o[j] < 0 or j in in_splits:
             continue
         sources = merges.get(j) or [p.n2o[j]]
+        if not any(p.old[k].parent in free_children for k in sources):
+            continue
         parents = dict.fromkeys(p.old[k].parent for k in sources)  # in order: deterministic
         family = [i for par in parents for i in p.old_children[par]]
-        free = [
-            i
-            for i in family
-            if p.o2n[i] < 0 and not p.old[i].heading and i not in splits and i not in in_merges
-        ]
+        free = [i for par in parents for i in free_children.get(par, ())]
         for i in free:
             if not old_words.grams(i) & new_words.grams(j):
                 continue
@@ -2659,14 +2707,18 @@ def _under_new_subject(p: _Pairing, j: int) -> bool:
     text found there is that text written again for the new subject, not a piece cut
     from the old rule."""
     for h in p.new_heads[j]:
-        if p.n2o[h] >= 0:
-            continue
-        names_new = p.names_new_subject.get(h)
-        if names_new is None:  # the heading's words and the old vocabulary never change
-            names_new = p.names_new_subject[h] = _names_unheard_word(p, h)
-        if names_new:
+        if p.n2o[h] < 0 and _names_new_subject(p, h):
             return True
     return False
+
+
+def _names_new_subject(p: _Pairing, h: int) -> bool:
+    """New heading ``h``'s title names a subject the old edition has no word for
+    (:func:`_names_unheard_word`), remembered per pairing."""
+    names_new = p.names_new_subject.get(h)
+    if names_new is None:  # the heading's words and the old vocabulary never change
+        names_new = p.names_new_subject[h] = _names_unheard_word(p, h)
+    return names_new
 
 
 def _names_unheard_word(p: _Pairing, h: int) -> bool:
@@ -2821,6 +2873,10 @@ def _withdraw_new_subject_matches(p: _Pairing, splits: dict[int, list[int]]) -> 
     removed; the new rule is added. Run once headings are matched bottom-up (later
     passes then refuse such pairs in ``same_topic``) and again at the end, for links
     made by steps that do not ask ``same_topic``."""
+    if not any(
+        node.heading and p.n2o[h] < 0 and _names_new_subject(p, h) for h, node in enumerate(p.new)
+    ):
+        return  # no heading without a counterpart names a new subject: no rule is under one
     for i, j in enumerate(p.o2n):
         if j < 0 or i in splits or p.old[i].heading:
             continue
@@ -3052,7 +3108,7 @@ def align(old: Edition, new: Edition) -> Alignment:
 
 def _match_examples(p: _Pairing, mapping: dict[str, str]) -> None:
     """Examples: unique texts first, then fuzzy with a strong bonus for the mapped owner."""
-    _anchor(p, range(len(p.old)), range(len(p.new)))
+    _anchor(p)
     owners_new: dict[str | None, list[int]] = p.new_children
 
     def same_owner(i: int) -> Iterable[int]:

@@ -11,13 +11,14 @@ from __future__ import annotations
 import bisect
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz
 
 from . import provenance
+from .lastused import LastUsed
 from .matches import KINDS, Domain, Kind, Match, Method  # noqa: F401
 from .textkeys import (
     PLACEHOLDER,
@@ -198,6 +199,8 @@ def _detect_sweeps(pairs: Iterable[tuple[str, str, str | None]]) -> dict[tuple[s
 
 def _order_key(p: _Pairing, pair: _Pair) -> tuple[float, int]:
     """Position in the new edition; a removed node sits right after its old predecessor."""
+    if len(pair.new) == 1 and len(pair.old) == 1:  # nearly all: no minimum to find
+        return (p.new[pair.new[0]].order, p.old[pair.old[0]].order)
     if pair.new:
         return (
             min(p.new[j].order for j in pair.new),
@@ -213,6 +216,15 @@ def _order_key(p: _Pairing, pair: _Pair) -> tuple[float, int]:
 
 #: A sentence that this many rules of one edition say word for word is stock text.
 _STOCK_RULES = 3
+
+
+def _texts(nodes: Sequence[_Node]) -> str:
+    """Every rule text of an edition (headings aside), lowercased, one per line."""
+    return "\n".join(n.lower for n in nodes if not n.heading)
+
+
+# One edition's alone: kept for the next pairing of a run (as the aligner keeps its nodes).
+_texts_of = LastUsed(_texts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,8 +280,7 @@ class _Stays:
         for link in prov.links:
             best_into[link.new] = max(best_into.get(link.new, 0.0), link.score)
         ordered = provenance.longest_first(sweeps)
-        old_text = "\n".join(n.lower for n in p.old if not n.heading)
-        new_text = "\n".join(n.lower for n in p.new if not n.heading)
+        old_text, new_text = _texts_of(p.old), _texts_of(p.new)
         link_count = Counter(
             (prov.old_units[link.old].owner, prov.new_units[link.new].owner) for link in prov.links
         )
@@ -515,8 +526,8 @@ def _classify(
     out: list[Match] = []
     stays = _Stays.of(p, prov, pairs, sweeps) if prov is not None else None
     for pair in pairs:
-        old_ids = tuple(p.old[i].id for i in pair.old)
-        new_ids = tuple(p.new[j].id for j in pair.new)
+        old_ids = tuple([p.old[i].id for i in pair.old])
+        new_ids = tuple([p.new[j].id for j in pair.new])
         moved_text = _moved_text(p, prov, pair, stays) if stays is not None else ()
         common = {
             "ambiguous": bool(pair.alternatives),
@@ -529,8 +540,11 @@ def _classify(
         if not pair.old:
             out.append(Match(domain, "added", (), new_ids, 0.0, "none", **common))  # type: ignore[arg-type]
             continue
-        old_text = "\n".join(p.old[i].text for i in pair.old)
-        new_text = "\n".join(p.new[j].text for j in pair.new)
+        if len(pair.old) == 1 and len(pair.new) == 1:  # nearly all: no join to make
+            old_text, new_text = p.old[pair.old[0]].text, p.new[pair.new[0]].text
+        else:
+            old_text = "\n".join(p.old[i].text for i in pair.old)
+            new_text = "\n".join(p.new[j].text for j in pair.new)
         verdict, flags, found = _text_difference(old_text, new_text, mapping, sweeps)
         if len(pair.old) > 1 or len(pair.new) > 1:
             kind: Kind = "split" if len(pair.new) > 1 else "merged"

@@ -206,6 +206,15 @@ def _family(node_id: str) -> str:
     return head if len(head) == 3 else ""
 
 
+def _families(nodes: Sequence[_Node]) -> list[str]:
+    """Each node's family (:func:`_family`): asked for every link of every pairing."""
+    return [_family(node.id) for node in nodes]
+
+
+# One edition's alone (the aligner keeps its nodes for the next pairing of a run).
+_families_of = LastUsed(_families)
+
+
 class _Side:
     """One edition's texts as stem sets, with their tree context (computed on demand)."""
 
@@ -270,13 +279,15 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
 
     targets_of, sources_of = _links(p, splits, merges)
 
-    def family_map(src: Sequence[_Node], dst: Sequence[_Node], links: dict) -> dict[str, set]:
+    def family_map(src: Sequence[str], dst: Sequence[str], links: dict) -> dict[str, set]:
         votes: dict[str, Counter] = defaultdict(Counter)
         for a, bs in links.items():
-            fa = _family(src[a].id)
+            fa = src[a]
+            if not fa:
+                continue
             for b in bs:
-                fb = _family(dst[b].id)
-                if fa and fb:
+                fb = dst[b]
+                if fb:
                     votes[fa][fb] += 1
         out: dict[str, set] = {}
         for fa, counter in votes.items():
@@ -284,8 +295,9 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             out[fa] = {fb for fb, c in counter.items() if c >= 2 and c >= FAMILY_SHARE * n}
         return out
 
-    old_fam = family_map(p.old, p.new, targets_of)
-    new_fam = family_map(p.new, p.old, sources_of)
+    old_families, new_families = _families_of(p.old), _families_of(p.new)
+    old_fam = family_map(old_families, new_families, targets_of)
+    new_fam = family_map(new_families, old_families, sources_of)
     for fa, fb in _same_titles(p.old, p.new):
         old_fam.setdefault(fa, set()).add(fb)
         new_fam.setdefault(fb, set()).add(fa)

@@ -1765,3 +1765,97 @@ def test_a_new_keywords_special_action_is_no_piece_of_the_land_rule() -> None:
 
 def new_text(date: str, rule: str) -> str:
     return corpus_edition(date).rule(rule).text.lower()
+
+
+# --- round 19: speed (the same matches, cheaper) -----------------------------------------------
+
+
+def _last_used_memos() -> list[tuple[str, object]]:
+    """Every table the aligner keeps per edition (``LastUsed``), found by type."""
+    from rulediff import align as align_module
+    from rulediff import classify, rescue
+    from rulediff.lastused import LastUsed
+
+    return [
+        (f"{module.__name__}.{name}", memo)
+        for module in (align_module, classify, rescue)
+        for name, memo in sorted(vars(module).items())
+        if isinstance(memo, LastUsed)
+    ]
+
+
+def test_every_table_kept_per_edition_is_built_once_in_a_run_of_pairs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """In a run of consecutive pairs (the site's), no table derived from one edition is
+    built again for the edition shared by two pairings (the frames were: asked for the
+    new side first, the old side's had just been dropped), and the second pairing gets
+    the alignment that nothing kept gives (round 19, speed)."""
+    memos = _last_used_memos()
+    assert len(memos) >= 10
+    made: list[tuple[str, object]] = []
+    for name, memo in memos:
+        make = memo._make  # type: ignore[attr-defined]
+        monkeypatch.setattr(
+            memo, "_make", lambda key, make=make, name=name: made.append((name, key)) or make(key)
+        )
+        memo.cache_clear()  # type: ignore[attr-defined]
+    a, b, c = (corpus_edition(d) for d in ("2021-06-18", "2021-07-23", "2021-09-24"))
+    align(a, b)
+    first = list(made)  # holds the keys: their ids stay theirs
+    made.clear()
+    warm = align(b, c)
+    again = {(name, id(key)) for name, key in first} & {(name, id(key)) for name, key in made}
+    assert made and not again
+    # b's own tables were built while it was the new side (its rule nodes among them)
+    assert ("rulediff.align._rule_nodes_of", id(b)) in {(n, id(k)) for n, k in first}
+    for _name, memo in memos:
+        memo.cache_clear()  # type: ignore[attr-defined]
+    assert warm == align(b, c)
+
+
+def test_kept_tables_are_those_of_the_nodes() -> None:
+    """The per-edition tables on paraphrases: plain dicts (a missing parent is an error,
+    not a new empty entry shared with the next pairing), the texts drawing a line of a
+    kind, every node by key, the heading titles."""
+    from rulediff.align import _all_keyed, _heading_titles, _phrased_nodes, _tree_tables
+
+    nodes = [
+        _Node("1", "Juggling", None, True, 0),
+        _Node("1a", "A spare ball is not a juggling ball.", "1", False, 1),
+        _Node("1b", "Balls may be dropped.", "1", False, 2),
+        _Node("2", "Juggling", None, True, 3),
+        _Node("2a", "Balls may be dropped.", "2", False, 4),
+    ]
+    by_id, children, sibling_pos = _tree_tables(nodes)
+    assert type(by_id) is dict and type(children) is dict
+    assert children == {None: [0, 3], "1": [1, 2], "2": [4]}
+    assert sibling_pos == {0: 0, 3: 1, 1: 0, 2: 1, 4: 0}
+    assert by_id["1a"] == [1]
+    assert _phrased_nodes(nodes) == ((1, (("juggling", "ball"),)),)
+    keyed = _all_keyed(nodes)
+    assert type(keyed) is dict and keyed[(False, nodes[2].key)] == [2, 4]
+    assert _heading_titles(nodes) == {"juggling": 2}
+
+
+def test_a_frame_the_old_edition_writes_word_for_word_is_not_new() -> None:
+    """:func:`_new_frames` on paraphrases: a frame the new edition writes for two topics
+    is new unless the old edition writes it too (the exact copy found without a fuzzy
+    search) or nearly so."""
+    from rulediff.align import _new_frames, _Pairing
+
+    def edition(texts: dict[str, str]) -> list[_Node]:
+        nodes: list[_Node] = []
+        for k, (title, text) in enumerate(texts.items()):
+            nodes.append(_Node(f"70{k}", title, None, True, len(nodes)))  # not a section
+            nodes.append(_Node(f"70{k}.1", text, f"70{k}", False, len(nodes)))
+        return nodes
+
+    frame = "the {} rules apply in every room of the house."
+    new = edition({"Juggling": frame.format("juggling"), "Tumbling": frame.format("tumbling")})
+    same = edition({"Juggling": frame.format("juggling")})
+    near = edition({"Juggling": "the juggling rules apply in each room of the house."})
+    none = edition({"Juggling": "balls may be dropped at any time."})
+    assert _new_frames(_Pairing(none, new)) == frozenset({1, 3})
+    assert _new_frames(_Pairing(same, new)) == frozenset()
+    assert _new_frames(_Pairing(near, new)) == frozenset()

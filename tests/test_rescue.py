@@ -735,6 +735,20 @@ def test_rival_keeping_a_sentence_by_its_own_sources_wording_does_not_block_a_jo
     assert not _said_by("widgets come in red, blue and green.", [])
 
 
+def test_each_nodes_family_is_found_once_per_edition() -> None:
+    """The families the rescue pass votes with are read from one list per edition
+    (round 19, speed): the family of each node, in order."""
+    from rulediff.align import _Node
+    from rulediff.rescue import _families
+
+    nodes = [
+        _Node("4", "Zones", None, True, 0),
+        _Node("401", "Library", "4", True, 1),
+        _Node("401.3a", "Cards stay face down.", "401", False, 2),
+    ]
+    assert _families(nodes) == ["", "401", "401"] == [_family(n.id) for n in nodes]
+
+
 def _placed_pairing(new_section: str):
     """Two toy editions with a tokens section matched across them; each side has one
     free rule on painted tokens, the new one under ``new_section``."""
