@@ -1451,7 +1451,10 @@ def pair_placed_both_ways(
     least ``KEPT_SIMILARITY``), with the leads :func:`_pair_homeless` asks of a rule
     that has no placed neighbour (``HOMELESS_LEAD`` each, one of them
     ``RESCUE_MARGIN``). Free rivals only: a taken rule's likeness is a template the rule
-    shares with a kept one, not a place it went.
+    shares with a kept one, not a place it went. When neither lead reaches
+    ``RESCUE_MARGIN``, the words must single the two out against taken texts too: each
+    is the other's closest text in the whole other edition (a rule restating a kept
+    sibling for a narrower case, or a shared frame, has a taken text as close).
     """
     targets_of, sources_of = _links(p, splits, merges)
     free_old = [i for i, n in enumerate(p.old) if not n.heading and not targets_of.get(i)]
@@ -1479,13 +1482,18 @@ def pair_placed_both_ways(
         best = _closest_plain(scores + [(_plain(old, new, idf, p, i, b), b) for b in near])
         if best is None or best[0] not in placed or best[1] < KEPT_SIMILARITY:
             continue
-        j, _s, lead = best
+        j, similarity, lead = best
         near = _free_nearest(new.stems[j], index["old"], idf, free_old_set) | {i}
         back = _closest_plain((_plain(old, new, idf, p, b, j), b) for b in near)
         if back is None or back[0] != i:
             continue
-        if min(lead, back[2]) < HOMELESS_LEAD or max(lead, back[2]) < RESCUE_MARGIN:
+        if min(lead, back[2]) < HOMELESS_LEAD:
             continue
+        if max(lead, back[2]) < RESCUE_MARGIN and (
+            _closer(p, old, new, index, idf, "old", i, j, similarity)
+            or _closer(p, old, new, index, idf, "new", j, i, similarity)
+        ):
+            continue  # small leads, and a taken text is as close: a shared template
         if p.same_topic(i, j) and not p.defines_other(i, j) and not p.on_new_frame(i, j):
             pairs.append((i, j))  # the rescue pass's own checks on a candidate
     for i, j in pairs:

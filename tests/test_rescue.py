@@ -842,6 +842,116 @@ def test_free_rules_placed_both_ways_in_the_corpus() -> None:
     assert m is not None and m.new_ids == ("110.5a",) and m.method == "content", m
 
 
+def _small_lead_pairing(taken_new: str):
+    """Two toy editions with a tokens section matched across them: one free rule on
+    painted tokens each side, and one free rival each side that leaves it a lead between
+    ``HOMELESS_LEAD`` and ``RESCUE_MARGIN``; ``taken_new`` is the new section's matched
+    rule."""
+    from rulediff.align import _Node, _Pairing
+
+    old = [
+        _Node("1", "Pieces", None, True, 0),
+        _Node("100", "Tokens", "1", True, 1),
+        _Node("100.1", "A token is a round marker that a player keeps in a pile.", "100", False, 2),
+        _Node(
+            "100.2",
+            "The owner of a painted token is the player who painted it, and that player "
+            "also keeps it in a pile.",
+            "100",
+            False,
+            3,
+        ),
+        _Node(
+            "100.3",
+            "A washed token is owned by the player who cleaned it, and that player keeps it aside.",
+            "100",
+            False,
+            4,
+        ),
+        _Node("101", "Dice", "1", True, 5),
+        _Node("101.1", "A die is rolled by shaking it in a closed cup.", "101", False, 6),
+    ]
+    new = [
+        _Node("2", "Pieces", None, True, 0),
+        _Node("200", "Tokens", "2", True, 1),
+        _Node("200.1", taken_new, "200", False, 2),
+        _Node(
+            "200.2",
+            "A painted token is owned by the player who painted it, and that player keeps "
+            "it in a pile too.",
+            "200",
+            False,
+            3,
+        ),
+        _Node(
+            "200.3",
+            "A painted token that leaves the pile is washed, and that player keeps the paint.",
+            "200",
+            False,
+            4,
+        ),
+        _Node("201", "Dice", "2", True, 5),
+        _Node("201.1", "A die is rolled by shaking it in a closed cup.", "201", False, 6),
+    ]
+    p = _Pairing(old, new)
+    for i, j in ((0, 0), (1, 1), (2, 2), (5, 5), (6, 6)):
+        p.pair(i, j, 100.0, "exact")
+    return p
+
+
+def test_free_rules_placed_both_ways_with_small_leads_need_no_closer_taken_text() -> None:
+    # Round 19b: the leads are both under RESCUE_MARGIN. With no text of either edition,
+    # taken ones included, as close as the other rule, the words single the two out:
+    # paired. When the new section's matched rule is closer to the old rule than its free
+    # counterpart (a kept sibling it only restates), left free.
+    from rulediff.rescue import (
+        HOMELESS_LEAD,
+        RESCUE_MARGIN,
+        _plain,
+        _weights,
+        pair_placed_both_ways,
+    )
+
+    p = _small_lead_pairing("A token is a round marker that a player keeps in a pile.")
+    old, new, _index, idf = _weights(p)
+    pair_score = _plain(old, new, idf, p, 3, 3)
+    for lead in (
+        pair_score - _plain(old, new, idf, p, 3, 4),
+        pair_score - _plain(old, new, idf, p, 4, 3),
+    ):
+        assert HOMELESS_LEAD <= lead < RESCUE_MARGIN
+    pair_placed_both_ways(p, {}, {})
+    assert p.o2n[3] == 3 and p.method[3] == "content"
+
+    p = _small_lead_pairing(
+        "A token is owned by the player who painted it, and that player keeps it in a pile."
+    )
+    old, new, _index, idf = _weights(p)
+    assert _plain(old, new, idf, p, 3, 2) > _plain(old, new, idf, p, 3, 3)
+    pair_placed_both_ways(p, {}, {})
+    assert p.o2n[3] == -1
+
+
+def test_free_rules_placed_both_ways_with_small_leads_in_the_corpus() -> None:
+    # 2006-05 → 2009-09: the old phasing rule on limited-duration effects that lose a
+    # phased-out permanent and the new one on effects expiring while it is phased out
+    # lead their free rivals by less than RESCUE_MARGIN, but no text, taken or free, is
+    # closer to either: paired. 2002-02 → 2011-02: the old trample rule on several
+    # attackers is as placed with the new trample rule on attacking a planeswalker, but
+    # the new trample rule on blocked creatures (taken) is closer to it: left removed.
+    old, new = corpus_edition("2006-05-01"), corpus_edition("2009-09-04")
+    assert "phase" in old.rule("502.15g").text.lower()
+    assert "phased-out" in new.rule("702.23e").text.lower()
+    m = align(old, new).match_for_old("502.15g")
+    assert m is not None and m.new_ids == ("702.23e",) and m.method == "content", m
+
+    old, new = corpus_edition("2002-02-20"), corpus_edition("2011-02-04")
+    assert "trample" in old.rule("502.9f").text.lower()
+    assert "planeswalker" in new.rule("702.17d").text.lower()
+    m = align(old, new).match_for_old("502.9f")
+    assert m is not None and m.kind == "removed", m
+
+
 # --- round 19: a free heading whose texts went into a rule on another subject ------------------
 
 
