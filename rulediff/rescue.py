@@ -1489,13 +1489,14 @@ def pair_placed_both_ways(
             continue
         if min(lead, back[2]) < HOMELESS_LEAD:
             continue
+        if not p.same_topic(i, j) or p.defines_other(i, j) or p.on_new_frame(i, j):
+            continue  # the rescue pass's own checks on a candidate
         if max(lead, back[2]) < RESCUE_MARGIN and (
             _closer(p, old, new, index, idf, "old", i, j, similarity)
             or _closer(p, old, new, index, idf, "new", j, i, similarity)
         ):
             continue  # small leads, and a taken text is as close: a shared template
-        if p.same_topic(i, j) and not p.defines_other(i, j) and not p.on_new_frame(i, j):
-            pairs.append((i, j))  # the rescue pass's own checks on a candidate
+        pairs.append((i, j))
     for i, j in pairs:
         _take(p, i, j, "content", targets_of, sources_of)
 
