@@ -380,7 +380,13 @@ class _Pairing:
         told, tnew = _words(old_text), _words(new_text)
         if not any(w in told and w not in tnew for w in old_title):
             return False  # nothing of the old title lost
-        return any(w in tnew and w not in told for w in _title_words(self.new[hn].lower))
+        new_title = self.new[hn].lower
+        if any(w in tnew and w not in told for w in _title_words(new_title)):
+            return True
+        # The new title's word in another form ("Play" in "playing"): its five-letter
+        # stem is not a stem of that form, its root is (and "player" keeps its own).
+        rold, rnew = _text_roots(old_text), _text_roots(new_text)
+        return any(r in rnew and r not in rold for r in _title_roots(new_title))
 
     def defines_other(self, i: int, j: int) -> bool:
         """True when the two texts open by defining different terms ("A spell is …" and
@@ -479,6 +485,16 @@ def _title_words(lower: str) -> frozenset[str]:
     if len(words) > TOPIC_TITLE_WORDS:
         return frozenset()
     return frozenset(w[:5] for w in words)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _title_roots(lower: str) -> frozenset[str]:
+    """The naming words of a short heading as roots (:func:`_root`): "Play" →
+    {play}, said by a text that says "playing"."""
+    words = [w for w in re.findall(r"[a-z]+", lower) if w not in _FUNCTION_WORDS and len(w) > 2]
+    if len(words) > TOPIC_TITLE_WORDS:
+        return frozenset()
+    return frozenset(map(_root, words))
 
 
 def _is_section(node: _Node) -> bool:
