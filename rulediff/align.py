@@ -1396,8 +1396,51 @@ def _match_same_place(p: _Pairing) -> None:
         if not (prev_ok and next_ok):
             continue
         base = fuzz.ratio(node.lower, p.new[j].lower)
-        if base >= SAME_PLACE_SIMILARITY:
+        if base >= SAME_PLACE_SIMILARITY and _shares_own_content(p, i, j):
             p.pair(i, j, round(base, 1), "structure")
+
+
+def _shares_own_content(p: _Pairing, i: int, j: int) -> bool:
+    """The two texts share a content word besides their headings' titles, their opening
+    words ("Second, ...": the slot) and the stock sentences of their editions ("this
+    action doesn't use the stack", said by several rules): a new step written in a
+    dropped step's slot shares only those."""
+    titles = [p.old[h].lower for h in p.old_heads[i]] + [p.new[h].lower for h in p.new_heads[j]]
+    frame = frozenset().union(*map(_content_words, titles))
+    mine = _own_sentence_words(p.old[i].lower, _stock_sentences_of(p.old))
+    theirs = _own_sentence_words(p.new[j].lower, _stock_sentences_of(p.new))
+    return bool((mine & theirs) - frame)
+
+
+def _own_sentence_words(lower: str, stock: frozenset[str]) -> frozenset[str]:
+    """The content words of a text's sentences that are not stock ones, its first word
+    left out."""
+    kept = " ".join(s for s in _plain_sentences(lower) if s not in stock)
+    return _content_words(kept) - set(re.findall(r"[a-z]+", lower)[:1])
+
+
+_ASIDE = re.compile(r"\([^()]*\)")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _plain_sentences(lower: str) -> tuple[str, ...]:
+    """A text's sentences without its asides in parentheses ("(see rule …)")."""
+    return tuple(s.strip() for s in _SENTENCE_END.split(_ASIDE.sub(" ", lower)) if s.strip())
+
+
+def _stock_sentences(nodes: list[_Node]) -> frozenset[str]:
+    """The sentences that at least :data:`COMMON_UNIT_RULES` rules of an edition say
+    word for word."""
+    owners: Counter = Counter()
+    for node in nodes:
+        if not node.heading:
+            owners.update(set(_plain_sentences(node.lower)))
+    return frozenset(key for key, count in owners.items() if count >= COMMON_UNIT_RULES)
+
+
+# One edition's alone: kept for the next pairing of a run.
+_stock_sentences_of = LastUsed(_stock_sentences)
 
 
 # --- sentences --------------------------------------------------------------------------
