@@ -489,12 +489,13 @@ def _title_words(lower: str) -> frozenset[str]:
 
 @functools.lru_cache(maxsize=1 << 12)
 def _title_roots(lower: str) -> frozenset[str]:
-    """The naming words of a short heading as roots (:func:`_root`): "Play" →
-    {play}, said by a text that says "playing"."""
+    """The naming words of a short heading that are a word's bare form (their own root,
+    :func:`_root`): "Play", said by a text that says "playing". A plural title ("Lands")
+    names a kind of thing, which texts say in the singular about other topics too."""
     words = [w for w in re.findall(r"[a-z]+", lower) if w not in _FUNCTION_WORDS and len(w) > 2]
     if len(words) > TOPIC_TITLE_WORDS:
         return frozenset()
-    return frozenset(map(_root, words))
+    return frozenset(w for w in words if _root(w) == w)
 
 
 def _is_section(node: _Node) -> bool:
