@@ -1403,20 +1403,21 @@ def _match_same_place(p: _Pairing) -> None:
 
 def _shares_own_content(p: _Pairing, i: int, j: int) -> bool:
     """The two texts share a content word besides their headings' titles, their opening
-    words ("Second, ...": the slot) and the stock sentences of their editions ("this
-    action doesn't use the stack", said by several rules): a new step written in a
-    dropped step's slot shares only those."""
+    words ("Second, ...": the slot) and the stock sentences of their editions (a
+    sentence several rules say word for word, as every turn-based step says it does not
+    use the stack): a new step written in a dropped step's slot shares only those."""
     titles = [p.old[h].lower for h in p.old_heads[i]] + [p.new[h].lower for h in p.new_heads[j]]
     frame = frozenset().union(*map(_content_words, titles))
-    mine = _own_sentence_words(p.old[i].lower, _stock_sentences_of(p.old))
-    theirs = _own_sentence_words(p.new[j].lower, _stock_sentences_of(p.new))
+    mine = _own_sentence_words(p.old[i].lower, _all_texts_of(p.old))
+    theirs = _own_sentence_words(p.new[j].lower, _all_texts_of(p.new))
     return bool((mine & theirs) - frame)
 
 
-def _own_sentence_words(lower: str, stock: frozenset[str]) -> frozenset[str]:
-    """The content words of a text's sentences that are not stock ones, its first word
-    left out."""
-    kept = " ".join(s for s in _plain_sentences(lower) if s not in stock)
+def _own_sentence_words(lower: str, edition_text: str) -> frozenset[str]:
+    """The content words of a text's sentences that are not stock ones (said word for
+    word at least :data:`COMMON_UNIT_RULES` times in the edition), its first word left
+    out."""
+    kept = " ".join(s for s in _plain_sentences(lower) if edition_text.count(s) < COMMON_UNIT_RULES)
     return _content_words(kept) - set(re.findall(r"[a-z]+", lower)[:1])
 
 
@@ -1424,24 +1425,20 @@ _ASIDE = re.compile(r"\([^()]*\)")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
-@functools.lru_cache(maxsize=1 << 14)
+@functools.lru_cache(maxsize=1 << 12)
 def _plain_sentences(lower: str) -> tuple[str, ...]:
     """A text's sentences without its asides in parentheses ("(see rule …)")."""
     return tuple(s.strip() for s in _SENTENCE_END.split(_ASIDE.sub(" ", lower)) if s.strip())
 
 
-def _stock_sentences(nodes: list[_Node]) -> frozenset[str]:
-    """The sentences that at least :data:`COMMON_UNIT_RULES` rules of an edition say
-    word for word."""
-    owners: Counter = Counter()
-    for node in nodes:
-        if not node.heading:
-            owners.update(set(_plain_sentences(node.lower)))
-    return frozenset(key for key, count in owners.items() if count >= COMMON_UNIT_RULES)
+def _all_texts(nodes: list[_Node]) -> str:
+    """Every rule text of an edition in one string, to count a sentence's copies (a
+    search in one string costs less than cutting every rule into sentences)."""
+    return "\n".join(node.lower for node in nodes if not node.heading)
 
 
 # One edition's alone: kept for the next pairing of a run.
-_stock_sentences_of = LastUsed(_stock_sentences)
+_all_texts_of = LastUsed(_all_texts)
 
 
 # --- sentences --------------------------------------------------------------------------
