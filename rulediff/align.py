@@ -380,7 +380,13 @@ class _Pairing:
         told, tnew = _words(old_text), _words(new_text)
         if not any(w in told and w not in tnew for w in old_title):
             return False  # nothing of the old title lost
-        return any(w in tnew and w not in told for w in _title_words(self.new[hn].lower))
+        new_title = self.new[hn].lower
+        if any(w in tnew and w not in told for w in _title_words(new_title)):
+            return True
+        # The new title's word in another form ("Play" in "playing"): its five-letter
+        # stem is not a stem of that form, its root is (and "player" keeps its own).
+        rold, rnew = _text_roots(old_text), _text_roots(new_text)
+        return any(r in rnew and r not in rold for r in _title_roots(new_title))
 
     def defines_other(self, i: int, j: int) -> bool:
         """True when the two texts open by defining different terms ("A spell is …" and
@@ -479,6 +485,17 @@ def _title_words(lower: str) -> frozenset[str]:
     if len(words) > TOPIC_TITLE_WORDS:
         return frozenset()
     return frozenset(w[:5] for w in words)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _title_roots(lower: str) -> frozenset[str]:
+    """The naming words of a short heading that are a word's bare form (their own root,
+    :func:`_root`): "Play", said by a text that says "playing". A plural title ("Lands")
+    names a kind of thing, which texts say in the singular about other topics too."""
+    words = [w for w in re.findall(r"[a-z]+", lower) if w not in _FUNCTION_WORDS and len(w) > 2]
+    if len(words) > TOPIC_TITLE_WORDS:
+        return frozenset()
+    return frozenset(w for w in words if _root(w) == w)
 
 
 def _is_section(node: _Node) -> bool:
@@ -1380,8 +1397,48 @@ def _match_same_place(p: _Pairing) -> None:
         if not (prev_ok and next_ok):
             continue
         base = fuzz.ratio(node.lower, p.new[j].lower)
-        if base >= SAME_PLACE_SIMILARITY:
+        if base >= SAME_PLACE_SIMILARITY and _shares_own_content(p, i, j):
             p.pair(i, j, round(base, 1), "structure")
+
+
+def _shares_own_content(p: _Pairing, i: int, j: int) -> bool:
+    """The two texts share a content word besides their headings' titles, their opening
+    words ("Second, ...": the slot) and the stock sentences of their editions (a
+    sentence several rules say word for word, as every turn-based step says it does not
+    use the stack): a new step written in a dropped step's slot shares only those."""
+    titles = [p.old[h].lower for h in p.old_heads[i]] + [p.new[h].lower for h in p.new_heads[j]]
+    frame = frozenset().union(*map(_content_words, titles))
+    mine = _own_sentence_words(p.old[i].lower, _all_texts_of(p.old))
+    theirs = _own_sentence_words(p.new[j].lower, _all_texts_of(p.new))
+    return bool((mine & theirs) - frame)
+
+
+def _own_sentence_words(lower: str, edition_text: str) -> frozenset[str]:
+    """The content words of a text's sentences that are not stock ones (said word for
+    word at least :data:`COMMON_UNIT_RULES` times in the edition), its first word left
+    out."""
+    kept = " ".join(s for s in _plain_sentences(lower) if edition_text.count(s) < COMMON_UNIT_RULES)
+    return _content_words(kept) - set(re.findall(r"[a-z]+", lower)[:1])
+
+
+_ASIDE = re.compile(r"\([^()]*\)")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _plain_sentences(lower: str) -> tuple[str, ...]:
+    """A text's sentences without its asides in parentheses ("(see rule …)")."""
+    return tuple(s.strip() for s in _SENTENCE_END.split(_ASIDE.sub(" ", lower)) if s.strip())
+
+
+def _all_texts(nodes: list[_Node]) -> str:
+    """Every rule text of an edition in one string, to count a sentence's copies (a
+    search in one string costs less than cutting every rule into sentences)."""
+    return "\n".join(node.lower for node in nodes if not node.heading)
+
+
+# One edition's alone: kept for the next pairing of a run.
+_all_texts_of = LastUsed(_all_texts)
 
 
 # --- sentences --------------------------------------------------------------------------

@@ -1859,3 +1859,91 @@ def test_a_frame_the_old_edition_writes_word_for_word_is_not_new() -> None:
     assert _new_frames(_Pairing(none, new)) == frozenset({1, 3})
     assert _new_frames(_Pairing(same, new)) == frozenset()
     assert _new_frames(_Pairing(near, new)) == frozenset()
+
+
+# --- round 19b: errata notes on another keyword; a new step in a dropped step's slot -----------
+
+
+def test_a_note_on_another_keyword_named_in_another_word_form_is_another_topic() -> None:
+    """:meth:`_Pairing.names_other_topic` on paraphrases: the old note names its heading
+    ("Spinning"), the new one does not and names its own heading's word ("Toss") only in
+    another form ("tossing"), which its five-letter stem does not catch. A plural title
+    ("Tosses") is not read through its forms: texts say "toss" about other topics too."""
+    from rulediff.align import _Pairing
+
+    def nodes(title: str, text: str) -> list[_Node]:
+        return [_Node("1", title, None, True, 0), _Node("1a", text, "1", False, 1)]
+
+    old = nodes("Spinning", "Spinning was once a move of its own; old cards were reworded.")
+    new = nodes("Toss", "The act of throwing was once called tossing; old cards were reworded.")
+    p = _Pairing(old, new)
+    assert p.names_other_topic(0, 0, old[1].lower, new[1].lower)
+    plural = nodes("Tosses", new[1].text)
+    assert not _Pairing(old, plural).names_other_topic(0, 0, old[1].lower, plural[1].lower)
+
+
+def test_errata_note_of_one_keyword_is_not_the_note_of_another() -> None:
+    # 2007 → 2024: the note that threshold became an ability word and the note that
+    # "playing" an ability became "activating" it share the errata boilerplate; the
+    # second names its heading (Play) only as "playing". Both old rules are gone.
+    old, new = corpus_edition("2007-02-01"), corpus_edition("2024-06-07")
+    assert old.rule("502.23").text.lower() == "threshold"
+    assert new.rule("701.14").text.lower() == "play"
+    assert "threshold" not in new.rule("701.14e").text.lower()
+    assert "playing" in new.rule("701.14e").text.lower()
+    a = align(old, new)
+    assert by_old(a, "502.23a").new_ids == ()
+    assert by_old(a, "502.23").new_ids == ()
+    assert by_new(a, "701.14e").kind == "added"
+
+
+_STEPS = (
+    "1. Widget Turns\n\n"
+    "100. General\n\n"
+    "100.1. A widget game is played by two or more players, each with a widget.\n\n"
+    "101. Spin Phase\n\n"
+    "101.1. First, the active player turns every widget upright. This turn-based action "
+    "doesn't use the pile.\n\n"
+    "101.2. {second}\n\n"
+    "101.3. Third, the active player may spin one widget. Players then pass in turn.\n\n"
+    "102. Rest Phase\n\n"
+    "102.1. First, the active player stacks the chips. This turn-based action doesn't use "
+    "the pile.\n"
+)
+
+
+def test_a_new_step_in_a_dropped_steps_slot_is_not_its_rewrite() -> None:
+    # The old second step (effects go on the pile) was dropped; the new second step is
+    # another action sharing only the slot word, the phase's title and the stock sentence
+    # several steps end with. With a content word of its own in common it is a rewrite.
+    old = edition(_STEPS.format(second=_WAKE))
+    new = edition(_STEPS.format(second=_GEARS))
+    assert fuzz.ratio(_WAKE.lower(), _GEARS.lower()) < 50  # below every fuzzy pass
+    assert by_old(align(old, new), "101.2").new_ids == ()
+    kept = edition(_STEPS.format(second=_SHOWN))
+    assert by_old(align(old, kept), "101.2").new_ids == ("101.2",)
+
+
+_WAKE = "Second, any effects that wake at the start of the spin phase go on the pile."
+_GEARS = (
+    "Second, if the active player holds a clock widget and it is the first spin phase of "
+    "the turn, they put a gear counter on each clock they hold. This turn-based action "
+    "doesn't use the pile."
+)
+_SHOWN = (
+    "Second, the active player holds each clock widget up so that all players see which "
+    "effects wake before anyone may spin. This turn-based action doesn't use the pile."
+)
+
+
+def test_the_saga_step_does_not_take_the_main_phase_trigger_step() -> None:
+    # 2013 → 2022: the main phase's second step (beginning-of-phase triggers) was dropped;
+    # the new second step (lore counters) shares the stack only through the stock
+    # sentence that a turn-based action doesn't use it.
+    old, new = corpus_edition("2013-09-27"), corpus_edition("2022-09-08")
+    assert old.rule("505.4").text.lower().startswith("second,")
+    assert new.rule("505.4").text.lower().startswith("second,")
+    assert "saga" in new.rule("505.4").text.lower()
+    a = align(old, new)
+    assert by_old(a, "505.4").new_ids == ()
+    assert by_new(a, "505.4").kind == "added"
