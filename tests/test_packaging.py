@@ -114,10 +114,12 @@ def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     venv = tmp_path_factory.mktemp("venv") / "v"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
+    # pip runs under the venv's python: an inherited PYTHONPATH (".") would show it the
+    # checkout's egg-info as rulediff already installed, and it would install nothing.
     done = subprocess.run(
         [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps",
          "--no-index", "--disable-pip-version-check", "-q", str(wheel)],
-        capture_output=True, text=True, check=False,
+        capture_output=True, text=True, check=False, env=_clean_env(),
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     purelib = subprocess.run(
@@ -128,8 +130,13 @@ def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return venv
 
 
+def _clean_env() -> dict[str, str]:
+    """This environment without PYTHONPATH/PYTHONHOME: the venv sees only its own files."""
+    return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+
+
 def _run_installed(venv: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[bytes]:
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+    env = _clean_env()
     env["RULEDIFF_CACHE_DIR"] = str(cwd / "cache")
     return subprocess.run(list(args), cwd=cwd, env=env, capture_output=True, check=False)
 
