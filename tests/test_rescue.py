@@ -749,45 +749,67 @@ def test_each_nodes_family_is_found_once_per_edition() -> None:
     assert _families(nodes) == ["", "401", "401"] == [_family(n.id) for n in nodes]
 
 
-def _placed_pairing(new_section: str):
-    """Two toy editions with a tokens section matched across them; each side has one
-    free rule on painted tokens, the new one under ``new_section``."""
+_TOY_MARKER = "A token is a round marker that a player keeps in a pile."
+
+
+def _tokens_and_dice(
+    old_tokens: tuple[str, ...],
+    new_tokens: tuple[str, ...] = (),
+    *,
+    new_first: str = _TOY_MARKER,
+    new_sections: tuple[str, ...] = (),
+    new_tail: tuple[tuple[str, str, str], ...] = (),
+):
+    """Two toy editions, each a chapter with a tokens section (a marker rule, then the
+    given token rules) and a dice section; the new one has the empty ``new_sections``
+    between them and the ``new_tail`` rules (id, text, parent) at the end. The chapters,
+    the tokens sections, their first rules and the dice sections and rules are paired."""
     from rulediff.align import _Node, _Pairing
 
-    old = [
-        _Node("1", "Pieces", None, True, 0),
-        _Node("100", "Tokens", "1", True, 1),
-        _Node("100.1", "A token is a round marker that a player keeps in a pile.", "100", False, 2),
-        _Node(
-            "100.2",
-            "The owner of a painted token is the player who painted it; its keeper is "
-            "whoever painted it too.",
-            "100",
-            False,
-            3,
-        ),
-        _Node("101", "Dice", "1", True, 4),
-        _Node("101.1", "A die is rolled by shaking it in a closed cup.", "101", False, 5),
-    ]
-    new = [
-        _Node("2", "Pieces", None, True, 0),
-        _Node("200", "Tokens", "2", True, 1),
-        _Node("200.1", "A token is a round marker that a player keeps in a pile.", "200", False, 2),
-        _Node("201", "Paint", "2", True, 3),
-        _Node("202", "Dice", "2", True, 4),
-        _Node("202.1", "A die is rolled by shaking it in a closed cup.", "202", False, 5),
-        _Node(
-            "9",
-            "A painted token is both owned and kept by the player who painted it.",
-            new_section,
-            False,
-            6,
-        ),
-    ]
+    def edition(chapter, first, tokens, sections, tail):
+        nodes = [_Node(chapter, "Pieces", None, True, 0)]
+
+        def add(rule_id, text, parent, heading=False):
+            nodes.append(_Node(rule_id, text, parent, heading, len(nodes)))
+
+        section = int(chapter) * 100
+        add(str(section), "Tokens", chapter, True)
+        for k, text in enumerate((first, *tokens), 1):
+            add(f"{section}.{k}", text, str(section))
+        for title in (*sections, "Dice"):
+            section += 1
+            add(str(section), title, chapter, True)
+        dice = len(nodes) - 1
+        add(f"{section}.1", "A die is rolled by shaking it in a closed cup.", str(section))
+        for rule_id, text, parent in tail:
+            add(rule_id, text, parent)
+        return nodes, dice
+
+    old, old_dice = edition("1", _TOY_MARKER, old_tokens, (), ())
+    new, new_dice = edition("2", new_first, new_tokens, new_sections, new_tail)
     p = _Pairing(old, new)
-    for i, j in ((0, 0), (1, 1), (2, 2), (4, 4), (5, 5)):
+    for i, j in ((0, 0), (1, 1), (2, 2), (old_dice, new_dice), (old_dice + 1, new_dice + 1)):
         p.pair(i, j, 100.0, "exact")
     return p
+
+
+def _placed_pairing(new_section: str):
+    """One free rule on painted tokens each side, the old one in the tokens section, the
+    new one under ``new_section`` (a paint section stands before the dice)."""
+    return _tokens_and_dice(
+        (
+            "The owner of a painted token is the player who painted it; its keeper is "
+            "whoever painted it too.",
+        ),
+        new_sections=("Paint",),
+        new_tail=(
+            (
+                "9",
+                "A painted token is both owned and kept by the player who painted it.",
+                new_section,
+            ),
+        ),
+    )
 
 
 def test_free_rules_placed_both_ways_and_mutually_closest_are_paired() -> None:
@@ -843,60 +865,22 @@ def test_free_rules_placed_both_ways_in_the_corpus() -> None:
 
 
 def _small_lead_pairing(taken_new: str):
-    """Two toy editions with a tokens section matched across them: one free rule on
-    painted tokens each side, and one free rival each side that leaves it a lead between
-    ``HOMELESS_LEAD`` and ``RESCUE_MARGIN``; ``taken_new`` is the new section's matched
-    rule."""
-    from rulediff.align import _Node, _Pairing
-
-    old = [
-        _Node("1", "Pieces", None, True, 0),
-        _Node("100", "Tokens", "1", True, 1),
-        _Node("100.1", "A token is a round marker that a player keeps in a pile.", "100", False, 2),
-        _Node(
-            "100.2",
+    """One free rule on painted tokens each side, and one free rival each side that
+    leaves it a lead between ``HOMELESS_LEAD`` and ``RESCUE_MARGIN``; ``taken_new`` is the
+    new tokens section's matched rule."""
+    return _tokens_and_dice(
+        (
             "The owner of a painted token is the player who painted it, and that player "
             "also keeps it in a pile.",
-            "100",
-            False,
-            3,
-        ),
-        _Node(
-            "100.3",
             "A washed token is owned by the player who cleaned it, and that player keeps it aside.",
-            "100",
-            False,
-            4,
         ),
-        _Node("101", "Dice", "1", True, 5),
-        _Node("101.1", "A die is rolled by shaking it in a closed cup.", "101", False, 6),
-    ]
-    new = [
-        _Node("2", "Pieces", None, True, 0),
-        _Node("200", "Tokens", "2", True, 1),
-        _Node("200.1", taken_new, "200", False, 2),
-        _Node(
-            "200.2",
+        (
             "A painted token is owned by the player who painted it, and that player keeps "
             "it in a pile too.",
-            "200",
-            False,
-            3,
-        ),
-        _Node(
-            "200.3",
             "A painted token that leaves the pile is washed, and that player keeps the paint.",
-            "200",
-            False,
-            4,
         ),
-        _Node("201", "Dice", "2", True, 5),
-        _Node("201.1", "A die is rolled by shaking it in a closed cup.", "201", False, 6),
-    ]
-    p = _Pairing(old, new)
-    for i, j in ((0, 0), (1, 1), (2, 2), (5, 5), (6, 6)):
-        p.pair(i, j, 100.0, "exact")
-    return p
+        new_first=taken_new,
+    )
 
 
 def test_free_rules_placed_both_ways_with_small_leads_need_no_closer_taken_text() -> None:
@@ -912,7 +896,7 @@ def test_free_rules_placed_both_ways_with_small_leads_need_no_closer_taken_text(
         pair_placed_both_ways,
     )
 
-    p = _small_lead_pairing("A token is a round marker that a player keeps in a pile.")
+    p = _small_lead_pairing(_TOY_MARKER)
     old, new, _index, idf = _weights(p)
     pair_score = _plain(old, new, idf, p, 3, 3)
     for lead in (
