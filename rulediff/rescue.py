@@ -1511,11 +1511,13 @@ def pair_into_namesake(
     own title names (its words, without their inflection, that its parent's title does
     not say: "phased" is the keyword Phasing's word). There a rule is sought as
     :func:`_pair_homeless` seeks one for a rule with no placed neighbour, but among the
-    texts of that place only: the new rules under the namesake heading (free or taken)
-    and the old rules of the dissolved section and of the namesake's counterpart (free
-    or taken). The two must be each other's closest text there (plain similarity at
-    least ``RESCUE_SCORE``), each ``HOMELESS_LEAD`` ahead of the next and one of them
-    ``RESCUE_MARGIN`` ahead, and pass the rescue pass's own checks on a candidate.
+    texts of that place only: the free new rules under the namesake heading and the
+    free old rules of the dissolved section and of the namesake's counterpart (a taken
+    rule's likeness is a template it shares with a kept one, as in
+    :func:`pair_placed_both_ways`). The two must be each other's closest text there
+    (plain similarity at least ``RESCUE_SCORE``), each ``HOMELESS_LEAD`` ahead of the
+    next and one of them ``RESCUE_MARGIN`` ahead, and pass the rescue pass's own checks
+    on a candidate.
     """
     targets_of, sources_of = _links(p, splits, merges)
     titled = {}
