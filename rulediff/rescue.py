@@ -1572,6 +1572,55 @@ def pair_into_namesake(
             _take(p, i, j, "content", targets_of, sources_of)
 
 
+def pair_clearly_closest(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """Two free rules, each the other's closest text in the whole other edition by the
+    rescue pass's full margin over every other text, free or taken, are one rule
+    wherever the two editions put it (a rule moved to another chapter: the library's rule
+    on a card drawn while a spell is cast, now a rule of drawing).
+
+    Neither place nor a quoted term is asked for, so the words must single the two out
+    against all the texts of both editions: plain similarity at least ``RESCUE_SCORE``
+    and ``RESCUE_MARGIN`` ahead of any other text on both sides (a template shared with
+    a kept rule, or a turn of phrase said across the book, leaves a rival closer), and
+    the rescue pass's own checks on a candidate. Not for a rule with subrules, on
+    either side: its words sum up its items, so its closest text is often one that says
+    what one of them says (the old subtypes rule, whose items are each type's subtypes,
+    and the new rule on an artifact creature's subtypes)."""
+    targets_of, sources_of = _links(p, splits, merges)
+    free_new = {
+        j
+        for j, n in enumerate(p.new)
+        if not n.heading and not sources_of.get(j) and not p.new_children.get(n.id)
+    }
+    if not free_new:
+        return
+    old, new, index, idf = _weights(p)
+    pairs = []
+    for i, node in enumerate(p.old):
+        if node.heading or targets_of.get(i) or len(old.stems[i]) < 3:
+            continue
+        if p.old_children.get(node.id):
+            continue  # a list's opening rule: see above
+        near = _free_nearest(old.stems[i], index["new"], idf, free_new)
+        best = _closest_plain((_plain(old, new, idf, p, i, j), j) for j in near)
+        if best is None or best[1] < RESCUE_SCORE or len(new.stems[best[0]]) < 3:
+            continue
+        j, similarity, _lead = best
+        rival = similarity - RESCUE_MARGIN
+        if _closer(p, old, new, index, idf, "old", i, j, rival) or _closer(
+            p, old, new, index, idf, "new", j, i, rival
+        ):
+            continue
+        if not p.same_topic(i, j) or p.defines_other(i, j) or p.on_new_frame(i, j):
+            continue  # the rescue pass's own checks on a candidate
+        pairs.append((i, j))
+    for i, j in pairs:
+        if not targets_of.get(i) and not sources_of.get(j):
+            _take(p, i, j, "content", targets_of, sources_of)
+
+
 def _naming_roots(lower: str) -> frozenset[str]:
     """The words of a short heading without their inflection ("Phased Out" → phas, out;
     "Phasing" → phas); none for a long descriptive title."""

@@ -1187,3 +1187,89 @@ def test_rule_of_the_phased_out_zone_goes_to_phasing_in_the_corpus() -> None:
         assert a.match_for_old(rule).kind == "removed"  # no namesake rule says them
     m = a.match_for_old("217.8d")
     assert m is not None and m.new_ids == ("702.23j",) and m.method == "content", m
+
+
+def _clearly_closest_pairing(extra_old: tuple = (), extra_new: tuple = ()):
+    """Two toy editions: the old bag section has a rule on a piece drawn while another is
+    painted; the new edition says it under a new drawing section. Pieces, the bag and
+    painting are matched; ``extra_old``/``extra_new`` add rules (each an id, a text and a
+    parent)."""
+    from rulediff.align import _Node, _Pairing
+
+    bag = "The bag holds each player's pieces face down."
+    paint = "To paint a piece, a player chooses a colour and pays one coin."
+    old_rules = [
+        ("1", "Pieces", None),
+        ("100", "Bag", "1"),
+        ("100.1", bag, "100"),
+        ("100.2", "A piece drawn while another is being painted stays hidden till it ends.", "100"),
+        ("110", "Painting", "1"),
+        ("110.1", paint, "110"),
+        *extra_old,
+    ]
+    new_rules = [
+        ("2", "Pieces", None),
+        ("200", "Bag", "2"),
+        ("200.1", bag, "200"),
+        ("210", "Painting", "2"),
+        ("210.1", paint, "210"),
+        ("220", "Drawing", "2"),
+        ("220.1", "A player draws by taking the top piece of the bag.", "220"),
+        ("220.2", "If a piece is drawn while another is being painted, it stays hidden.", "220"),
+        *extra_new,
+    ]
+
+    def nodes(rules):
+        return [_Node(i, t, parent, "." not in i, k) for k, (i, t, parent) in enumerate(rules)]
+
+    p = _Pairing(nodes(old_rules), nodes(new_rules))
+    for i, j in ((0, 0), (1, 1), (2, 2), (4, 3), (5, 4)):
+        p.pair(i, j, 100.0, "exact")
+    return p
+
+
+def test_free_rules_clearly_closest_in_the_whole_editions_are_paired() -> None:
+    # The old bag rule and the new drawing rule are each other's closest text by far
+    # (no other text of either edition within the rescue margin): one rule moved to
+    # another section, though no placed neighbour says so.
+    from rulediff.rescue import pair_clearly_closest
+
+    p = _clearly_closest_pairing()
+    pair_clearly_closest(p, {}, {})
+    assert p.o2n[3] == 7 and p.method[3] == "content"
+
+
+def test_free_rules_clearly_closest_need_no_rival_taken_or_free_and_no_subrules() -> None:
+    from rulediff.rescue import pair_clearly_closest
+
+    # A taken new text nearly as close (a painting rule kept from an old one): the words
+    # do not single the pair out.
+    twin = "A piece drawn while another is painted stays hidden until the painting ends."
+    p = _clearly_closest_pairing(
+        extra_old=(("110.2", "Painted pieces stay hidden while the paint dries.", "110"),),
+        extra_new=(("210.2", twin, "210"),),
+    )
+    p.pair(6, 8, 60.0, "fuzzy")
+    pair_clearly_closest(p, {}, {})
+    assert p.o2n[3] == -1
+    # The old rule heads a list of subrules: its words sum up its items.
+    p = _clearly_closest_pairing(extra_old=(("100.2a", "This holds for each piece.", "100.2"),))
+    pair_clearly_closest(p, {}, {})
+    assert p.o2n[3] == -1
+
+
+def test_free_rules_clearly_closest_in_the_corpus() -> None:
+    # 2002-02-20 → 2011-02-04: the old timing rule on a spell or ability going on the
+    # stack and the new stack rule saying it with casting and activating (texts read at
+    # run time); 2005-10-01 → 2020-06-01: the library's rule on a card drawn while a spell
+    # is played, now a rule of drawing.
+    old, new = corpus_edition("2002-02-20"), corpus_edition("2011-02-04")
+    assert "top of the stack" in old.rule("408.1e").text.lower()
+    assert "on the stack" in new.rule("405.1").text.lower()
+    m = align(old, new).match_for_old("408.1e")
+    assert m is not None and m.new_ids == ("405.1",) and m.method == "content", m
+    old, new = corpus_edition("2005-10-01"), corpus_edition("2020-06-01")
+    assert "kept face down" in old.rule("217.2f").text.lower()
+    assert "kept face down" in new.rule("121.8").text.lower()
+    m = align(old, new).match_for_old("217.2f")
+    assert m is not None and m.new_ids == ("121.8",) and m.method == "content", m
