@@ -3093,6 +3093,8 @@ def align(old: Edition, new: Edition) -> Alignment:
     _follow_statements(rules, early_sweeps, splits, merges)
     _follow_grafted_clauses(rules, splits, merges)
     rescue.pair_placed_both_ways(rules, splits, merges)
+    rescue.pair_into_namesake(rules, splits, merges)
+    rescue.pair_clearly_closest(rules, splits, merges)
     _drop_foreign_sources(rules, merges)
     _withdraw_new_subject_matches(rules, splits)
     rule_pairs = _groups(rules, splits, merges)

@@ -1501,6 +1501,137 @@ def pair_placed_both_ways(
         _take(p, i, j, "content", targets_of, sources_of)
 
 
+def pair_into_namesake(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """A rule of a dissolved section goes to the section named after it.
+
+    An old section none of whose rules has a counterpart (a zone or a subject the new
+    edition no longer has: the phased-out zone) often went into the section that its
+    own title names (its words, without their inflection, that its parent's title does
+    not say: "phased" is the keyword Phasing's word). There a rule is sought as
+    :func:`_pair_homeless` seeks one for a rule with no placed neighbour, but among the
+    texts of that place only: the free new rules under the namesake heading and the
+    free old rules of the dissolved section and of the namesake's counterpart (a taken
+    rule's likeness is a template it shares with a kept one, as in
+    :func:`pair_placed_both_ways`). The two must be each other's closest text there
+    (plain similarity at least ``RESCUE_SCORE``), each ``HOMELESS_LEAD`` ahead of the
+    next and one of them ``RESCUE_MARGIN`` ahead, and pass the rescue pass's own checks
+    on a candidate.
+    """
+    targets_of, sources_of = _links(p, splits, merges)
+    titled = {}
+    for g, node in enumerate(p.new):
+        if node.heading and (roots := _naming_roots(node.lower)):
+            titled[g] = roots
+    if not titled:
+        return
+    pairs = []
+    for h, node in enumerate(p.old):
+        if not node.heading or targets_of.get(h):
+            continue
+        family = _with_subrules(p.old_children, p.old, [h]) - {h}
+        if not family or any(targets_of.get(k) for k in family):
+            continue  # not dissolved: a placed rule says where the section went
+        parent = p.old_by_id.get(node.parent) if node.parent is not None else None
+        own = _naming_roots(node.lower)
+        if parent is not None:
+            own -= _naming_roots(p.old[parent].lower)
+        homes = [g for g, roots in titled.items() if own and roots <= own]
+        if not homes:
+            continue
+        place_new = sorted(
+            j
+            for j in _with_subrules(p.new_children, p.new, homes)
+            if not p.new[j].heading and not sources_of.get(j)
+        )
+        kept = [a for g in homes for a in sources_of.get(g, ())]
+        place_old = sorted(
+            a
+            for a in family | _with_subrules(p.old_children, p.old, kept)
+            if not p.old[a].heading and not targets_of.get(a)
+        )
+        old, new, _index, idf = _weights(p)
+        for i in sorted(family):
+            if p.old[i].heading or targets_of.get(i) or len(old.stems[i]) < 3:
+                continue
+            best = _closest_plain((_plain(old, new, idf, p, i, j), j) for j in place_new)
+            if best is None or best[1] < RESCUE_SCORE:
+                continue
+            j, _similarity, lead = best
+            back = _closest_plain((_plain(old, new, idf, p, a, j), a) for a in place_old)
+            if back is None or back[0] != i:
+                continue
+            if min(lead, back[2]) < HOMELESS_LEAD or max(lead, back[2]) < RESCUE_MARGIN:
+                continue
+            if not p.same_topic(i, j) or p.defines_other(i, j) or p.on_new_frame(i, j):
+                continue  # the rescue pass's own checks on a candidate
+            pairs.append((i, j))
+    for i, j in pairs:
+        if not targets_of.get(i) and not sources_of.get(j):
+            _take(p, i, j, "content", targets_of, sources_of)
+
+
+def pair_clearly_closest(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """Two free rules, each the other's closest text in the whole other edition by the
+    rescue pass's full margin over every other text, free or taken, are one rule
+    wherever the two editions put it (a rule moved to another chapter: the library's rule
+    on a card drawn while a spell is cast, now a rule of drawing).
+
+    Neither place nor a quoted term is asked for, so the words must single the two out
+    against all the texts of both editions: plain similarity at least ``RESCUE_SCORE``
+    and ``RESCUE_MARGIN`` ahead of any other text on both sides (a template shared with
+    a kept rule, or a turn of phrase said across the book, leaves a rival closer), and
+    the rescue pass's own checks on a candidate. Not for a rule with subrules, on
+    either side: its words sum up its items, so its closest text is often one that says
+    what one of them says (the old subtypes rule, whose items are each type's subtypes,
+    and the new rule on an artifact creature's subtypes)."""
+    targets_of, sources_of = _links(p, splits, merges)
+    free_new = {
+        j
+        for j, n in enumerate(p.new)
+        if not n.heading and not sources_of.get(j) and not p.new_children.get(n.id)
+    }
+    if not free_new:
+        return
+    old, new, index, idf = _weights(p)
+    pairs = []
+    for i, node in enumerate(p.old):
+        if node.heading or targets_of.get(i) or len(old.stems[i]) < 3:
+            continue
+        if p.old_children.get(node.id):
+            continue  # a list's opening rule: see above
+        near = _free_nearest(old.stems[i], index["new"], idf, free_new)
+        best = _closest_plain((_plain(old, new, idf, p, i, j), j) for j in near)
+        if best is None or best[1] < RESCUE_SCORE or len(new.stems[best[0]]) < 3:
+            continue
+        j, similarity, _lead = best
+        rival = similarity - RESCUE_MARGIN
+        if _closer(p, old, new, index, idf, "old", i, j, rival) or _closer(
+            p, old, new, index, idf, "new", j, i, rival
+        ):
+            continue
+        if not p.same_topic(i, j) or p.defines_other(i, j) or p.on_new_frame(i, j):
+            continue  # the rescue pass's own checks on a candidate
+        pairs.append((i, j))
+    for i, j in pairs:
+        if not targets_of.get(i) and not sources_of.get(j):
+            _take(p, i, j, "content", targets_of, sources_of)
+
+
+def _naming_roots(lower: str) -> frozenset[str]:
+    """The words of a short heading without their inflection ("Phased Out" → phas, out;
+    "Phasing" → phas); none for a long descriptive title."""
+    from .align import _FUNCTION_WORDS, TOPIC_TITLE_WORDS, _root  # here: align imports this
+
+    words = [w for w in re.findall(r"[a-z]+", lower) if w not in _FUNCTION_WORDS and len(w) > 2]
+    if len(words) > TOPIC_TITLE_WORDS:
+        return frozenset()
+    return frozenset(map(_root, words))
+
+
 def _free_nearest(
     words: frozenset[str],
     postings: Mapping[str, Sequence[int]],

@@ -1084,3 +1084,176 @@ def test_frame_rule_refused_to_an_old_rule_still_counts_it_as_a_rival() -> None:
     assert m is not None and m.new_ids == ("502.1",), m
     m = a.match_for_old("502.1")
     assert m is not None and m.kind == "removed", m
+
+
+def _namesake_pairing(keyword: str = "Bagging", extra_new: tuple = ()):
+    """Two toy editions: the old one has a bagged zone (a section under its zones) and a
+    bagging keyword; the new one has no such zone and says under the keyword (titled
+    ``keyword``) what the zone's rule said. Pieces, zones and the keyword are matched."""
+    from rulediff.align import _Node, _Pairing
+
+    zone = "A zone is a place where pieces can be during a round of play."
+    aside = "This keyword lets a player set a piece aside during the upkeep."
+    old_rules = [
+        ("1", "Pieces", None),
+        ("100", "Zones", "1"),
+        ("100.1", zone, "100"),
+        ("100.5", "Bagged Zone", "100"),
+        ("100.5a", "Bagged pieces go into the bag zone until their owner's next turn.", "100.5"),
+        ("100.5b", "A painted piece in the bag zone loses its paint and is thrown out.", "100.5"),
+        ("110", keyword, "1"),
+        ("110.1", aside, "110"),
+    ]
+    new_rules = [
+        ("2", "Pieces", None),
+        ("200", "Zones", "2"),
+        ("200.1", zone, "200"),
+        ("210", keyword, "2"),
+        ("210.1", aside, "210"),
+        ("210.2", "A bagged painted piece loses its paint and is thrown out.", "210"),
+        ("210.3", "If two players bag the same piece at once, the active player decides.", "210"),
+        *extra_new,
+    ]
+
+    def nodes(rules):
+        return [_Node(i, t, parent, "." not in i, k) for k, (i, t, parent) in enumerate(rules)]
+
+    p = _Pairing(nodes(old_rules), nodes(new_rules))
+    p.old[3].heading = True  # the zone's section is a title too
+    for i, j in ((0, 0), (1, 1), (2, 2), (6, 3), (7, 4)):
+        p.pair(i, j, 100.0, "exact")
+    return p
+
+
+def test_rule_of_a_dissolved_zone_goes_to_the_keyword_its_title_names() -> None:
+    # The bagged zone is gone (no rule of it has a counterpart) and its title's own word
+    # ("bagged", not said by its parent "Zones") is the keyword Bagging's: its rule on
+    # painted pieces goes to the keyword's rule that says it, each the other's closest
+    # text there with a clear lead. The zone's other rule is close to nothing: free.
+    from rulediff.rescue import pair_into_namesake
+
+    p = _namesake_pairing()
+    pair_into_namesake(p, {}, {})
+    assert p.o2n[5] == 5 and p.method[5] == "content"
+    assert p.o2n[4] == -1
+
+
+def test_rule_of_a_dissolved_zone_needs_the_name_a_dissolved_family_and_a_lead() -> None:
+    from rulediff.rescue import pair_into_namesake
+
+    # The keyword is titled otherwise: the zone's title names no new section.
+    p = _namesake_pairing("Setting Aside")
+    pair_into_namesake(p, {}, {})
+    assert p.o2n[5] == -1
+    # A rule of the zone already has a counterpart: the section did not dissolve, its
+    # placed rule says where it went.
+    p = _namesake_pairing()
+    p.pair(4, 6, 60.0, "fuzzy")
+    pair_into_namesake(p, {}, {})
+    assert p.o2n[5] == -1
+    # A second free rule of the keyword as close: the words do not decide.
+    twin = ("210.4", "A bagged painted piece loses its paint and is then thrown out.", "210")
+    p = _namesake_pairing(extra_new=(twin,))
+    pair_into_namesake(p, {}, {})
+    assert p.o2n[5] == -1
+
+
+def test_rule_of_the_phased_out_zone_goes_to_phasing_in_the_corpus() -> None:
+    # 2006-05-01 → 2009-09-04: the phased-out zone is gone; its rule that tokens there
+    # cease to exist is said again under the phasing keyword (texts read at run time).
+    old, new = corpus_edition("2006-05-01"), corpus_edition("2009-09-04")
+    assert old.rule("217.8").text.lower().startswith("phased")
+    assert "token" in old.rule("217.8d").text.lower()
+    assert new.rule("702.23").text.lower() == "phasing"
+    assert "tokens cease to exist" in new.rule("702.23j").text.lower()
+    a = align(old, new)
+    for rule in ("217.8", "217.8a", "217.8b", "217.8c"):
+        assert a.match_for_old(rule).kind == "removed"  # no namesake rule says them
+    m = a.match_for_old("217.8d")
+    assert m is not None and m.new_ids == ("702.23j",) and m.method == "content", m
+
+
+def _clearly_closest_pairing(extra_old: tuple = (), extra_new: tuple = ()):
+    """Two toy editions: the old bag section has a rule on a piece drawn while another is
+    painted; the new edition says it under a new drawing section. Pieces, the bag and
+    painting are matched; ``extra_old``/``extra_new`` add rules (each an id, a text and a
+    parent)."""
+    from rulediff.align import _Node, _Pairing
+
+    bag = "The bag holds each player's pieces face down."
+    paint = "To paint a piece, a player chooses a colour and pays one coin."
+    old_rules = [
+        ("1", "Pieces", None),
+        ("100", "Bag", "1"),
+        ("100.1", bag, "100"),
+        ("100.2", "A piece drawn while another is being painted stays hidden till it ends.", "100"),
+        ("110", "Painting", "1"),
+        ("110.1", paint, "110"),
+        *extra_old,
+    ]
+    new_rules = [
+        ("2", "Pieces", None),
+        ("200", "Bag", "2"),
+        ("200.1", bag, "200"),
+        ("210", "Painting", "2"),
+        ("210.1", paint, "210"),
+        ("220", "Drawing", "2"),
+        ("220.1", "A player draws by taking the top piece of the bag.", "220"),
+        ("220.2", "If a piece is drawn while another is being painted, it stays hidden.", "220"),
+        *extra_new,
+    ]
+
+    def nodes(rules):
+        return [_Node(i, t, parent, "." not in i, k) for k, (i, t, parent) in enumerate(rules)]
+
+    p = _Pairing(nodes(old_rules), nodes(new_rules))
+    for i, j in ((0, 0), (1, 1), (2, 2), (4, 3), (5, 4)):
+        p.pair(i, j, 100.0, "exact")
+    return p
+
+
+def test_free_rules_clearly_closest_in_the_whole_editions_are_paired() -> None:
+    # The old bag rule and the new drawing rule are each other's closest text by far
+    # (no other text of either edition within the rescue margin): one rule moved to
+    # another section, though no placed neighbour says so.
+    from rulediff.rescue import pair_clearly_closest
+
+    p = _clearly_closest_pairing()
+    pair_clearly_closest(p, {}, {})
+    assert p.o2n[3] == 7 and p.method[3] == "content"
+
+
+def test_free_rules_clearly_closest_need_no_rival_taken_or_free_and_no_subrules() -> None:
+    from rulediff.rescue import pair_clearly_closest
+
+    # A taken new text nearly as close (a painting rule kept from an old one): the words
+    # do not single the pair out.
+    twin = "A piece drawn while another is painted stays hidden until the painting ends."
+    p = _clearly_closest_pairing(
+        extra_old=(("110.2", "Painted pieces stay hidden while the paint dries.", "110"),),
+        extra_new=(("210.2", twin, "210"),),
+    )
+    p.pair(6, 8, 60.0, "fuzzy")
+    pair_clearly_closest(p, {}, {})
+    assert p.o2n[3] == -1
+    # The old rule heads a list of subrules: its words sum up its items.
+    p = _clearly_closest_pairing(extra_old=(("100.2a", "This holds for each piece.", "100.2"),))
+    pair_clearly_closest(p, {}, {})
+    assert p.o2n[3] == -1
+
+
+def test_free_rules_clearly_closest_in_the_corpus() -> None:
+    # 2002-02-20 → 2011-02-04: the old timing rule on a spell or ability going on the
+    # stack and the new stack rule saying it with casting and activating (texts read at
+    # run time); 2005-10-01 → 2020-06-01: the library's rule on a card drawn while a spell
+    # is played, now a rule of drawing.
+    old, new = corpus_edition("2002-02-20"), corpus_edition("2011-02-04")
+    assert "top of the stack" in old.rule("408.1e").text.lower()
+    assert "on the stack" in new.rule("405.1").text.lower()
+    m = align(old, new).match_for_old("408.1e")
+    assert m is not None and m.new_ids == ("405.1",) and m.method == "content", m
+    old, new = corpus_edition("2005-10-01"), corpus_edition("2020-06-01")
+    assert "kept face down" in old.rule("217.2f").text.lower()
+    assert "kept face down" in new.rule("121.8").text.lower()
+    m = align(old, new).match_for_old("217.2f")
+    assert m is not None and m.new_ids == ("121.8",) and m.method == "content", m
