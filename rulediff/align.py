@@ -295,7 +295,8 @@ class _Pairing:
 
     def under_sibling_topic(self, ho: int, hn: int) -> bool:
         """Old topic ``ho`` lives on as new heading ``h``, and new topic ``hn`` is
-        another entry of the list that holds ``h`` (two keywords of one chapter)."""
+        another named entry of the list that holds ``h`` (two keywords of one chapter;
+        not the chapter's "General" rules, where a keyword's note may be generalised)."""
         h = self.o2n[ho]
         return (
             h >= 0
@@ -303,6 +304,7 @@ class _Pairing:
             and self.new[h].heading
             and self.new[h].parent is not None
             and self.new[h].parent == self.new[hn].parent
+            and bool(_title_words(self.new[hn].lower))
         )
 
     def drops_own_title(self, ho: int, old_text: str, new_text: str) -> bool:
