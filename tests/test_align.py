@@ -1613,7 +1613,9 @@ def test_timing_subheading_does_not_go_to_the_rule_on_actions_without_priority()
     a = align(old, new)
     assert by_new(a, "116").old_ids == ("408", "408.1")
     assert by_new(a, "116.2").old_ids == ()
-    assert by_new(a, "115.2").old_ids == ()
+    # No heading goes to the special-actions list rule; since round 20 the old rule that
+    # lists the special actions may (no longer a source of one action's rule).
+    assert not {"408", "408.1"} & set(by_new(a, "115.2").old_ids)
 
 
 # --- round 19: wrong and lost links left -------------------------------------------------------
