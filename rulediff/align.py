@@ -289,7 +289,32 @@ class _Pairing:
         ho, hn = self.old_topic[i], self.new_topic[j]
         if ho < 0 or hn < 0 or self.o2n[ho] == hn or self.renamed_by_sweep(ho, hn):
             return True
+        if self.under_sibling_topic(ho, hn) and self.drops_own_title(ho, old.lower, new.lower):
+            return False  # another keyword's rule, its name left unsaid
         return not self.names_other_topic(ho, hn, old.lower, new.lower)
+
+    def under_sibling_topic(self, ho: int, hn: int) -> bool:
+        """Old topic ``ho`` lives on as new heading ``h``, and new topic ``hn`` is
+        another named entry of the list that holds ``h`` (two keywords of one chapter;
+        not the chapter's "General" rules, where a keyword's note may be generalised)."""
+        h = self.o2n[ho]
+        return (
+            h >= 0
+            and h != hn
+            and self.new[h].heading
+            and self.new[h].parent is not None
+            and self.new[h].parent == self.new[hn].parent
+            and bool(_title_words(self.new[hn].lower))
+        )
+
+    def drops_own_title(self, ho: int, old_text: str, new_text: str) -> bool:
+        """The old text names its topic ``ho``'s title words and the new text loses one
+        of them (a stem is a substring; the texts' word sets are asked only then)."""
+        old_title = _title_words(self.old[ho].lower)
+        if not any(w in old_text for w in old_title):
+            return False
+        told, tnew = _words(old_text), _words(new_text)
+        return any(w in told and w not in tnew for w in old_title)
 
     def withdrawn_from(self, i: int, j: int) -> bool:
         """Old ``i`` may not go to new ``j``: ``j`` restates ``i`` for a subject the old
@@ -319,6 +344,11 @@ class _Pairing:
         """:func:`_piece_for_new_subject`: new ``j`` opens by naming a subject the old
         edition lacks, and does not merely widen old ``i`` to it."""
         return _piece_for_new_subject(self, i, j)
+
+    def written_for_new_subject(self, i: int, j: int) -> bool:
+        """:func:`_written_for_new_subject`: new ``j`` opens with a subject the old
+        edition lacks as its case, not beside an old one, while ``i``'s topic lives on."""
+        return _written_for_new_subject(self, i, j)
 
     def restated_for_new_subject(self, i: int, j: int) -> bool:
         """:func:`_restated_for_new_subject`, once headings are matched."""
@@ -374,12 +404,9 @@ class _Pairing:
         """The old text names its heading ``ho``'s words where the new one names heading
         ``hn``'s instead (a title has at most three words: test those, not the texts'
         whole word sets)."""
-        old_title = _title_words(self.old[ho].lower)
-        if not any(w in old_text for w in old_title):
-            return False  # the old text does not name its heading (a stem is a substring)
+        if not self.drops_own_title(ho, old_text, new_text):
+            return False  # the old text does not name its heading, or keeps its name
         told, tnew = _words(old_text), _words(new_text)
-        if not any(w in told and w not in tnew for w in old_title):
-            return False  # nothing of the old title lost
         new_title = self.new[hn].lower
         if any(w in tnew and w not in told for w in _title_words(new_title)):
             return True
@@ -1365,6 +1392,8 @@ def _match_siblings_by_words(p: _Pairing, sweeps: Iterable[tuple[str, str]]) -> 
                 continue
         elif clear_best(options_of_new[j], 0.0) != i:
             continue  # another old rule wants it as much: leave both
+        if _written_for_new_subject(p, i, j):
+            continue  # shared words, but a rule for a subject the old edition lacks
         found.append((max(s for s, k in options if k == j), i, j))
     found.sort(key=lambda t: (-t[0], t[1], t[2]))
     for _share, i, j in found:
@@ -2868,6 +2897,43 @@ def _opens_with_new_subject(p: _Pairing, j: int) -> bool:
         node.heading and p.n2o[h] < 0 and _content_stems(node) & unheard
         for h, node in enumerate(p.new)
     )
+
+
+def _written_for_new_subject(p: _Pairing, i: int, j: int) -> bool:
+    """New ``j`` opens by naming, as the case it is about, a subject the old edition
+    lacks ("a subgame of a [variant] game", "a creature with [new keyword] attacking a
+    [new card type]"), while old ``i``'s own topic lives on: ``j`` is a rule written for
+    that subject, no rewrite of ``i``, however many words they share. Named as one case
+    beside an old one ("a creature with trample or [new keyword]") it is ``i`` widened."""
+    ho = p.old_topic[i]
+    if ho < 0 or p.o2n[ho] < 0:
+        return False  # the old topic not (yet) placed: a renamed zone reads as new
+    opening = re.split(r"[,.;:]", p.new[j].lower, maxsplit=1)[0]
+    if re.search(r"\bor\b", opening):
+        return False  # the new subject added to an old one: the old rule widened
+    home = {_root(w) for w in _content_words(p.new[p.o2n[ho]].lower)}
+    return _names_new_title(p, opening, home)
+
+
+def _names_new_title(p: _Pairing, opening: str, home: set[str]) -> bool:
+    """``opening`` says every content word (inflections folded, :func:`_root`) of the
+    title of a new heading with no old counterpart that names a subject the old edition
+    lacks (:func:`_names_new_subject`): "Aura Swap" is not named by "aura" alone. Not a
+    title the old topic's own new heading (``home``, its title's words) bears, nor one
+    whose words the pair's recurring wording changes bring in: an old subject renamed."""
+    said = {_root(w) for w in _content_words(opening)}
+    if not said:
+        return False
+    renamed = _swept_in(p)
+    for h, node in enumerate(p.new):
+        if not node.heading or p.n2o[h] >= 0:
+            continue
+        title = {_root(w) for w in _content_words(node.lower)}
+        if not title or not title <= said or title <= home or title <= renamed:
+            continue
+        if _names_new_subject(p, h):
+            return True
+    return False
 
 
 def _piece_for_new_subject(p: _Pairing, i: int, j: int) -> bool:

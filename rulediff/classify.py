@@ -411,6 +411,8 @@ class _Stays:
         ho, hn = p.old_topic[i], p.new_topic[j]
         if ho < 0 or hn < 0 or hn in self.old_group.get(ho, ()):
             return False
+        if p.under_sibling_topic(ho, hn) and p.drops_own_title(ho, old_key, new_key):
+            return True  # another keyword's sentence, its name left unsaid
         return p.names_other_topic(ho, hn, old_key, new_key)
 
 

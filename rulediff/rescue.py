@@ -1335,6 +1335,8 @@ def recover(
                 continue
             if sentences_from.get(j, set()) - {i}:
                 continue  # the new text holds sentences of another old rule: its piece
+            if p.written_for_new_subject(i, j):
+                continue  # written for a subject the old edition lacks (still a rival)
             rivals = [
                 s
                 for (a, b), s in table.items()
