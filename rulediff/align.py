@@ -2069,12 +2069,12 @@ def _follow_sentences_into_taken_rules(
             if old_units is None:
                 # every old rule, kept ones too: a sentence kept elsewhere is stock wording
                 old_units = [
-                    (k, provenance.apply_sweeps(key, p.sweeps))
-                    for k, node in enumerate(p.old)
+                    (owner, provenance.apply_sweeps(key, p.sweeps))
+                    for owner, node in enumerate(p.old)
                     if not node.heading
                     for key in provenance.unit_keys(node.text)
                 ]
-                old_keys = [key for _k, key in old_units]
+                old_keys = [key for _owner, key in old_units]
             if any(
                 old_units[m][0] != i
                 for _key, _score, m in process.extract_iter(
