@@ -2051,6 +2051,192 @@ def _follow_grafted_clauses(
         _join_merge(p, i, j, splits, merges, in_merges)
 
 
+def _follow_sentences_into_taken_rules(
+    p: _Pairing, prov: _Provenance, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """A free old rule whose sentence a taken new rule holds, and its match does not, is
+    one more source of that rule.
+
+    Two rules folded into one (a short rule into its neighbour, a list rule's opening
+    into the next rule) leave the second old rule free: the new rule is already matched
+    to the first, so no pass pairs it. When a sentence of the free rule is linked to a
+    sentence of the taken rule that none of its present sources says about as well, no
+    other old rule says about as well, and no free new rule holds about as well, and the
+    free rule stands beside those sources (a sibling of one, or in the place of the new
+    rule), the free rule is a source of the new rule (``merged``). A new rule that is a
+    piece of a split is left alone: the group would be several old and several new.
+    """
+    in_splits, in_merges = _grouped(splits, merges)
+    old_units: list[tuple[int, str]] | None = None
+    old_keys: list[str] = []
+    free_new_keys: list[str] | None = None
+    found: dict[int, set[int]] = defaultdict(set)
+    for i in sorted(prov.links_of_old):
+        if p.o2n[i] >= 0 or p.old[i].heading or i in splits or i in in_merges:
+            continue
+        for k in prov.links_of_old[i]:
+            link = prov.links[k]
+            unit, new_unit = prov.old_units[link.old], prov.new_units[link.new]
+            j = new_unit.owner
+            taken = p.n2o[j] >= 0 or j in merges
+            if not taken or j in in_splits or p.new[j].heading or unit.points_elsewhere:
+                continue
+            if len(prov.old_holders[unit.key]) > 1 or len(prov.new_holders[new_unit.key]) > 1:
+                continue  # a stock sentence says nothing about where a rule went
+            sources = merges.get(j) or [p.n2o[j]]
+            if not (any(p.old[s].parent == p.old[i].parent for s in sources) or _in_place(p, i, j)):
+                continue
+            near = link.score - FRAME_MARGIN
+            said = [
+                provenance.apply_sweeps(u.key, p.sweeps)
+                for s in sources
+                for u in provenance.units(s, p.old[s].text)
+            ]
+            said.append(" ".join(said))
+            if any(fuzz.ratio(new_unit.key, key) > near for key in said):
+                continue  # its present sources say it too
+            if old_units is None:
+                # every old rule, kept ones too: a sentence kept elsewhere is stock wording
+                old_units = [
+                    (owner, provenance.apply_sweeps(key, p.sweeps))
+                    for owner, node in enumerate(p.old)
+                    if not node.heading
+                    for key in provenance.unit_keys(node.text)
+                ]
+                old_keys = [key for _owner, key in old_units]
+            if any(
+                old_units[m][0] != i
+                for _key, _score, m in process.extract_iter(
+                    new_unit.key, old_keys, scorer=fuzz.ratio, score_cutoff=near
+                )
+            ):
+                continue  # another old rule says it about as well
+            if free_new_keys is None:
+                free_new_keys = [
+                    u.key if _free_new(p, u.owner, in_splits, merges) else ""
+                    for u in prov.new_units
+                ]
+            if any(
+                True
+                for _ in process.extract_iter(
+                    provenance.apply_sweeps(unit.key, p.sweeps),
+                    free_new_keys,
+                    scorer=fuzz.ratio,
+                    score_cutoff=near,
+                )
+            ):
+                continue  # a free new rule holds it about as well: its home may be there
+            found[i].add(j)
+    for i in sorted(found):
+        if len(found[i]) != 1:
+            continue
+        (j,) = found[i]
+        if not p.same_topic(i, j) or not _keeps_its_name(p.old[i], p.new[j]):
+            continue
+        _join_merge(p, i, j, splits, merges, in_merges)
+
+
+def _follow_sentences_into_free_rules(
+    p: _Pairing, prov: _Provenance, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """A free new rule that opens with a sentence of a taken old rule, a sentence none of
+    that rule's present pieces holds, is one more piece of it.
+
+    An old rule cut in several places keeps its counterpart (its first sentences went
+    there) while a sentence further on became a rule of its own, often among other new
+    text; the share test of the sentence pass asks too much of such a piece. When the
+    free new rule's statement (its first sentence) is linked to a sentence of the old
+    rule that none of the rule's pieces says about as well, no other new rule says about
+    as well and no free old rule about as well, the free rule stands beside a piece or
+    in the old rule's place, and it is not that sentence written again for a subject the
+    old edition lacks, it joins the split. A rule that is a source of a merge is left
+    alone: the group would be several old and several new.
+    """
+    in_splits, in_merges = _grouped(splits, merges)
+    new_units: list[tuple[int, str]] | None = None
+    new_keys: list[str] = []
+    free_old_keys: list[str] = []
+    old_text = ""
+    found: dict[int, set[int]] = defaultdict(set)
+    for j in sorted(prov.links_of_new):
+        if not _free_new(p, j, in_splits, merges) or p.new[j].heading:
+            continue
+        statement = prov.statement_of_new.get(j)
+        for k in prov.links_of_new[j]:
+            link = prov.links[k]
+            if link.new != statement:
+                continue
+            unit, new_unit = prov.old_units[link.old], prov.new_units[link.new]
+            i = unit.owner
+            if (p.o2n[i] < 0 and i not in splits) or i in in_merges or p.old[i].heading:
+                continue
+            if unit.points_elsewhere or new_unit.points_elsewhere:
+                continue
+            if len(prov.old_holders[unit.key]) > 1 or len(prov.new_holders[new_unit.key]) > 1:
+                continue  # a stock sentence says nothing about where a rule went
+            pieces = splits.get(i) or [p.o2n[i]]
+            if not (any(p.new[q].parent == p.new[j].parent for q in pieces) or _in_place(p, i, j)):
+                continue
+            near = link.score - FRAME_MARGIN
+            key = provenance.apply_sweeps(unit.key, p.sweeps)
+            held = [h for q in pieces for h in provenance.unit_keys(p.new[q].text)]
+            held.append(" ".join(held))
+            if any(fuzz.ratio(key, h) > near for h in held):
+                continue  # a present piece holds it
+            if new_units is None:
+                # every new rule, kept ones too: a sentence kept elsewhere is stock wording
+                new_units = [
+                    (q, h)
+                    for q, node in enumerate(p.new)
+                    if not node.heading
+                    for h in provenance.unit_keys(node.text)
+                ]
+                new_keys = [h for _q, h in new_units]
+                free_old_keys = [
+                    provenance.apply_sweeps(u.key, p.sweeps)
+                    if p.o2n[u.owner] < 0 and u.owner not in splits and u.owner not in in_merges
+                    else ""
+                    for u in prov.old_units
+                ]
+                old_text = "\n".join(n.lower for n in p.old)
+            if any(
+                new_units[m][0] != j
+                for _key, _score, m in process.extract_iter(
+                    key, new_keys, scorer=fuzz.ratio, score_cutoff=near
+                )
+            ):
+                continue  # another new rule says it about as well
+            if any(
+                True
+                for _ in process.extract_iter(
+                    new_unit.key, free_old_keys, scorer=fuzz.ratio, score_cutoff=near
+                )
+            ):
+                continue  # a free old rule says it about as well: its source may be that
+            kept = frozenset().union(*(_content_words(p.new[q].lower) for q in pieces))
+            if _new_subject(key, new_unit.key, old_text, kept):
+                continue  # the sentence written again for a subject the old edition lacks
+            found[j].add(i)
+    for j in sorted(found):
+        if len(found[j]) != 1:
+            continue
+        (i,) = found[j]
+        pieces = splits.get(i) or [p.o2n[i]]
+        if any(q in merges for q in pieces) or not p.same_topic(i, j):
+            continue
+        if _under_new_subject(p, j) or _piece_for_new_subject(p, i, j):
+            continue
+        if any(_reused_for_new_subject(p, i, q, j, in_splits, merges) for q in pieces):
+            continue
+        splits[i] = sorted({*pieces, j}, key=lambda q: p.new[q].order)
+        in_splits.add(j)
+
+
+def _free_new(p: _Pairing, j: int, in_splits: set[int], merges: dict[int, list[int]]) -> bool:
+    """New ``j`` is matched to nothing, and is no piece of a split nor a merge."""
+    return p.n2o[j] < 0 and j not in in_splits and j not in merges
+
+
 class _SweptTexts(Sequence[str]):
     """The old side's texts with the pair's recurring wording changes applied, when asked."""
 
@@ -3158,6 +3344,8 @@ def align(old: Edition, new: Edition) -> Alignment:
     _follow_listed_rules(rules, splits, merges)
     _follow_statements(rules, early_sweeps, splits, merges)
     _follow_grafted_clauses(rules, splits, merges)
+    _follow_sentences_into_taken_rules(rules, prov, splits, merges)
+    _follow_sentences_into_free_rules(rules, prov, splits, merges)
     rescue.pair_placed_both_ways(rules, splits, merges)
     rescue.pair_into_namesake(rules, splits, merges)
     rescue.pair_clearly_closest(rules, splits, merges)

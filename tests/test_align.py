@@ -1190,6 +1190,114 @@ def test_clause_grafted_onto_a_kept_rule_in_the_corpus() -> None:
         assert m.kind == "merged" and m.old_ids == (source, sibling), m
 
 
+def test_sentence_of_a_free_rule_in_a_taken_rule_makes_it_a_merge_source() -> None:
+    # Two siblings folded into one new rule: the new rule keeps the first one's text and
+    # ends on a short remark of the second, whose long opening was dropped. Too little of
+    # the second rule is there for a share test, but the remark is its own: no source of
+    # the new rule says it, no other old rule, no free new rule. (On a toy edition the
+    # later rescue passes find the lone free rule anyway: the step is run by itself.)
+    from rulediff.align import (
+        _follow_sentences_into_taken_rules,
+        _match_rules,
+        _Pairing,
+        _Provenance,
+        _rule_nodes,
+    )
+
+    kept = "100.2a A player who has no tokens left in the pile loses the game at once."
+    note = "It mirrors the rest check."
+    sibling = (
+        "100.2d Before anyone may claim a victory, judges of the venue inspect every "
+        "scorecard, compare signatures, and record the totals in a ledger kept by the "
+        f"organizer. {note}"
+    )
+    old = BASE.replace("100.3. The player", f"{sibling}\n\n100.3. The player")
+    new = BASE.replace(kept, f"{kept} {note}")
+    rest = '201.2. The rest step ends when the active player says "done."'
+
+    def merges_found(old_text: str, new_text: str) -> dict[str, list[str]]:
+        p = _Pairing(_rule_nodes(edition(old_text)), _rule_nodes(edition(new_text)))
+        _match_rules(p)
+        assert p.o2n[p.old_by_id["100.2d"]] < 0
+        merges: dict[int, list[int]] = {}
+        _follow_sentences_into_taken_rules(p, _Provenance(p, ()), {}, merges)
+        return {p.new[j].id: [p.old[i].id for i in group] for j, group in merges.items()}
+
+    assert merges_found(old, new) == {"100.2a": ["100.2a", "100.2d"]}
+    # The same remark said by a second old rule (kept as it was) is stock wording.
+    twice = f"{rest} {note}"
+    assert merges_found(old.replace(rest, twice), new.replace(rest, twice)) == {}
+    # A free new rule holding the remark may be its home: no merge either.
+    own = "201.3. It mirrors the rest checks."
+    assert merges_found(old, new.replace(rest, f"{rest}\n\n{own}")) == {}
+
+
+def test_sentence_of_a_free_rule_in_a_taken_rule_in_the_corpus() -> None:
+    # Two old rules stated the intervening-if condition (one under triggered abilities, one
+    # under handling them); the new rule holds the first one's text and the closing
+    # remark only the second one made.
+    from rulediff.provenance import unit_keys
+
+    old, new = corpus_edition("2008-02-01"), corpus_edition("2009-10-01")
+    held = set(unit_keys(new.rule("603.4").text)) - set(unit_keys(old.rule("404.3").text))
+    assert held & set(unit_keys(old.rule("410.8").text))
+    m = by_new(align(old, new), "603.4")
+    assert m.kind == "merged" and m.old_ids == ("404.3", "410.8"), m
+
+
+
+def test_statement_of_a_free_rule_from_a_taken_rule_makes_it_a_piece() -> None:
+    # An old rule's second sentence became the opening of a new rule among new text; the
+    # rule's counterpart kept only its first sentence. Too little of the new rule is old
+    # text for a share test, but its statement is the old rule's and no piece holds it.
+    # (On a toy edition the later passes find the lone free rule anyway: the step is run
+    # by itself.)
+    from rulediff.align import (
+        _follow_sentences_into_free_rules,
+        _match_rules,
+        _Pairing,
+        _Provenance,
+        _rule_nodes,
+    )
+
+    start = "100.2. Each player starts the game with twenty tokens in a pile in front of them."
+    kept_face_up = "A pile is always kept face up on the table where all can see it."
+    old = BASE.replace(start, f"{start} {kept_face_up}")
+    piece = (
+        f"100.4. {kept_face_up} Between turns its owner may sort it by colour, stack it in "
+        "towers of five, or spread it out, as long as every token can still be counted."
+    )
+    new = BASE.replace("2. Turns", f"{piece}\n\n2. Turns")
+
+    def splits_found(old_text: str, new_text: str) -> dict[str, list[str]]:
+        p = _Pairing(_rule_nodes(edition(old_text)), _rule_nodes(edition(new_text)))
+        _match_rules(p)
+        assert p.n2o[p.new_by_first["100.4"]] < 0
+        splits: dict[int, list[int]] = {}
+        _follow_sentences_into_free_rules(p, _Provenance(p, ()), splits, {})
+        return {p.old[i].id: [p.new[j].id for j in group] for i, group in splits.items()}
+
+    assert splits_found(old, new) == {"100.2": ["100.2", "100.4"]}
+    # A present piece that still says the sentence leaves the free rule alone.
+    assert splits_found(old, new.replace(start, f"{start} {kept_face_up}")) == {}
+    # So does a second new rule saying it (stock wording).
+    rest = '201.2. The rest step ends when the active player says "done."'
+    assert splits_found(old, new.replace(rest, f"{rest} {kept_face_up}")) == {}
+
+
+def test_statement_of_a_free_rule_from_a_taken_rule_in_the_corpus() -> None:
+    # The old rule on which zone spells and abilities check ended on where permanents
+    # exist; the new edition kept the first part and opened a rule of its own with the
+    # second, next to it.
+    from rulediff.provenance import unit_keys
+
+    old, new = corpus_edition("2008-02-01"), corpus_edition("2009-10-01")
+    statement = unit_keys(new.rule("403.3").text)[0]
+    assert statement not in unit_keys(new.rule("403.2").text)
+    m = by_old(align(old, new), "217.5b")
+    assert m.kind == "split" and m.new_ids == ("403.2", "403.3"), m
+
+
 _OPENING = (
     "1. Widget Basics\n\n"
     "100. Opening the Match\n\n"
