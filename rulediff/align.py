@@ -2136,6 +2136,129 @@ def _follow_sentences_into_taken_rules(
         _join_merge(p, i, j, splits, merges, in_merges)
 
 
+#: A reworded sentence of a free old rule is in a taken new rule's sentence when that
+#: sentence holds at least this share of its content stems ...
+REWORDED_COVER = 0.5
+#: ... no other sentence of either edition comes this close (share points) ...
+COVER_MARGIN = 0.1
+#: ... the old sentence has this many content stems or more ...
+COVER_OLD_STEMS = 5
+#: ... and the shared stems bring this many the new rule's sources lack.
+COVER_NEW_STEMS = 2
+
+
+#: A run of three letters or more standing alone (no digit glued to it): a word
+#: :func:`_stems` keeps, found by the regex engine alone.
+_ALPHA_WORD = re.compile(r"(?<![a-z0-9])[a-z]{3,}(?![a-z0-9])")
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _sentence_stems(key: str) -> frozenset[str]:
+    """:func:`_stems` of a sentence's words (the words ``[a-z0-9]+`` cuts it into)."""
+    return frozenset(w[:5] for w in _ALPHA_WORD.findall(key) if w not in _FUNCTION_WORDS)
+
+
+def _follow_reworded_sentences_into_taken_rules(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """A free old rule whose sentence a taken new rule restates in other words, beside
+    what its sources say, is one more source of that rule.
+
+    The sentence step above needs a link (72 or more); a sentence rewritten around its
+    words (a clause turned round, a timing restated as its consequence) falls below it.
+    Its words still tell where it went when nothing else holds them: a sentence of the
+    new rule that its sources do not say, holding most content stems of a sentence of a
+    free old sibling of a source, two or more of them stems the sources lack, with no
+    other new sentence holding as many of the old sentence's stems and no other old
+    sentence as many of the new one's (within ``COVER_MARGIN``). The free rule must reach
+    one new rule only, on the same keyword, step or zone, keeping its name.
+    """
+    in_splits, in_merges = _grouped(splits, merges)
+    free_by_parent: dict[str | None, list[int]] = defaultdict(list)
+    for i, node in enumerate(p.old):
+        if p.o2n[i] < 0 and not node.heading and i not in splits and i not in in_merges:
+            free_by_parent[node.parent].append(i)
+    if not free_by_parent:
+        return
+    old_units: dict[int, list[tuple[provenance.Unit, frozenset[str]]]] = {}
+
+    def units_of_old(k: int) -> list[tuple[provenance.Unit, frozenset[str]]]:
+        if k not in old_units:
+            old_units[k] = [
+                (u, _sentence_stems(provenance.apply_sweeps(u.key, p.sweeps)))
+                for u in provenance.units(k, p.old[k].text)
+            ]
+        return old_units[k]
+
+    every_old: list[tuple[int, frozenset[str]]] | None = None
+    every_new: list[tuple[int, frozenset[str]]] = []
+    old_holders: dict[str, set[int]] = defaultdict(set)
+    new_holders: dict[str, set[int]] = defaultdict(set)
+    found: dict[int, set[int]] = defaultdict(set)
+    for j, node in enumerate(p.new):
+        if node.heading or j in in_splits or (p.n2o[j] < 0 and j not in merges):
+            continue
+        sources = merges.get(j) or [p.n2o[j]]
+        free = [
+            i
+            for par in dict.fromkeys(p.old[s].parent for s in sources)
+            for i in free_by_parent.get(par, ())
+        ]
+        if not free:
+            continue
+        said = [
+            provenance.apply_sweeps(u.key, p.sweeps) for s in sources for u, _w in units_of_old(s)
+        ]
+        said.append(" ".join(said))
+        source_stems = frozenset().union(*(w for s in sources for _u, w in units_of_old(s)))
+        for new_unit in provenance.units(j, node.text):
+            new_stems = _sentence_stems(new_unit.key)
+            if new_unit.points_elsewhere or len(new_stems) < provenance.MIN_UNIT_WORDS:
+                continue
+            if any(fuzz.ratio(new_unit.key, key) >= provenance.REWORDED_SIMILARITY for key in said):
+                continue  # its sources say it
+            for i in free:
+                for unit, stems in units_of_old(i):
+                    if unit.points_elsewhere or len(stems) < COVER_OLD_STEMS:
+                        continue
+                    shared = stems & new_stems
+                    cover = len(shared) / len(stems)
+                    if cover < REWORDED_COVER or len(shared - source_stems) < COVER_NEW_STEMS:
+                        continue
+                    if every_old is None:
+                        # every sentence of both editions, kept rules too
+                        every_old = []
+                        for k, n in enumerate(p.old):
+                            for u, w in () if n.heading else units_of_old(k):
+                                old_holders[u.key].add(k)
+                                every_old.append((k, w))
+                        for q, n in enumerate(p.new):
+                            for u in () if n.heading else provenance.units(q, n.text):
+                                new_holders[u.key].add(q)
+                                every_new.append((q, _sentence_stems(u.key)))
+                    if len(old_holders[unit.key]) > 1 or len(new_holders[new_unit.key]) > 1:
+                        continue  # a stock sentence says nothing about where a rule went
+                    back = len(shared) / len(new_stems)
+                    if any(
+                        q != j and len(stems & w) / len(stems) > cover - COVER_MARGIN
+                        for q, w in every_new
+                    ):
+                        continue  # another new sentence holds its words about as well
+                    if any(
+                        k != i and len(new_stems & w) / len(new_stems) > back - COVER_MARGIN
+                        for k, w in every_old
+                    ):
+                        continue  # another old sentence says the new one about as well
+                    found[i].add(j)
+    for i in sorted(found):
+        if len(found[i]) != 1:
+            continue
+        (j,) = found[i]
+        if not p.same_topic(i, j) or not _keeps_its_name(p.old[i], p.new[j]):
+            continue
+        _join_merge(p, i, j, splits, merges, in_merges)
+
+
 def _follow_sentences_into_free_rules(
     p: _Pairing, prov: _Provenance, splits: dict[int, list[int]], merges: dict[int, list[int]]
 ) -> None:
@@ -3349,6 +3472,8 @@ def align(old: Edition, new: Edition) -> Alignment:
     rescue.pair_placed_both_ways(rules, splits, merges)
     rescue.pair_into_namesake(rules, splits, merges)
     rescue.pair_clearly_closest(rules, splits, merges)
+    # Last of the joins: a rule it takes is no longer a free rival for the rescue passes.
+    _follow_reworded_sentences_into_taken_rules(rules, splits, merges)
     _drop_foreign_sources(rules, merges)
     _withdraw_new_subject_matches(rules, splits)
     rule_pairs = _groups(rules, splits, merges)

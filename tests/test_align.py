@@ -1246,6 +1246,56 @@ def test_sentence_of_a_free_rule_in_a_taken_rule_in_the_corpus() -> None:
 
 
 
+def test_reworded_sentence_of_a_free_sibling_in_a_taken_rule_makes_it_a_merge_source() -> None:
+    # A short rule's timing note was folded into its sibling's counterpart, turned round
+    # (what waited is now done at the end): no sentence link, but the new sentence holds
+    # most of the note's words, words the kept rule lacks, and nothing else holds them.
+    # (On a toy edition the rescue passes find the lone free rule anyway: the step is run
+    # by itself.)
+    from rulediff.align import (
+        _follow_reworded_sentences_into_taken_rules,
+        _match_rules,
+        _Pairing,
+        _rule_nodes,
+    )
+
+    kept = "100.2a A player who has no tokens left in the pile loses the game at once."
+    note = "100.2d Tokens gained while a duel is in progress are kept aside until it is completed."
+    turned = (
+        "Then, if any tokens were gained while the duel was in progress, they go onto the pile."
+    )
+    old = BASE.replace("100.3. The player", f"{note}\n\n100.3. The player")
+    new = BASE.replace(kept, f"{kept} {turned}")
+    rest = '201.2. The rest step ends when the active player says "done."'
+
+    def merges_found(old_text: str, new_text: str) -> dict[str, list[str]]:
+        p = _Pairing(_rule_nodes(edition(old_text)), _rule_nodes(edition(new_text)))
+        _match_rules(p)
+        merges: dict[int, list[int]] = {}
+        _follow_reworded_sentences_into_taken_rules(p, {}, merges)
+        return {p.new[j].id: [p.old[i].id for i in group] for j, group in merges.items()}
+
+    assert merges_found(old, new) == {"100.2a": ["100.2a", "100.2d"]}
+    # A second new rule holding the same words leaves the note's home undecided.
+    also = "201.3. Tokens gained while a duel is in progress go to the winner."
+    assert merges_found(old, new.replace(rest, f"{rest}\n\n{also}")) == {}
+    # A note that is no sibling of the kept rule's source says nothing about its place.
+    elsewhere = old.replace(f"{note}\n\n", "").replace(rest, f"{rest}\n\n201.3{note[6:]}")
+    assert merges_found(elsewhere, new) == {}
+
+
+def test_reworded_sentence_of_a_free_sibling_in_a_taken_rule_in_the_corpus() -> None:
+    # Subgames: main-game triggers waited for the subgame's end; the new end-of-subgame
+    # rule puts them on the stack then. Evasion: the old section's opening definition
+    # went into the new blocking-restrictions rule with its two siblings.
+    old, new = corpus_edition("2003-12-01"), corpus_edition("2009-10-01")
+    a = align(old, new)
+    m = by_new(a, "712.5")
+    assert m.kind == "merged" and m.old_ids == ("506.2", "506.6"), m
+    m = by_new(a, "509.1b")
+    assert m.kind == "merged" and m.old_ids == ("501.1", "501.2", "501.3"), m
+
+
 def test_statement_of_a_free_rule_from_a_taken_rule_makes_it_a_piece() -> None:
     # An old rule's second sentence became the opening of a new rule among new text; the
     # rule's counterpart kept only its first sentence. Too little of the new rule is old
