@@ -609,14 +609,14 @@ _stored_targets: dict[str, Targets] = {}
 _stored_editions: set[str] = set()
 _stored_lock = threading.Lock()
 #: Texts kept in :data:`_stored_targets` before it is emptied (a modern edition has about
-#: 2,000 texts holding a digit; a long-running server must not keep every edition's).
+#: 5,000 texts; a long-running server must not keep every edition's).
 STORED_TEXTS = 1 << 15
 
 
 @dataclass(frozen=True, slots=True)
 class EditionTargets:
-    """:func:`written_targets` of every text of an edition that holds a digit (the others
-    cite nothing): ``(index in edition_texts, targets)``, ``count`` texts in all."""
+    """:func:`written_targets` of the texts of an edition: ``(index in edition_texts,
+    targets)`` of each text that cites a rule; the other texts of the ``count`` cite none."""
 
     sha256: str
     count: int
@@ -639,10 +639,14 @@ def edition_texts(edition: Edition) -> list[str]:
 
 
 def compute_edition_targets(edition: Edition, texts: list[str] | None = None) -> EditionTargets:
-    """Parse the written targets of every text of ``edition`` that holds a digit."""
+    """Parse the written targets of every text of ``edition``."""
     texts = edition_texts(edition) if texts is None else texts
-    found = tuple((i, _parsed_targets(text)) for i, text in enumerate(texts) if _DIGIT.search(text))
-    return EditionTargets(edition.sha256, len(texts), found)
+    found: list[tuple[int, Targets]] = []
+    for i, text in enumerate(texts):
+        targets = _parsed_targets(text)
+        if targets:
+            found.append((i, targets))
+    return EditionTargets(edition.sha256, len(texts), tuple(found))
 
 
 def use_edition_targets(edition: Edition, *, use_cache: bool = True) -> None:
@@ -662,6 +666,7 @@ def use_edition_targets(edition: Edition, *, use_cache: bool = True) -> None:
     with _stored_lock:
         if len(_stored_targets) > STORED_TEXTS:
             forget_edition_targets()
+        _stored_targets.update(dict.fromkeys(texts, ()))
         for i, targets in table.found:
             _stored_targets[texts[i]] = targets
         _stored_editions.add(edition.sha256)
