@@ -68,6 +68,7 @@ from .classify import (  # noqa: F401
     _term_key,
     changes_meaning,
 )
+from .clauses import use_edition_targets
 from .collector import collector_paused
 from .lastused import LastUsed
 from .matches import KINDS, Alignment, Domain, EditionRef, Kind, Match, Method  # noqa: F401
@@ -3432,8 +3433,15 @@ def _find_merges(p: _Pairing, taken_new: set[int]) -> dict[int, list[int]]:
 
 
 @collector_paused()
-def align(old: Edition, new: Edition) -> Alignment:
-    """Match every rule, example and glossary entry of ``old`` to its counterpart in ``new``."""
+def align(old: Edition, new: Edition, *, use_cache: bool = True) -> Alignment:
+    """Match every rule, example and glossary entry of ``old`` to its counterpart in ``new``.
+
+    ``use_cache``: read each edition's written targets from the cache (computed and
+    stored when missing; see :func:`rulediff.clauses.use_edition_targets`). The
+    alignment is the same either way; it is cached on its own by :func:`align_cached`.
+    """
+    for edition in (old, new):
+        use_edition_targets(edition, use_cache=use_cache)
     rules = _Pairing(_rule_nodes_of(old), _rule_nodes_of(new))
     _match_rules(rules)
     early_sweeps = _detect_sweeps(
@@ -3618,12 +3626,12 @@ def align_cached(old: Edition, new: Edition, *, use_cache: bool = True) -> Align
     Editions without a sha256 (built from text in memory) are aligned directly.
     """
     if not (old.sha256 and new.sha256):
-        return align(old, new)
+        return align(old, new, use_cache=use_cache)
     from . import cache
 
     return cache.get_or_compute(
         "alignment",
         f"{old.sha256[:32]}-{new.sha256[:32]}",
-        lambda: align(old, new),
+        lambda: align(old, new, use_cache=use_cache),
         use_cache=use_cache,
     )

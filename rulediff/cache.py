@@ -105,6 +105,12 @@ def _clauses_type() -> Any:
     return EditionClauses
 
 
+def _targets_type() -> Any:
+    from .clauses import EditionTargets
+
+    return EditionTargets
+
+
 def _alignment_type() -> Any:
     from .align import Alignment
 
@@ -151,6 +157,7 @@ KINDS: dict[str, Kind] = {}
 for _kind in (
     Kind("edition", _edition_type, ("rulediff.parse",), check=_sha_matches),
     Kind("clauses", _clauses_type, ("rulediff.clauses",), ("edition",), check=_sha_matches),
+    Kind("targets", _targets_type, ("rulediff.clauses",), ("edition",), check=_sha_matches),
     Kind("alignment", _alignment_type, ("rulediff.align",), ("edition", "clauses")),
     Kind("diff", _diff_type, ("rulediff.diff",), ("alignment",)),
     Kind("step", _step_type, ("rulediff.history",), ("alignment",)),

@@ -570,17 +570,112 @@ def references(text: str) -> tuple[Reference, ...]:
     return tuple(iter_references(_structures(text, _REFERENCE_TRIGGER, from_trigger=True)))
 
 
-@lru_cache(maxsize=1 << 16)
-def written_targets(text: str) -> tuple[tuple[int, int, str], ...]:
+Targets = tuple[tuple[int, int, str], ...]
+
+
+def written_targets(text: str) -> Targets:
     """``(start, end, target)`` of every rule number written in a reference of ``text``.
 
     What alignment keys, diffs and hyperlinks need from the references: where each written
-    number stands (the ``h`` of ``601.2a–h`` too, as ``601.2h``). Memoized: the texts of
-    two editions, and of every page built from them, repeat.
+    number stands (the ``h`` of ``601.2a–h`` too, as ``601.2h``). Read from the tables of
+    the editions at hand when they hold ``text`` (:func:`use_edition_targets`), else
+    parsed and memoized: the texts of two editions, and of every page built from them,
+    repeat.
     """
+    stored = _stored_targets.get(text)
+    if stored is not None:
+        return stored
+    return _parsed_targets(text)
+
+
+@lru_cache(maxsize=1 << 16)
+def _parsed_targets(text: str) -> Targets:
     return tuple(
         (r.target_start, r.target_end, r.target) for r in references(text) if r.target_start >= 0
     )
+
+
+# --- written targets kept per edition --------------------------------------------------------
+# Why: the comparison keys of every text of both editions need their written targets, and
+# those reference parses were half of a neighbouring pair's alignment in a fresh process,
+# redone by every process although they depend on one edition alone. An edition's table
+# is kept in the cache beside it (kind ``targets``, keyed by its sha256) and read back into
+# :data:`_stored_targets`, which :func:`written_targets` consults before parsing. The
+# values are those of :func:`_parsed_targets` for the same text, so nothing read changes.
+
+#: Written targets of the texts of the editions in use (text → targets), from their tables.
+_stored_targets: dict[str, Targets] = {}
+#: The editions (sha256) whose tables are in :data:`_stored_targets`.
+_stored_editions: set[str] = set()
+_stored_lock = threading.Lock()
+#: Texts kept in :data:`_stored_targets` before it is emptied (a modern edition has about
+#: 5,000 texts; a long-running server must not keep every edition's).
+STORED_TEXTS = 1 << 15
+
+
+@dataclass(frozen=True, slots=True)
+class EditionTargets:
+    """:func:`written_targets` of the texts of an edition: ``(index in edition_texts,
+    targets)`` of each text that cites a rule; the other texts of the ``count`` cite none."""
+
+    sha256: str
+    count: int
+    found: tuple[tuple[int, Targets], ...]
+
+
+def edition_texts(edition: Edition) -> list[str]:
+    """Every text of ``edition`` whose references are read: section and heading titles,
+    rule texts, examples and glossary definitions, in document order."""
+    texts: list[str] = []
+    for item in edition.body:
+        if isinstance(item, Rule):
+            texts.append(item.text)
+            for example in item.examples:
+                texts.append(example.text)
+        if item.title is not None:
+            texts.append(item.title)
+    texts.extend(entry.text for entry in edition.glossary)
+    return texts
+
+
+def compute_edition_targets(edition: Edition, texts: list[str] | None = None) -> EditionTargets:
+    """Parse the written targets of every text of ``edition``."""
+    texts = edition_texts(edition) if texts is None else texts
+    found: list[tuple[int, Targets]] = []
+    for i, text in enumerate(texts):
+        targets = _parsed_targets(text)
+        if targets:
+            found.append((i, targets))
+    return EditionTargets(edition.sha256, len(texts), tuple(found))
+
+
+def use_edition_targets(edition: Edition, *, use_cache: bool = True) -> None:
+    """Make :func:`written_targets` answer ``edition``'s texts from its table in the cache
+    (read, or computed and stored). Without a sha256 or ``use_cache``, nothing is done
+    (the texts are parsed when asked, as before)."""
+    if not edition.sha256 or not use_cache or edition.sha256 in _stored_editions:
+        return
+    from . import cache
+
+    texts = edition_texts(edition)
+    table = cache.get_or_compute(
+        "targets", edition.sha256, lambda: compute_edition_targets(edition, texts)
+    )
+    if table.count != len(texts):  # cannot happen for a table of this edition's parse
+        return
+    with _stored_lock:
+        if len(_stored_targets) > STORED_TEXTS:
+            forget_edition_targets()
+        _stored_targets.update(dict.fromkeys(texts, ()))
+        for i, targets in table.found:
+            _stored_targets[texts[i]] = targets
+        _stored_editions.add(edition.sha256)
+
+
+def forget_edition_targets() -> None:
+    """Empty the tables read by :func:`use_edition_targets` (benchmarks of a cold run)."""
+    _stored_targets.clear()
+    _stored_editions.clear()
 
 
 def lists(text: str) -> tuple[Clause, ...]:

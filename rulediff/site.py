@@ -250,7 +250,12 @@ def _set(info: EditionInfo) -> tuple[str | None, str | None]:
 
 
 def _render_edition(state: _State, k: int) -> str:
+    from .clauses import use_edition_targets
+
     n = len(state.editions)
+    # Every text of the page is searched for references: read them from the edition's
+    # table (stored when its pairs were aligned) instead of parsing them again.
+    use_edition_targets(state.editions[k])
     view = build_edition_view(
         state.editions[k],
         Links(root="../"),

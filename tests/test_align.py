@@ -1974,6 +1974,47 @@ def test_every_table_kept_per_edition_is_built_once_in_a_run_of_pairs(
     assert warm == align(b, c)
 
 
+def _forget_text_memos() -> None:
+    """Empty every memo a text's comparison key may come from: the kept tables, the
+    per-text memos and the edition targets read from the cache."""
+    from rulediff import cache, clauses, provenance, textkeys
+
+    for _name, memo in _last_used_memos():
+        memo.cache_clear()  # type: ignore[attr-defined]
+    for memo in (
+        clauses._parsed_targets,
+        textkeys.placeholder_references,
+        textkeys.typography_key,
+        provenance._cut,
+        provenance.unit_keys,
+    ):
+        memo.cache_clear()
+    clauses.forget_edition_targets()
+    cache.forget_memo()
+
+
+def test_alignment_is_the_same_with_the_edition_targets_read_from_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each edition's written targets are kept in the cache and read back instead of
+    parsed (round 20, speed): the alignment is the one made without the cache, and
+    ``use_cache=False`` neither reads nor writes a table."""
+    from rulediff import cache
+
+    monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path / "cache"))
+    a, b = corpus_edition("2021-06-18"), corpus_edition("2021-07-23")
+    _forget_text_memos()
+    plain = align(a, b, use_cache=False)
+    assert not (tmp_path / "cache" / "targets").exists()
+    _forget_text_memos()
+    stored = align(a, b)  # each table computed and stored
+    assert all(cache.entry_path("targets", e.sha256).is_file() for e in (a, b))
+    _forget_text_memos()
+    read = align(a, b)  # each table read back from the disk
+    _forget_text_memos()
+    assert plain == stored == read
+
+
 def test_kept_tables_are_those_of_the_nodes() -> None:
     """The per-edition tables on paraphrases: plain dicts (a missing parent is an error,
     not a new empty entry shared with the next pairing), the texts drawing a line of a

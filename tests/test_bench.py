@@ -6,7 +6,7 @@ import importlib.util
 from pathlib import Path
 from types import SimpleNamespace
 
-from rulediff import align, provenance
+from rulediff import align, clauses, provenance
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 
@@ -26,6 +26,9 @@ def test_forget_process_memos_empties_the_memos_and_skips_classes():
     provenance.unit_keys("A rule text of several words. Another sentence here too.")
     assert provenance.unit_keys.cache_info().currsize > 0
     align._glossary_nodes_of(SimpleNamespace(glossary=()))
+    clauses._stored_targets["A text read from a stored table."] = ()
+    clauses._stored_editions.add("an edition")
     bench_diff.forget_process_memos()
     assert provenance.unit_keys.cache_info().currsize == 0
     assert not align._glossary_nodes_of._entries
+    assert not clauses._stored_targets and not clauses._stored_editions

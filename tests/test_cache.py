@@ -362,7 +362,7 @@ def test_atomic_write_leaves_no_temp_files(tmp_path: Path) -> None:
 
 def _artefacts() -> dict[str, object]:
     from rulediff.align import align
-    from rulediff.clauses import compute_edition_clauses
+    from rulediff.clauses import compute_edition_clauses, compute_edition_targets
     from rulediff.corpus import _Scanned
     from rulediff.diff import diff
     from rulediff.flags import compute_outcomes
@@ -374,6 +374,7 @@ def _artefacts() -> dict[str, object]:
     return {
         "edition": new,
         "clauses": compute_edition_clauses(new),
+        "targets": compute_edition_targets(new),
         "alignment": align(old, new),
         "diff": diff(old, new, align(old, new)),
         "step": step,

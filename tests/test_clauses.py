@@ -6,6 +6,8 @@ The snippets are written for these tests in the CR's style (not copied CR text).
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import io
 import logging
 import random
@@ -15,10 +17,14 @@ import pytest
 from lark import Lark
 from lark import logger as lark_logger
 
+from rulediff import cache
+from rulediff import clauses as clauses_module
 from rulediff.clauses import (
     clause_grammar,
     compute_edition_clauses,
+    compute_edition_targets,
     edition_clauses,
+    edition_texts,
     iter_references,
     list_lead,
     lists,
@@ -27,8 +33,10 @@ from rulediff.clauses import (
     references,
     rule_clauses,
     rule_clauses_json,
+    use_edition_targets,
+    written_targets,
 )
-from rulediff.model import Clause
+from rulediff.model import Clause, Edition
 from rulediff.parse import parse_text
 
 from .conftest import corpus_dates, corpus_edition
@@ -518,3 +526,90 @@ Deck
 The cards a player brings to the game. See rule 100.2a.
 """,
 )
+
+
+# --- written targets kept per edition (the cache's ``targets`` kind) --------------------------
+
+
+def _keyed_toy() -> Edition:
+    """:data:`TOY` with a sha256, so its table has a cache key."""
+    return dataclasses.replace(parse_text(TOY), sha256=hashlib.sha256(TOY.encode()).hexdigest())
+
+
+@pytest.fixture()
+def fresh_targets(tmp_path, monkeypatch: pytest.MonkeyPatch):  # noqa: ANN001, ANN201
+    """An empty cache folder and no table in use, before and after the test."""
+    monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path / "cache"))
+    cache.forget_memo()
+    clauses_module.forget_edition_targets()
+    yield tmp_path / "cache"
+    cache.forget_memo()
+    clauses_module.forget_edition_targets()
+
+
+def test_edition_table_holds_each_digit_text_with_its_parsed_targets() -> None:
+    edition = _keyed_toy()
+    texts = edition_texts(edition)
+    table = compute_edition_targets(edition)
+    assert table.sha256 == edition.sha256 and table.count == len(texts)
+    listed = dict(table.found)
+    assert all(listed.values())  # only the texts that cite a rule are listed
+    for i, text in enumerate(texts):
+        assert listed.get(i, ()) == clauses_module._parsed_targets(text)
+    # the definition's reference, the example's and the rule's are all there
+    assert {t for _, targets in table.found for _, _, t in targets} == {"100.2a", "101.1"}
+
+
+def test_written_targets_are_read_from_the_stored_table(
+    fresh_targets,  # noqa: ANN001
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    edition = _keyed_toy()
+    texts = edition_texts(edition)
+    expected = {t: clauses_module._parsed_targets(t) for t in texts}
+    use_edition_targets(edition)  # computed and stored
+    assert cache.entry_path("targets", edition.sha256).is_file()
+    clauses_module.forget_edition_targets()
+    cache.forget_memo()
+
+    def no_parse(text: str) -> object:
+        raise AssertionError(f"parsed {text!r}")
+
+    monkeypatch.setattr(clauses_module, "_parsed_targets", no_parse)
+    use_edition_targets(edition)  # read back from the disk
+    assert {t: written_targets(t) for t in texts} == expected
+
+
+def test_no_table_without_the_cache_or_a_key(fresh_targets) -> None:  # noqa: ANN001
+    edition = _keyed_toy()
+    use_edition_targets(edition, use_cache=False)
+    use_edition_targets(parse_text(TOY))  # no sha256
+    assert not (fresh_targets / "targets").exists()
+    assert clauses_module._stored_targets == {}
+
+
+def test_stored_texts_are_bounded(fresh_targets, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+    monkeypatch.setattr(clauses_module, "STORED_TEXTS", 1)
+    first = _keyed_toy()
+    other_text = TOY.replace("two players", "2 players")
+    second = dataclasses.replace(
+        parse_text(other_text), sha256=hashlib.sha256(other_text.encode()).hexdigest()
+    )
+    use_edition_targets(first)
+    use_edition_targets(second)  # the first edition's texts are dropped first
+    assert clauses_module._stored_editions == {second.sha256}
+    assert set(clauses_module._stored_targets) == set(edition_texts(second))
+
+
+def test_corpus_edition_table_equals_parsing_every_text() -> None:
+    edition = corpus_edition("2021-06-18")
+    texts = edition_texts(edition)
+    table = dict(compute_edition_targets(edition).found)
+    for i, text in enumerate(texts):
+        assert table.get(i, ()) == references_targets(text), text[:80]
+
+
+def references_targets(text: str) -> tuple[tuple[int, int, str], ...]:
+    """The written targets straight from :func:`references` (no memo, no table)."""
+    found = references(text)
+    return tuple((r.target_start, r.target_end, r.target) for r in found if r.target_start >= 0)
