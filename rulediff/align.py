@@ -294,6 +294,17 @@ class _Pairing:
             return False  # another keyword's rule, its name left unsaid
         return not self.names_other_topic(ho, hn, old.lower, new.lower)
 
+    def another_keywords_rule(self, i: int, j: int) -> bool:
+        """The test of :meth:`same_topic` that refuses old ``i`` new ``j`` as another
+        keyword's rule, its name left unsaid. Such a pair shares its wording, not only a
+        template, so the rescue pass still weighs it as a rival (never as a pick)."""
+        ho, hn = self.old_topic[i], self.new_topic[j]
+        if ho < 0 or hn < 0 or self.o2n[ho] == hn or self.renamed_by_sweep(ho, hn):
+            return False
+        return self.under_sibling_topic(ho, hn) and self.drops_own_title(
+            ho, self.old[i].lower, self.new[j].lower
+        )
+
     def under_sibling_topic(self, ho: int, hn: int) -> bool:
         """Old topic ``ho`` lives on as new heading ``h``, and new topic ``hn`` is
         another named entry of the list that holds ``h`` (two keywords of one chapter;

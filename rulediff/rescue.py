@@ -309,6 +309,9 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
     # they are, and the one old rule whose sentence it keeps is not thereby its clear
     # choice, but a choice the kept sentence makes (the step's priority sentence).
     frame_rivals: dict[int, list[tuple[float, int]]] = {}
+    # Candidates refused as another keyword's rule (``_Pairing.another_keywords_rule``):
+    # never picked, but their scores are kept for :func:`_lead_made_by_refusal`.
+    keyword_rivals: dict[tuple[str, int], list[float]] = {}
     homeless: set[int] = set()  # free old rules none of whose neighbours was placed
     for side in ("old", "new"):
         mine, theirs = (old, new) if side == "old" else (new, old)
@@ -336,9 +339,10 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             scored: list[tuple[float, int, float]] = []
             for b in cands:
                 i, j = (a, b) if side == "old" else (b, a)
-                if not p.same_topic(i, j) or p.defines_other(i, j):
+                off_topic = not p.same_topic(i, j) or p.defines_other(i, j)
+                if off_topic and not p.another_keywords_rule(i, j):
                     continue  # a template sentence of another keyword, step, zone or term
-                refused = p.on_new_frame(i, j)
+                refused = not off_topic and p.on_new_frame(i, j)
                 if refused and side == "old":
                     continue
                 other = theirs.stems[b]
@@ -356,6 +360,9 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
                     bonus = FAMILY_BONUS
                 if gap[0] < b < gap[1]:
                     bonus += GAP_BONUS  # between where the rules before and after it went
+                if off_topic:  # another keyword's rule: a rival, never a pick
+                    keyword_rivals.setdefault((side, a), []).append(similarity + bonus)
+                    continue
                 if refused:  # the frame rule's rival, never its pick
                     frame_rivals.setdefault(a, []).append((similarity + bonus, b))
                     continue
@@ -430,6 +437,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
                 continue  # the text does not decide between the two
             proposals.append((score, side, a, b))
     proposals.sort(key=lambda t: (-t[0], t[1], t[2], t[3]))
+    turned_down: set[tuple[str, int]] = set()  # rules a stronger proposal was refused for
     for score, side, a, b in proposals:
         i, j = (a, b) if side == "old" else (b, a)
         if targets_of.get(i) if side == "old" else sources_of.get(j):
@@ -438,7 +446,12 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
         if not taken:
             mutual = ranked["new" if side == "old" else "old"].get(b)
             if not mutual or mutual[0][1] != a:
+                turned_down.add((side, b))
                 continue  # two free rules pair only when each is the other's best
+            if _lead_made_by_refusal(
+                mutual, score, (side, b) in turned_down, keyword_rivals.get((side, a), ())
+            ):
+                continue
             _take(p, i, j, "content", targets_of, sources_of)
             continue
         similarity = next(s for _t, c, s in ranked[side][a] if c == b)
@@ -591,6 +604,22 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             close = _free_close(scored, taken)
             if len(close) > 1:
                 undecided[a] = tuple(close[:UNDECIDED_SHOWN])
+
+
+def _lead_made_by_refusal(
+    partner: Sequence[tuple[float, int, float]],
+    score: float,
+    outbid: bool,
+    refused: Iterable[float],
+) -> bool:
+    """A mutual take that no text decides: the partner's own ranking is undecided (its
+    runner-up within ``RESCUE_MARGIN``), a stronger proposal for the partner was turned
+    down (``outbid``), and the proposer's own lead is clear only because candidates
+    refused as another keyword's rule were left out (one of ``refused`` within
+    ``RESCUE_MARGIN`` of ``score``). A refused candidate is still a rival here: the
+    refusal says where a rule may not go, not that the proposer's choice is clear."""
+    undecided = len(partner) > 1 and partner[1][0] > partner[0][0] - RESCUE_MARGIN
+    return outbid and undecided and any(r > score - RESCUE_MARGIN for r in refused)
 
 
 def _closest(scored: Sequence[tuple[float, int, float]]) -> tuple[int, float] | None:

@@ -11,7 +11,7 @@ import functools
 
 from rulediff.align import align
 from rulediff.matches import Alignment
-from rulediff.rescue import _family, _same_titles, _stems
+from rulediff.rescue import RESCUE_MARGIN, _family, _lead_made_by_refusal, _same_titles, _stems
 
 from .conftest import corpus_edition
 from .helpers import toy_edition
@@ -1257,3 +1257,33 @@ def test_free_rules_clearly_closest_in_the_corpus() -> None:
     assert "kept face down" in new.rule("121.8").text.lower()
     m = align(old, new).match_for_old("217.2f")
     assert m is not None and m.new_ids == ("121.8",) and m.method == "content", m
+
+
+# --- round 20 (prec20b): a lead that only a refusal made decides nothing ---
+
+
+def test_lead_cleared_only_by_a_refused_rival_does_not_take_an_undecided_partner() -> None:
+    # The partner ranks the proposer first by a hair; another rule had proposed the
+    # partner with a higher score and was turned down; the proposer's runner-up was
+    # refused as another keyword's rule and sits within the margin: no decision.
+    partner = [(0.54, 1, 0.39), (0.535, 2, 0.38), (0.52, 3, 0.37)]
+    assert _lead_made_by_refusal(partner, 0.54, True, [0.49])
+    # Each condition alone leaves the take alone: a clear partner, no stronger proposal
+    # turned down, or refused candidates far behind the proposer's score.
+    clear = [(0.54, 1, 0.39), (0.40, 2, 0.25)]
+    assert not _lead_made_by_refusal(clear, 0.54, True, [0.49])
+    assert not _lead_made_by_refusal(partner, 0.54, False, [0.49])
+    assert not _lead_made_by_refusal(partner, 0.54, True, [0.54 - RESCUE_MARGIN - 0.01])
+    assert not _lead_made_by_refusal(partner, 0.54, True, [])
+
+
+def test_mana_ability_definition_does_not_go_to_a_one_card_mana_rule() -> None:
+    # 2008-05-01 → 2024-06-07: the old mana-ability definition fits three new rules about
+    # as well; the new rules' lead rule wants it most. A one-card rule on losing unspent
+    # mana proposed it only because its old mana-symbol candidates are refused as
+    # another section's rules (round 20): no text decides, so no link is made.
+    a = align(corpus_edition("2008-05-01"), corpus_edition("2024-06-07"))
+    m = a.match_for_old("406.1")
+    assert m is not None and "106.13" not in m.new_ids, m
+    new = a.match_for_new("106.13")
+    assert new is not None and "406.1" not in new.old_ids, new
