@@ -1905,6 +1905,23 @@ def _join_merge(
     in_merges.update(merges[j])
 
 
+def _join_lone_receivers(
+    p: _Pairing,
+    found: dict[int, set[int]],
+    splits: dict[int, list[int]],
+    merges: dict[int, list[int]],
+    in_merges: set[int],
+) -> None:
+    """Each free old rule whose sentence reached one taken new rule, and no other, joins it
+    as a source, if it keeps its topic and its own name there."""
+    for i in sorted(found):
+        if len(found[i]) != 1:
+            continue
+        (j,) = found[i]
+        if p.same_topic(i, j) and _keeps_its_name(p.old[i], p.new[j]):
+            _join_merge(p, i, j, splits, merges, in_merges)
+
+
 #: A free old rule whose sentences went (at least this share of its text) ...
 MOVED_SHARE = 0.2
 #: ... to one rule in its place, this far ahead of every other receiver, went there.
@@ -2139,13 +2156,7 @@ def _follow_sentences_into_taken_rules(
             ):
                 continue  # a free new rule holds it about as well: its home may be there
             found[i].add(j)
-    for i in sorted(found):
-        if len(found[i]) != 1:
-            continue
-        (j,) = found[i]
-        if not p.same_topic(i, j) or not _keeps_its_name(p.old[i], p.new[j]):
-            continue
-        _join_merge(p, i, j, splits, merges, in_merges)
+    _join_lone_receivers(p, found, splits, merges, in_merges)
 
 
 #: A reworded sentence of a free old rule is in a taken new rule's sentence when that
@@ -2262,13 +2273,7 @@ def _follow_reworded_sentences_into_taken_rules(
                     ):
                         continue  # another old sentence says the new one about as well
                     found[i].add(j)
-    for i in sorted(found):
-        if len(found[i]) != 1:
-            continue
-        (j,) = found[i]
-        if not p.same_topic(i, j) or not _keeps_its_name(p.old[i], p.new[j]):
-            continue
-        _join_merge(p, i, j, splits, merges, in_merges)
+    _join_lone_receivers(p, found, splits, merges, in_merges)
 
 
 def _follow_sentences_into_free_rules(

@@ -1595,10 +1595,25 @@ def pair_into_namesake(
                 continue
             if min(lead, back[2]) < HOMELESS_LEAD or max(lead, back[2]) < RESCUE_MARGIN:
                 continue
-            if not p.same_topic(i, j) or p.defines_other(i, j) or p.on_new_frame(i, j):
-                continue  # the rescue pass's own checks on a candidate
             pairs.append((i, j))
-    for i, j in pairs:
+    _take_checked(p, pairs, targets_of, sources_of)
+
+
+def _take_checked(
+    p: _Pairing,
+    candidates: list[tuple[int, int]],
+    targets_of: dict[int, list[int]],
+    sources_of: dict[int, list[int]],
+) -> None:
+    """Take the candidate pairs that pass the rescue pass's own checks (all checked before
+    any is taken, so one take does not change another's check), each while both rules
+    are still free."""
+    checked = [
+        (i, j)
+        for i, j in candidates
+        if p.same_topic(i, j) and not p.defines_other(i, j) and not p.on_new_frame(i, j)
+    ]
+    for i, j in checked:
         if not targets_of.get(i) and not sources_of.get(j):
             _take(p, i, j, "content", targets_of, sources_of)
 
@@ -1644,12 +1659,8 @@ def pair_clearly_closest(
             p, old, new, index, idf, "new", j, i, rival
         ):
             continue
-        if not p.same_topic(i, j) or p.defines_other(i, j) or p.on_new_frame(i, j):
-            continue  # the rescue pass's own checks on a candidate
         pairs.append((i, j))
-    for i, j in pairs:
-        if not targets_of.get(i) and not sources_of.get(j):
-            _take(p, i, j, "content", targets_of, sources_of)
+    _take_checked(p, pairs, targets_of, sources_of)
 
 
 def _naming_roots(lower: str) -> frozenset[str]:
