@@ -516,14 +516,17 @@ def _words(lower: str) -> frozenset[str]:
     return frozenset(_WORD_STEM.findall(lower))
 
 
-@functools.lru_cache(maxsize=1 << 12)
-def _title_words(lower: str) -> frozenset[str]:
-    """The naming words of a short heading: "Tap and Untap" → {tap, untap}; none for a
+def _naming_words(lower: str) -> list[str]:
+    """The naming words of a short heading ("Tap and Untap" → tap, untap); none for a
     long descriptive title, whose words say nothing about identity."""
     words = [w for w in re.findall(r"[a-z]+", lower) if w not in _FUNCTION_WORDS and len(w) > 2]
-    if len(words) > TOPIC_TITLE_WORDS:
-        return frozenset()
-    return frozenset(w[:5] for w in words)
+    return [] if len(words) > TOPIC_TITLE_WORDS else words
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _title_words(lower: str) -> frozenset[str]:
+    """The stems of a short heading's naming words: "Tap and Untap" → {tap, untap}."""
+    return frozenset(w[:5] for w in _naming_words(lower))
 
 
 @functools.lru_cache(maxsize=1 << 12)
@@ -531,10 +534,14 @@ def _title_roots(lower: str) -> frozenset[str]:
     """The naming words of a short heading that are a word's bare form (their own root,
     :func:`_root`): "Play", said by a text that says "playing". A plural title ("Lands")
     names a kind of thing, which texts say in the singular about other topics too."""
-    words = [w for w in re.findall(r"[a-z]+", lower) if w not in _FUNCTION_WORDS and len(w) > 2]
-    if len(words) > TOPIC_TITLE_WORDS:
-        return frozenset()
-    return frozenset(w for w in words if _root(w) == w)
+    return frozenset(w for w in _naming_words(lower) if _root(w) == w)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _naming_roots(lower: str) -> frozenset[str]:
+    """The naming words of a short heading without their inflection ("Phased Out" →
+    phas, out; "Phasing" → phas)."""
+    return frozenset(map(_root, _naming_words(lower)))
 
 
 def _is_section(node: _Node) -> bool:

@@ -1550,6 +1550,8 @@ def pair_into_namesake(
     next and one of them ``RESCUE_MARGIN`` ahead, and pass the rescue pass's own checks
     on a candidate.
     """
+    from .align import _naming_roots  # here: align imports this module
+
     targets_of, sources_of = _links(p, splits, merges)
     titled = {}
     for g, node in enumerate(p.new):
@@ -1557,6 +1559,7 @@ def pair_into_namesake(
             titled[g] = roots
     if not titled:
         return
+    old, new, _index, idf = _weights(p)
     pairs = []
     for h, node in enumerate(p.old):
         if not node.heading or targets_of.get(h):
@@ -1582,7 +1585,6 @@ def pair_into_namesake(
             for a in family | _with_subrules(p.old_children, p.old, kept)
             if not p.old[a].heading and not targets_of.get(a)
         )
-        old, new, _index, idf = _weights(p)
         for i in sorted(family):
             if p.old[i].heading or targets_of.get(i) or len(old.stems[i]) < 3:
                 continue
@@ -1661,17 +1663,6 @@ def pair_clearly_closest(
             continue
         pairs.append((i, j))
     _take_checked(p, pairs, targets_of, sources_of)
-
-
-def _naming_roots(lower: str) -> frozenset[str]:
-    """The words of a short heading without their inflection ("Phased Out" → phas, out;
-    "Phasing" → phas); none for a long descriptive title."""
-    from .align import _FUNCTION_WORDS, TOPIC_TITLE_WORDS, _root  # here: align imports this
-
-    words = [w for w in re.findall(r"[a-z]+", lower) if w not in _FUNCTION_WORDS and len(w) > 2]
-    if len(words) > TOPIC_TITLE_WORDS:
-        return frozenset()
-    return frozenset(map(_root, words))
 
 
 def _free_nearest(
