@@ -408,14 +408,21 @@ def _significance(kind: Kind, flags: tuple[str, ...]) -> Significance:
 
 
 class _Texts:
-    """Text lookups for one edition (rules, sections, examples, glossary) by id."""
+    """Text lookups for one edition (rules, sections, examples, glossary) by id.
+
+    A number printed twice (2024-09-20 gives two rules 702.175) keeps every occurrence's
+    text in ``repeated``: the id alone does not say which one a match is about.
+    """
 
     def __init__(self, edition: Edition) -> None:
         self.rules: dict[str, str] = {}
         self.examples: dict[str, str] = {}
+        self.repeated: dict[str, list[str]] = {}
         for item in edition.body:
             key = str(item.id)
             if key in self.rules:
+                text = item.title if item.id.is_section else item.text  # type: ignore[union-attr]
+                self.repeated.setdefault(key, [self.rules[key]]).append(text)
                 continue
             if item.id.is_section:
                 self.rules[key] = item.title  # type: ignore[union-attr]
@@ -478,9 +485,12 @@ def diff(old: Edition, new: Edition, alignment: Alignment | None = None) -> Edit
         elif owner_old is not None:
             example_changes.setdefault(f"old:{owner_old}", []).append(change)
 
+    occurrences = _repeated_occurrences(alignment.rules, before, after)
     changes: list[Change] = []
-    for m in alignment.rules:
-        changes.append(_rule_change(m, before, after, mapping, example_changes))
+    for n, m in enumerate(alignment.rules):
+        changes.append(
+            _rule_change(m, before, after, mapping, example_changes, occurrences.get(n, {}))
+        )
     for m in alignment.glossary:
         changes.append(_text_change(m, before.get, after.get, mapping, ()))
     return EditionDiff(
@@ -492,12 +502,46 @@ def diff(old: Edition, new: Edition, alignment: Alignment | None = None) -> Edit
     )
 
 
+def _repeated_occurrences(
+    matches: tuple[Match, ...], before: _Texts, after: _Texts
+) -> dict[int, dict[tuple[str, str], str]]:
+    """Which occurrence of a number printed twice each match is about.
+
+    Matches name rules by number, so two rules under one number are told apart by text:
+    a match with a counterpart takes the unused occurrence closest to the counterpart's
+    text; a lone ``added``/``removed`` one takes what is left, in document order.
+    Returns, per match index, the text of each (side, id) that needs choosing.
+    """
+    if not (before.repeated or after.repeated):
+        return {}
+    chosen: dict[int, dict[tuple[str, str], str]] = {}
+    left = {("old", key): list(texts) for key, texts in before.repeated.items()}
+    left |= {("new", key): list(texts) for key, texts in after.repeated.items()}
+    lone = [n for n, m in enumerate(matches) if not (m.old_ids and m.new_ids)]
+    paired = [n for n, m in enumerate(matches) if m.old_ids and m.new_ids]
+    for n in paired + lone:
+        m = matches[n]
+        for side, ids, other_ids, other_texts in (
+            ("old", m.old_ids, m.new_ids, after),
+            ("new", m.new_ids, m.old_ids, before),
+        ):
+            other = "\n".join(other_texts.get(m.domain, i) for i in other_ids)
+            for ident in ids:
+                pool = left.get((side, ident)) if m.domain == "rule" else None
+                if not pool:
+                    continue
+                best = max(range(len(pool)), key=lambda k: (fuzz.ratio(pool[k], other), -k))
+                chosen.setdefault(n, {})[(side, ident)] = pool.pop(best)
+    return chosen
+
+
 def _rule_change(
     m: Match,
     before: _Texts,
     after: _Texts,
     mapping: dict[str, str],
     example_changes: dict[str, list[ExampleChange]],
+    occurrence: dict[tuple[str, str], str],
 ) -> Change:
     examples: list[ExampleChange] = []
     for new_id in m.new_ids:
@@ -505,7 +549,14 @@ def _rule_change(
     # Examples removed with (or moved away from) an old rule are shown where it went.
     for old_id in m.old_ids:
         examples.extend(example_changes.get(f"old:{old_id}", ()))
-    return _text_change(m, before.get, after.get, mapping, tuple(examples))
+
+    def get_old(domain: Domain, ident: str) -> str:
+        return occurrence.get(("old", ident)) or before.get(domain, ident)
+
+    def get_new(domain: Domain, ident: str) -> str:
+        return occurrence.get(("new", ident)) or after.get(domain, ident)
+
+    return _text_change(m, get_old, get_new, mapping, tuple(examples))
 
 
 def _text_change(

@@ -466,3 +466,41 @@ def test_text_lookups_kept_for_the_next_pair_give_the_diff_computed_afresh() -> 
     assert kept.rules == diff_module._Texts(b).rules
     assert kept.examples == diff_module._Texts(b).examples
     assert kept.glossary == diff_module._Texts(b).glossary
+
+
+def _old_words(change) -> str:
+    return "".join(w.text for w in change.words if w.op != "insert")
+
+
+def _new_words(change) -> str:
+    return "".join(w.text for w in change.words if w.op != "delete")
+
+
+def test_a_number_printed_twice_shows_each_rule_its_own_text() -> None:
+    # An edition that prints one number twice (as 2024-09-20 did with 702.175): the
+    # second heading and its rule are renumbered in the next edition. Each change must
+    # show the text of the occurrence it is about, not the first rule under that number.
+    spinning = "\n202. Spinning\n\n202.1. A spun widget keeps turning until a player stops it.\n"
+    old = edition(BASE + spinning.replace("202", "201"))
+    new = edition(BASE + spinning)
+    d = diff(old, new)
+    for change in _changed(d, domain="rule"):
+        if change.old_ids == ("201.1",) and change.new_ids:
+            assert _old_words(change) == _new_words(change)
+        if change.old_ids == ("201",) and change.new_ids:
+            assert _old_words(change) == _new_words(change)
+    (moved,) = _changed(d, new_ids=("202.1",))
+    assert moved.old_ids == ("201.1",) and {w.op for w in moved.words} == {"equal"}
+
+
+def test_the_corpus_edition_with_a_number_printed_twice() -> None:
+    # 2024-09-20 prints 702.175 (and 702.175a) twice; 2024-11-08 renumbers the second to
+    # 702.176. The texts are read from the corpus: every change keeps its own.
+    old, new = corpus_edition("2024-09-20"), corpus_edition("2024-11-08")
+    repeated = [r for r in old.body if str(r.id) == "702.175a"]
+    assert len(repeated) == 2
+    d = diff(old, new)
+    (renumbered,) = _changed(d, old_ids=("702.175a",), new_ids=("702.176a",))
+    assert _old_words(renumbered) == repeated[1].text == new.rule("702.176a").text
+    (kept,) = _changed(d, old_ids=("702.175a",), new_ids=("702.175a",))
+    assert _old_words(kept) == repeated[0].text
