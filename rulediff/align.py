@@ -269,6 +269,12 @@ class _Pairing:
         self.swept_titles: dict[int, frozenset[str]] = {}
         """Old heading → the naming words of its title with those changes applied (none
         when they change nothing)."""
+        self.topic_texts: dict[int, list[int]] | None = None
+        """Old topic heading → the old texts under it (see :meth:`topic_followed`)."""
+        self.texts_placed = False
+        """True once every pass that places texts by their words and their neighbours
+        has run: from then on where a topic's texts went names its new topic
+        (:meth:`topic_followed`)."""
 
     def same_topic(self, i: int, j: int) -> bool:
         """False when the two texts name different keywords, steps or zones.
@@ -290,6 +296,8 @@ class _Pairing:
         ho, hn = self.old_topic[i], self.new_topic[j]
         if ho < 0 or hn < 0 or self.o2n[ho] == hn or self.renamed_by_sweep(ho, hn):
             return True
+        if self.topic_followed(ho, hn):
+            return True
         if self.under_sibling_topic(ho, hn) and self.drops_own_title(ho, old.lower, new.lower):
             return False  # another keyword's rule, its name left unsaid
         return not self.names_other_topic(ho, hn, old.lower, new.lower)
@@ -301,9 +309,31 @@ class _Pairing:
         ho, hn = self.old_topic[i], self.new_topic[j]
         if ho < 0 or hn < 0 or self.o2n[ho] == hn or self.renamed_by_sweep(ho, hn):
             return False
+        if self.topic_followed(ho, hn):
+            return False
         return self.under_sibling_topic(ho, hn) and self.drops_own_title(
             ho, self.old[i].lower, self.new[j].lower
         )
+
+    def topic_followed(self, ho: int, hn: int) -> bool:
+        """Old topic ``ho`` and new topic ``hn``, neither heading matched, are one topic
+        under two names when every text of ``ho`` matched one to one went under ``hn``
+        (at least one): a section folded into another whose title shares no word with
+        its own (the loop rules, now under the shortcut rules) is found by where its
+        texts went, as a renamed keyword is by its matched heading. Asked only once the
+        passes that place texts have run (``texts_placed``): before, one placed text
+        may be all there is to read, and the test would open candidates to the rescue
+        pass that its margins cannot tell apart (a zone's opening rule and its
+        renaming note)."""
+        if not self.texts_placed or self.o2n[ho] >= 0 or self.n2o[hn] >= 0:
+            return False
+        if self.topic_texts is None:
+            self.topic_texts = defaultdict(list)
+            for k, topic in enumerate(self.old_topic):
+                if topic >= 0 and topic != k:
+                    self.topic_texts[topic].append(k)
+        placed = [self.o2n[k] for k in self.topic_texts.get(ho, ()) if self.o2n[k] >= 0]
+        return bool(placed) and all(self.new_topic[j] == hn for j in placed)
 
     def under_sibling_topic(self, ho: int, hn: int) -> bool:
         """Old topic ``ho`` lives on as new heading ``h``, and new topic ``hn`` is
@@ -3500,6 +3530,8 @@ def align(old: Edition, new: Edition, *, use_cache: bool = True) -> Alignment:
     _follow_grafted_clauses(rules, splits, merges)
     _follow_sentences_into_taken_rules(rules, prov, splits, merges)
     _follow_sentences_into_free_rules(rules, prov, splits, merges)
+    # From here on, a topic whose texts all went under one new topic is that topic.
+    rules.texts_placed = True
     rescue.pair_placed_both_ways(rules, splits, merges)
     rescue.pair_into_namesake(rules, splits, merges)
     rescue.pair_clearly_closest(rules, splits, merges)

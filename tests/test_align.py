@@ -2294,3 +2294,83 @@ def test_a_rule_written_for_a_new_subject_is_no_rewrite_unless_it_widens_the_old
     p.pair(1, 4, 100.0, "structure")
     assert _written_for_new_subject(p, 2, 6)
     assert not _written_for_new_subject(p, 2, 5)
+
+
+# --- round 21 (recall21a): a topic found by where its texts went ---------------------------
+
+
+def _folded_topic_pairing() -> tuple:
+    """Two toy editions: the old "Endless Cycles" section (an opening rule naming its
+    cycle rules, and the rule on a cycle of forced actions) became part of a new
+    "Taking Shortcuts" section, whose titles share no word with the old one."""
+    from rulediff.align import _Pairing
+
+    old = [
+        _Node("4", "Play", None, True, 0),
+        _Node("420", "Endless Cycles", "4", True, 1),
+        _Node(
+            "420.1",
+            "At times a set of moves could go round forever; these endless cycle rules "
+            "say how such cycles are broken.",
+            "420",
+            False,
+            2,
+        ),
+        _Node("420.2", "If a cycle holds only forced moves, the game is drawn.", "420", False, 3),
+        _Node("430", "Tokens", "4", True, 4),
+        _Node("430.1", "A token is a marker standing for a piece.", "430", False, 5),
+    ]
+    new = [
+        _Node("4", "Play", None, True, 0),
+        _Node("430", "Tokens", "4", True, 1),
+        _Node("430.1", "A token is a marker standing for a piece.", "430", False, 2),
+        _Node("730", "Taking Shortcuts", "4", True, 3),
+        _Node(
+            "730.1b",
+            "At times a set of moves could repeat without end; the shortcut rules then say "
+            "how many times the moves are made.",
+            "730",
+            False,
+            4,
+        ),
+        _Node("730.4", "If a cycle holds only forced moves, the game is drawn.", "730", False, 5),
+    ]
+    p = _Pairing(old, new)
+    p.pair(0, 0, 100.0, "exact")
+    p.pair(4, 1, 100.0, "exact")
+    p.pair(5, 2, 100.0, "exact")
+    return p
+
+
+def test_a_topic_whose_placed_texts_all_went_under_one_free_topic_is_that_topic() -> None:
+    """:meth:`_Pairing.topic_followed` on paraphrases: the old opening rule names its
+    cycles where the new one names shortcuts instead, so the texts alone say two topics;
+    once the rule on forced cycles is placed under the shortcut heading and the
+    text-placing passes have run, the two headings are one topic."""
+    p = _folded_topic_pairing()
+    assert not p.same_topic(2, 4)  # nothing placed: the titles alone decide
+    p.pair(3, 5, 100.0, "exact")
+    assert not p.same_topic(2, 4)  # texts still being placed: not asked yet
+    p.texts_placed = True
+    assert p.topic_followed(1, 3) and p.same_topic(2, 4)
+    assert not p.another_keywords_rule(2, 4)
+
+
+def test_a_topic_is_not_followed_when_its_texts_went_apart_or_the_headings_are_taken() -> None:
+    p = _folded_topic_pairing()
+    p.texts_placed = True
+    assert not p.topic_followed(1, 3)  # no text of the old section placed at all
+    # One placed text elsewhere (the opening rule under Tokens): the section did not go
+    # to one topic.
+    q = _folded_topic_pairing()
+    q.texts_placed = True
+    q.pair(3, 5, 100.0, "exact")
+    q.o2n[5], q.n2o[2] = -1, -1  # free the token rule's match
+    q.pair(2, 2, 60.0, "content")
+    assert not q.topic_followed(1, 3)
+    # The new heading already has an old counterpart: not a free topic to fold into.
+    r = _folded_topic_pairing()
+    r.texts_placed = True
+    r.pair(3, 5, 100.0, "exact")
+    r.pair(4, 3, 100.0, "structure")
+    assert not r.topic_followed(1, 3)

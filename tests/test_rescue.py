@@ -1259,6 +1259,23 @@ def test_free_rules_clearly_closest_in_the_corpus() -> None:
     assert m is not None and m.new_ids == ("121.8",) and m.method == "content", m
 
 
+def test_loop_rule_goes_to_the_shortcut_section_its_sibling_went_to_in_the_corpus() -> None:
+    # 2008-05-01 → 2012-07-01: the old loop section's opening rule and the new shortcut
+    # section's loop rule are each other's closest text by the full margin; the old rule
+    # names its own section where the new one names shortcuts, but the section's other
+    # placed rule (a loop of mandatory actions is a draw) went under the shortcut heading,
+    # so the two headings are one topic (round 21; texts read at run time).
+    old, new = corpus_edition("2008-05-01"), corpus_edition("2012-07-01")
+    assert "loops" in old.rule("421").text.lower()
+    assert "shortcuts" in new.rule("716").text.lower()
+    assert "loop" in new.rule("716.1b").text.lower()
+    a = align(old, new)
+    sibling = a.match_for_old("421.4")
+    assert sibling is not None and sibling.new_ids == ("716.4",), sibling
+    m = a.match_for_old("421.1")
+    assert m is not None and m.new_ids == ("716.1b",) and m.method == "content", m
+
+
 # --- round 20 (prec20b): a lead that only a refusal made decides nothing ---
 
 
