@@ -966,11 +966,28 @@ class _Masses:
         return found
 
 
+#: A web address ("www.example.com/rules", "Site.Example.com"), lower-cased.
+_WEB_ADDRESS = re.compile(r"\b[a-z0-9-]+\.(?:com|org|net)\b")
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+")
+_PARENTHESIS = re.compile(r"\([^()]*\)")
+
+
+def _without_addresses(lower: str) -> str:
+    """``lower`` without the sentences and parentheses that give a web address: they
+    tell the reader where another document is (the tournament rules, the card
+    database), and two rules pointing there share those words whatever they are about."""
+    if not _WEB_ADDRESS.search(lower):
+        return lower
+    lower = _PARENTHESIS.sub(lambda m: "" if _WEB_ADDRESS.search(m.group()) else m.group(), lower)
+    return " ".join(s for s in _SENTENCE_BREAK.split(lower) if not _WEB_ADDRESS.search(s))
+
+
 def _compute_stems_and_postings(
     nodes: Sequence[_Node],
 ) -> tuple[list[frozenset[str]], dict[str, list[int]]]:
-    """One edition's stem sets and its word → texts index (read, never changed)."""
-    stems = [_stems(n.lower) for n in nodes]
+    """One edition's stem sets and its word → texts index (read, never changed). The
+    words of a pointer to a web address are left out (:func:`_without_addresses`)."""
+    stems = [_stems(_without_addresses(n.lower)) for n in nodes]
     postings: dict[str, list[int]] = defaultdict(list)
     for k, words in enumerate(stems):
         for w in words:

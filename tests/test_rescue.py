@@ -1364,3 +1364,40 @@ def test_a_dropped_exception_to_a_prohibition_is_not_linked_to_a_rule_without_it
         a = align(old, new)
         m = a.match_for_old("601.5a")
         assert m is not None and "601.3f" not in m.new_ids, (old_date, m)
+
+
+# --- round 21 (prec21): a pointer to a web address is no content ---
+
+
+def test_sentences_giving_a_web_address_are_left_out_of_a_rules_words() -> None:
+    from rulediff.rescue import _without_addresses
+
+    text = (
+        "a widget deck holds thirty widgets. see the widget league rules for details. "
+        "they are at www.example.com/widget-rules."
+    )
+    assert _without_addresses(text) == (
+        "a widget deck holds thirty widgets. see the widget league rules for details."
+    )
+    aside = "spare widgets follow the league rules (found at league.example.org/docs). more."
+    assert _without_addresses(aside) == "spare widgets follow the league rules . more."
+    assert _without_addresses("no address here.") == "no address here."
+
+
+def test_two_rules_sharing_only_a_pointer_to_the_tournament_rules_are_not_linked() -> None:
+    # 2001-07-23 → 2026-06-19: the old sealed/draft deck rule and the new sideboard rule
+    # both point to the tournament rules at a web address; those words made the link.
+    # Without them the old rule stays removed (its limited-play successor 100.2b is
+    # then as close as other rules). On 2002-10-07 → 2014-02-01 the same rule now finds
+    # the limited-play rule, and the two-player scope rule its successor.
+    old, new = corpus_edition("2001-07-23"), corpus_edition("2026-06-19")
+    assert "wizards.com" in old.rule("100.3").text.lower()
+    assert "wizards.com" in new.rule("100.4").text.lower()
+    a = align(old, new)
+    m = a.match_for_old("100.3")
+    assert m is not None and "100.4" not in m.new_ids, m
+    b = align(corpus_edition("2002-10-07"), corpus_edition("2014-02-01"))
+    m = b.match_for_old("100.3")
+    assert m is not None and m.new_ids == ("100.2b",), m
+    m = b.match_for_old("100.1")
+    assert m is not None and m.new_ids == ("100.1",), m
