@@ -268,6 +268,8 @@ class _Pairing:
         """New heading → its title's content stems (see :func:`_new_heading_words`)."""
         self.one_word_headings: defaultdict[str, list[int]] | None = None
         """The root of a one-word heading title → the new headings it titles."""
+        self.opening_names: dict[int, frozenset[str]] = {}
+        """New rule → the one-word heading titles its opening clause says."""
         self.own_names: dict[tuple[int, int], bool] = {}
         """(new heading, its old counterpart) → the old edition says its one-word title
         only in that counterpart's rules (:meth:`opens_with_other_keyword`)."""
@@ -311,8 +313,11 @@ class _Pairing:
                 names = _naming_words(node.lower) if node.heading else ()
                 if len(names) == 1:
                     self.one_word_headings[_root(names[0])].append(h)
-        opening = re.split(r"[,.;:]", self.new[j].lower, maxsplit=1)[0]
-        named = _text_roots(opening) & self.one_word_headings.keys()
+        named = self.opening_names.get(j)
+        if named is None:
+            opening = re.split(r"[,.;:]", self.new[j].lower, maxsplit=1)[0]
+            said = _text_roots(opening)
+            named = self.opening_names[j] = frozenset(said & self.one_word_headings.keys())
         if not named:
             return False
         old_roots = _text_roots(self.old[i].lower)
