@@ -266,6 +266,13 @@ class _Pairing:
         """The words those changes bring in (see :func:`_swept_in`)."""
         self.heading_stems: dict[int, frozenset[str]] | None = None
         """New heading → its title's content stems (see :func:`_new_heading_words`)."""
+        self.one_word_headings: defaultdict[str, list[int]] | None = None
+        """The root of a one-word heading title → the new headings it titles."""
+        self.opening_names: dict[int, frozenset[str]] = {}
+        """New rule → the one-word heading titles its opening clause says."""
+        self.own_names: dict[tuple[int, int], bool] = {}
+        """(new heading, its old counterpart) → the old edition says its one-word title
+        only in that counterpart's rules (:meth:`opens_with_other_keyword`)."""
         self.swept_titles: dict[int, frozenset[str]] = {}
         """Old heading → the naming words of its title with those changes applied (none
         when they change nothing)."""
@@ -301,6 +308,53 @@ class _Pairing:
         if self.under_sibling_topic(ho, hn) and self.drops_own_title(ho, old.lower, new.lower):
             return False  # another keyword's rule, its name left unsaid
         return not self.names_other_topic(ho, hn, old.lower, new.lower)
+
+    def opens_with_other_keyword(self, i: int, j: int) -> bool:
+        """New ``j`` opens (up to its first comma or sentence end) by naming a keyword
+        ``i`` never names: the one-word title of a heading matched in both editions, not
+        one of ``j``'s own headings, whose name the old edition says only in that
+        heading's own rules. Such a rule is written for that keyword's case (an exception
+        for one keyword in a list of general exceptions), no rewrite of a general rule."""
+        if self.one_word_headings is None:
+            self.one_word_headings = defaultdict(list)
+            for h, node in enumerate(self.new):
+                names = _naming_words(node.lower) if node.heading else ()
+                if len(names) == 1:
+                    self.one_word_headings[_root(names[0])].append(h)
+        named = self.opening_names.get(j)
+        if named is None:
+            opening = re.split(r"[,.;:]", self.new[j].lower, maxsplit=1)[0]
+            said = _text_roots(opening)
+            named = self.opening_names[j] = frozenset(said & self.one_word_headings.keys())
+        if not named:
+            return False
+        old_roots = _text_roots(self.old[i].lower)
+        return any(
+            self.n2o[h] >= 0
+            and h not in self.new_heads[j]
+            and self._said_only_in_own_rules(h, name)
+            for name in named - old_roots
+            for h in self.one_word_headings[name]
+        )
+
+    def _said_only_in_own_rules(self, h: int, name: str) -> bool:
+        """The old edition says ``name`` (a root) only in rules under the old counterpart
+        of new heading ``h``, and says it there: the keyword's own name."""
+        ho = self.n2o[h]
+        found = self.own_names.get((h, ho))
+        if found is None:
+            inside = False
+            found = True
+            for k, node in enumerate(self.old):
+                if node.heading or name not in _text_roots(node.lower):
+                    continue
+                if ho in self.old_heads[k]:
+                    inside = True
+                else:
+                    found = False
+                    break
+            found = self.own_names[(h, ho)] = found and inside
+        return found
 
     def another_keywords_rule(self, i: int, j: int) -> bool:
         """The test of :meth:`same_topic` that refuses old ``i`` new ``j`` as another

@@ -345,6 +345,8 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
                 refused = not off_topic and p.on_new_frame(i, j)
                 if refused and side == "old":
                     continue
+                # a rule written for a keyword the old rule never names: a rival, no pick
+                off_topic = off_topic or p.opens_with_other_keyword(i, j)
                 other = theirs.stems[b]
                 shared = words & other
                 if not shared:
@@ -964,11 +966,28 @@ class _Masses:
         return found
 
 
+#: A web address ("www.example.com/rules", "Site.Example.com"), lower-cased.
+_WEB_ADDRESS = re.compile(r"\b[a-z0-9-]+\.(?:com|org|net)\b")
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+")
+_PARENTHESIS = re.compile(r"\([^()]*\)")
+
+
+def _without_addresses(lower: str) -> str:
+    """``lower`` without the sentences and parentheses that give a web address: they
+    tell the reader where another document is (the tournament rules, the card
+    database), and two rules pointing there share those words whatever they are about."""
+    if not _WEB_ADDRESS.search(lower):
+        return lower
+    lower = _PARENTHESIS.sub(lambda m: "" if _WEB_ADDRESS.search(m.group()) else m.group(), lower)
+    return " ".join(s for s in _SENTENCE_BREAK.split(lower) if not _WEB_ADDRESS.search(s))
+
+
 def _compute_stems_and_postings(
     nodes: Sequence[_Node],
 ) -> tuple[list[frozenset[str]], dict[str, list[int]]]:
-    """One edition's stem sets and its word → texts index (read, never changed)."""
-    stems = [_stems(n.lower) for n in nodes]
+    """One edition's stem sets and its word → texts index (read, never changed). The
+    words of a pointer to a web address are left out (:func:`_without_addresses`)."""
+    stems = [_stems(_without_addresses(n.lower)) for n in nodes]
     postings: dict[str, list[int]] = defaultdict(list)
     for k, words in enumerate(stems):
         for w in words:
@@ -1364,8 +1383,10 @@ def recover(
                 continue
             if sentences_from.get(j, set()) - {i}:
                 continue  # the new text holds sentences of another old rule: its piece
-            if p.written_for_new_subject(i, j):
-                continue  # written for a subject the old edition lacks (still a rival)
+            if p.written_for_new_subject(i, j) or p.opens_with_other_keyword(i, j):
+                continue  # written for a new subject or another keyword (still a rival)
+            if _drops_parent_term(p, i, j, [b for b in news if b != j and free_new(b)]):
+                continue  # another free text keeps what the old text says of its parent
             rivals = [
                 s
                 for (a, b), s in table.items()
@@ -1378,6 +1399,33 @@ def recover(
             if best_elsewhere("new", j, set(olds)) > score + RECOVERY_ELSEWHERE:
                 continue
             p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "structure")
+
+
+def _drops_parent_term(p: _Pairing, i: int, j: int, rivals: Sequence[int]) -> bool:
+    """New ``j`` keeps none of the words old ``i`` says with its parent that ``j``'s
+    parent still says (the section's name aside), while another free text under the
+    container (``rivals``) keeps one. A subrule repeats what its parent is about (a
+    prohibition): a new subrule saying none of it is about another part of the parent,
+    however many other words it shares, and a sibling still says it."""
+    from .align import _FUNCTION_WORDS, _text_roots  # here: align imports this module
+
+    old_parent = p.old_by_id.get(p.old[i].parent or "")
+    new_parent = next(iter(p.new_by_id.get(p.new[j].parent or "", ())), None)
+    if old_parent is None or new_parent is None:
+        return False
+
+    def roots(node: _Node) -> frozenset[str]:
+        return frozenset(
+            w for w in _text_roots(node.lower) if len(w) > 3 and w not in _FUNCTION_WORDS
+        )
+
+    terms = roots(p.old[i]) & roots(p.old[old_parent]) & roots(p.new[new_parent])
+    for topic, nodes in ((p.old_topic[i], p.old), (p.new_topic[j], p.new)):
+        if topic >= 0:  # the section's name, said by all its rules
+            terms -= roots(nodes[topic])
+    if not terms or terms & roots(p.new[j]):
+        return False
+    return any(terms & roots(p.new[b]) for b in rivals)
 
 
 #: A phrase in quotation marks ("card", "you", "target [something]"): what a rule names as
@@ -1522,6 +1570,8 @@ def pair_placed_both_ways(
             continue
         if not p.same_topic(i, j) or p.defines_other(i, j) or p.on_new_frame(i, j):
             continue  # the rescue pass's own checks on a candidate
+        if _drops_parent_term(p, i, j, [b for b in placed if b != j]):
+            continue  # another free rule of the section keeps what i says of its parent
         if max(lead, back[2]) < RESCUE_MARGIN and (
             _closer(p, old, new, index, idf, "old", i, j, similarity)
             or _closer(p, old, new, index, idf, "new", j, i, similarity)

@@ -1245,7 +1245,6 @@ def test_sentence_of_a_free_rule_in_a_taken_rule_in_the_corpus() -> None:
     assert m.kind == "merged" and m.old_ids == ("404.3", "410.8"), m
 
 
-
 def test_reworded_sentence_of_a_free_sibling_in_a_taken_rule_makes_it_a_merge_source() -> None:
     # A short rule's timing note was folded into its sibling's counterpart, turned round
     # (what waited is now done at the end): no sentence link, but the new sentence holds
@@ -2374,3 +2373,93 @@ def test_a_topic_is_not_followed_when_its_texts_went_apart_or_the_headings_are_t
     r.pair(3, 5, 100.0, "exact")
     r.pair(4, 3, 100.0, "structure")
     assert not r.topic_followed(1, 3)
+
+
+# --- round 21 (prec21): an exception written for one keyword ---
+
+
+def _frenzy_editions(general_says_frenzy: bool) -> tuple[list[_Node], list[_Node]]:
+    """Paraphrases: a list of exceptions under a zone rule, and a keyword "Frenzy" whose
+    name the old edition says in its own rules (and, if asked, in a zone rule too)."""
+    zone_rule = "A widget that leaves a ring becomes a new widget, with these exceptions:"
+    if general_says_frenzy:
+        zone_rule += " frenzy widgets keep their counters."
+    old = [
+        _Node("4", "Rings", None, True, 0),
+        _Node("400", "General", "4", True, 1),
+        _Node("400.7", zone_rule, "400", False, 2),
+        _Node(
+            "400.7g",
+            "A resolving push can act on a widget that moved to an open ring while the "
+            "push was being made.",
+            "400.7",
+            False,
+            3,
+        ),
+        _Node("7", "Extras", None, True, 4),
+        _Node("702", "Widget Abilities", "7", True, 5),
+        _Node("702.34", "Frenzy", "702", True, 6),
+        _Node("702.34a", "Frenzy is a triggered ability of a pushed widget.", "702.34", False, 7),
+    ]
+    new = [
+        _Node("4", "Rings", None, True, 0),
+        _Node("400", "General", "4", True, 1),
+        _Node("400.7", "A widget that leaves a ring becomes a new widget.", "400", False, 2),
+        _Node(
+            "400.7j",
+            "If a push moves a widget to an open ring, the rest of that push can find it.",
+            "400.7",
+            False,
+            3,
+        ),
+        _Node(
+            "400.7k",
+            "After a frenzy ability resolves, if the moved widget went to an open ring, "
+            "effects that refer to it can find it.",
+            "400.7",
+            False,
+            4,
+        ),
+        _Node("7", "Extras", None, True, 5),
+        _Node("702", "Widget Abilities", "7", True, 6),
+        _Node("702.35", "Frenzy", "702", True, 7),
+        _Node("702.35a", "Frenzy is a triggered ability of a pushed widget.", "702.35", False, 8),
+    ]
+    return old, new
+
+
+def test_a_rule_opening_with_a_keyword_the_old_rule_never_names_is_that_keywords() -> None:
+    """:meth:`_Pairing.opens_with_other_keyword`: the new exception opens by naming a
+    keyword whose name the old edition says only in its own rules; the old general
+    exception never names it. Not the general new exception, not the keyword's own
+    rule, and nothing before the keyword's heading is matched."""
+    from rulediff.align import _Pairing
+
+    old, new = _frenzy_editions(general_says_frenzy=False)
+    p = _Pairing(old, new)
+    assert not p.opens_with_other_keyword(3, 4)  # the keyword not matched yet
+    for i, j in ((0, 0), (1, 1), (4, 5), (5, 6), (6, 7)):
+        p.pair(i, j, 100.0, "structure")
+    assert p.opens_with_other_keyword(3, 4)
+    assert not p.opens_with_other_keyword(3, 3)
+    assert not p.opens_with_other_keyword(7, 8)  # under its own heading
+    # A name the old edition also says outside the keyword's rules is a common word.
+    old, new = _frenzy_editions(general_says_frenzy=True)
+    p = _Pairing(old, new)
+    for i, j in ((0, 0), (1, 1), (4, 5), (5, 6), (6, 7)):
+        p.pair(i, j, 100.0, "structure")
+    assert not p.opens_with_other_keyword(3, 4)
+
+
+def test_a_general_exception_does_not_go_to_one_keywords_exception_in_the_list() -> None:
+    # 2013-02-01 → 2022-06-10: the old exception (a resolving spell may act on an object
+    # it moved to a public zone while being cast) ranks first the new exception written
+    # for madness (it opens by naming madness, which the old edition says only in the
+    # madness rules), just ahead of the general exception for objects an effect or cost
+    # moved to a public zone. The madness rule is a rival, never the pick.
+    old, new = corpus_edition("2013-02-01"), corpus_edition("2022-06-10")
+    assert "madness" not in old.rule("400.7g").text.lower()
+    assert "madness" in new.rule("400.7i").text.lower().split(",")[0]
+    a = aligned("2013-02-01", "2022-06-10")
+    assert "400.7i" not in by_old(a, "400.7g").new_ids
+    assert by_new(a, "400.7i").old_ids == ()

@@ -1304,3 +1304,117 @@ def test_mana_ability_definition_does_not_go_to_a_one_card_mana_rule() -> None:
     assert m is not None and "106.13" not in m.new_ids, m
     new = a.match_for_new("106.13")
     assert new is not None and "406.1" not in new.old_ids, new
+
+
+# --- round 21 (prec21): a subrule's rewrite keeps what it says of its parent ---
+
+
+def test_a_new_subrule_leaving_out_the_parents_term_is_not_the_old_subrules_rewrite() -> None:
+    # Paraphrases: the old subrule repeats its parent's "blocked" (besides the section's
+    # name, which all its rules say); the new parent still blocks widgets, and of its
+    # two free subrules one keeps that word and one (sharing more words: face down,
+    # effect) keeps nothing the old subrule said with its parent. That one is about
+    # another part of the parent; alone under the parent it is not refused.
+    from rulediff.align import _Node, _Pairing
+    from rulediff.rescue import _drops_parent_term
+
+    old = [
+        _Node("6", "Entering", None, True, 0),
+        _Node("601", "Entering Widgets", "6", True, 1),
+        _Node("601.5", "A widget can't enter a ring it is blocked from.", "601", False, 2),
+        _Node(
+            "601.5a",
+            "If an effect lets a blocked widget enter face down, and the face-down widget "
+            "wouldn't be blocked, it may enter face down.",
+            "601.5",
+            False,
+            3,
+        ),
+    ]
+    new = [
+        _Node("6", "Entering", None, True, 0),
+        _Node("601", "Entering Widgets", "6", True, 1),
+        _Node(
+            "601.3",
+            "A widget may enter a ring only if an effect lets it and nothing blocks it.",
+            "601",
+            False,
+            2,
+        ),
+        _Node(
+            "601.3a",
+            "If an effect blocks widgets of some colour, a choice that changes the colour "
+            "may lift it.",
+            "601.3",
+            False,
+            3,
+        ),
+        _Node(
+            "601.3f",
+            "Some effects let a widget enter from among face-down widgets in the pit, if "
+            "its owner may look at them.",
+            "601.3",
+            False,
+            4,
+        ),
+    ]
+    p = _Pairing(old, new)
+    assert _drops_parent_term(p, 3, 4, [3])
+    assert not _drops_parent_term(p, 3, 4, [])  # no rival keeps it: nothing to prefer
+    assert not _drops_parent_term(p, 3, 3, [4])  # the rule keeping the word
+
+
+def test_a_dropped_exception_to_a_prohibition_is_not_linked_to_a_rule_without_it() -> None:
+    # 2011-05-01 → 2023-02-03 (and 2009-07-11 → 2021-02-05, where a later pass placed it
+    # by both editions' sections): the old exception on casting a prohibited card face
+    # down, under the rule that prohibited spells can't be cast, shares more words with
+    # the new rule on casting from face-down exiled cards than with any other rule of
+    # the new casting-permission rule; but it says what its parent is about (a
+    # prohibition), the new parent still does and so does a free sibling, while the
+    # face-down exile rule does not. The exception was dropped (2015): no link.
+    for old_date, new_date in (("2011-05-01", "2023-02-03"), ("2009-07-11", "2021-02-05")):
+        old, new = corpus_edition(old_date), corpus_edition(new_date)
+        assert "prohibit" in old.rule("601.5").text.lower()
+        assert "prohibit" in old.rule("601.5a").text.lower()
+        assert "prohibit" in new.rule("601.3").text.lower()
+        assert "prohibit" not in new.rule("601.3f").text.lower()
+        a = align(old, new)
+        m = a.match_for_old("601.5a")
+        assert m is not None and "601.3f" not in m.new_ids, (old_date, m)
+
+
+# --- round 21 (prec21): a pointer to a web address is no content ---
+
+
+def test_sentences_giving_a_web_address_are_left_out_of_a_rules_words() -> None:
+    from rulediff.rescue import _without_addresses
+
+    text = (
+        "a widget deck holds thirty widgets. see the widget league rules for details. "
+        "they are at www.example.com/widget-rules."
+    )
+    assert _without_addresses(text) == (
+        "a widget deck holds thirty widgets. see the widget league rules for details."
+    )
+    aside = "spare widgets follow the league rules (found at league.example.org/docs). more."
+    assert _without_addresses(aside) == "spare widgets follow the league rules . more."
+    assert _without_addresses("no address here.") == "no address here."
+
+
+def test_two_rules_sharing_only_a_pointer_to_the_tournament_rules_are_not_linked() -> None:
+    # 2001-07-23 → 2026-06-19: the old sealed/draft deck rule and the new sideboard rule
+    # both point to the tournament rules at a web address; those words made the link.
+    # Without them the old rule stays removed (its limited-play successor 100.2b is
+    # then as close as other rules). On 2002-10-07 → 2014-02-01 the same rule now finds
+    # the limited-play rule, and the two-player scope rule its successor.
+    old, new = corpus_edition("2001-07-23"), corpus_edition("2026-06-19")
+    assert "wizards.com" in old.rule("100.3").text.lower()
+    assert "wizards.com" in new.rule("100.4").text.lower()
+    a = align(old, new)
+    m = a.match_for_old("100.3")
+    assert m is not None and "100.4" not in m.new_ids, m
+    b = align(corpus_edition("2002-10-07"), corpus_edition("2014-02-01"))
+    m = b.match_for_old("100.3")
+    assert m is not None and m.new_ids == ("100.2b",), m
+    m = b.match_for_old("100.1")
+    assert m is not None and m.new_ids == ("100.1",), m
