@@ -1504,6 +1504,72 @@ def _match_siblings_by_words(p: _Pairing, sweeps: Iterable[tuple[str, str]]) -> 
             p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "structure")
 
 
+#: A free rule in the slot is made of the old rule's words when this share (IDF) of its
+#: own words is in the old rule ...
+SLOT_HELD = 0.75
+#: ... this much more than of the weakly linked rule's words.
+SLOT_LEAD = 0.2
+
+
+def _slot(p: _Pairing, i: int) -> list[int]:
+    """The free new rules where old ``i``'s matched neighbours say it belongs: under its
+    parent's counterpart, between the counterparts of its nearest matched siblings
+    before and after it (or that parent's first or last child)."""
+    node = p.old[i]
+    if node.parent is None:
+        return []
+    target = p.mapped_parent(i)
+    if target is None:
+        return []
+    kids_o, kids_n = p.old_children[node.parent], p.new_children.get(target, [])
+    pos = {j: n for n, j in enumerate(kids_n)}
+    po = p.old_sibling_pos[i]
+    lo = next((pos[p.o2n[k]] for k in reversed(kids_o[:po]) if p.o2n[k] in pos), -1)
+    hi = next((pos[p.o2n[k]] for k in kids_o[po + 1 :] if p.o2n[k] in pos), len(kids_n))
+    return [j for j in kids_n[lo + 1 : hi] if p.n2o[j] < 0 and not p.new[j].heading]
+
+
+def _return_to_slot(p: _Pairing) -> None:
+    """Undo a weak text match (below :data:`WEAK_FUZZY`) that carries a rule out of its
+    own section when the slot its matched neighbours point to holds a free rule made of
+    the old rule's words (:data:`SLOT_HELD` of its rare words, :data:`SLOT_LEAD` more
+    than the linked rule's): the old rule goes there. The far rule shared a stock list
+    of nouns or a sibling's frame; the free rule in place says what the old one did,
+    shorter or reworded (an object's timestamp, subtypes in general, a renamed variant's
+    starting life)."""
+    weak = [
+        i
+        for i, j in enumerate(p.o2n)
+        if j >= 0
+        and not p.old[i].heading
+        and p.method.get(i) == "fuzzy"
+        and p.score.get(i, 100.0) < WEAK_FUZZY
+        and not _in_own_section(p, i, j)
+    ]
+    if not weak:
+        return
+    old, new, _index, idf = rescue._weights(p)  # computed once per pairing, kept
+
+    def held(i: int, k: int) -> float:
+        """The share (IDF) of new ``k``'s words that old ``i`` says."""
+        words = new.stems[k]
+        total = sum(idf[w] for w in words)
+        return sum(idf[w] for w in words & old.stems[i]) / total if total else 0.0
+
+    for i in weak:
+        j = p.o2n[i]
+        slot = [k for k in _slot(p, i) if len(new.stems[k]) >= 3 and p.same_topic(i, k)]
+        if not slot:
+            continue
+        k = min(slot, key=lambda k: (-held(i, k), k))  # the slot rule most made of ``i``
+        share = held(i, k)
+        if share < SLOT_HELD or share < held(i, j) + SLOT_LEAD:
+            continue
+        p.n2o[j] = -1  # the far rule is free again
+        p.alternatives.pop(i, None)
+        p.pair(i, k, round(fuzz.ratio(p.old[i].lower, p.new[k].lower), 1), "structure")
+
+
 def _match_same_place(p: _Pairing) -> None:
     """Pair a rewritten rule left where it was: same number, same mapped parent, and both
     neighbours matched to its new neighbours (or none there), at a low similarity."""
@@ -3566,6 +3632,7 @@ def align(old: Edition, new: Edition, *, use_cache: bool = True) -> Alignment:
     _match_by_children(rules)
     _match_gaps(rules)
     _match_siblings_by_words(rules, early_sweeps)
+    _return_to_slot(rules)
     splits = _find_splits(rules)
     merges = _find_merges(rules, {j for group in splits.values() for j in group})
     _find_copies(rules, splits, merges)

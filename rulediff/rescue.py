@@ -32,7 +32,7 @@ from .clauses import references
 from .lastused import LastUsed
 
 if TYPE_CHECKING:
-    from .align import _Node, _Pairing
+    from .align import _Node, _Pairing, _WordLists
     from .matches import Method
 
 #: A free rule takes its best candidate at this score (weighted cosine plus bonuses) ...
@@ -378,6 +378,10 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
         rivals = frame_rivals.get(a, ()) if side == "new" else ()
         return [b for score, b in rivals if abs(score - top) < RESCUE_MARGIN]
 
+    from .align import _WordLists  # here: align imports this module
+
+    new_words = _WordLists([node.lower for node in p.new], "|new")  # cut when asked
+
     def joinable(side: str, a: int, b: int, similarity: float) -> bool:
         """Free ``a`` may join taken ``b``: what they share is mostly not explained by
         ``b``'s present counterpart(s), or ``a`` is a near copy of ``b`` and that
@@ -401,9 +405,12 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
         ):
             return True
         unexplained = mass(shared - explained)
-        return unexplained >= RESIDUAL_SHARE * mass(shared) and unexplained >= (
+        if unexplained < RESIDUAL_SHARE * mass(shared) or unexplained < (
             PIECE_RESIDUAL * mine.mass[a]
-        )
+        ):
+            return False
+        # a template clause many rules repeat is no piece of ``b``
+        return side == "old" or not _tied_by_stock_runs(p, b, a, shared - explained, new_words)
 
     def parallel_pieces(a: int, scored: list[tuple[float, int, float]]) -> list[int] | None:
         """The close candidates of old ``a`` as the pieces of a split: near copies of one
@@ -606,6 +613,41 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             close = _free_close(scored, taken)
             if len(close) > 1:
                 undecided[a] = tuple(close[:UNDECIDED_SHOWN])
+
+
+#: A run of this many words or more that ...
+STOCK_RUN_WORDS = 3
+#: ... this many rules of one edition say is a stock clause (a template), not a tie.
+STOCK_RUN_RULES = 3
+
+
+def _tied_by_stock_runs(
+    p: _Pairing, i: int, j: int, ties: frozenset[str] | set[str], new_words: _WordLists
+) -> bool:
+    """Every word tying new ``j`` to old ``i`` (``ties``: those ``i``'s present
+    counterparts do not explain) lies in a run of words the two share that at least
+    :data:`STOCK_RUN_RULES` rules of the new edition say, and ``j``'s opening clause
+    names, besides those runs, nothing ``i`` says: a clause the new edition repeats for
+    one subject after another ("... unless it is the source of a trigger not yet
+    resolved") under a subject of ``j``'s own, so ``j`` is a rule built on that
+    template, not a piece cut from ``i``. A piece opening on ``i``'s own subject (the
+    case of a variant ``i`` points to) stays a piece. ``new_words``: the new edition's
+    word lists (:class:`rulediff.align._WordLists`, kept for the pass)."""
+    from .align import _runs, _SweptTexts, _WordLists  # here: align imports this module
+
+    if not ties:
+        return False
+    old_words = _WordLists(_SweptTexts(p), "|old")
+    stock = [
+        run
+        for run in _runs(old_words[i], new_words[j], STOCK_RUN_WORDS)
+        if new_words.holders(run) >= STOCK_RUN_RULES
+    ]
+    in_stock = _stems(" ".join(w for run in stock for w in run))
+    if not ties <= in_stock:
+        return False
+    opening = re.split(r"[,.;:]", p.new[j].lower, maxsplit=1)[0]
+    return not (_stems(opening) - in_stock) & _stems(p.old[i].lower)
 
 
 def _lead_made_by_refusal(

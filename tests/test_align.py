@@ -2463,3 +2463,64 @@ def test_a_general_exception_does_not_go_to_one_keywords_exception_in_the_list()
     a = aligned("2013-02-01", "2022-06-10")
     assert "400.7i" not in by_old(a, "400.7g").new_ids
     assert by_new(a, "400.7i").old_ids == ()
+
+
+def test_weak_link_out_of_section_returns_to_the_free_rule_its_neighbours_point_to() -> None:
+    # An old rule on a widget's age (when it entered its area, unless it is gear pinned
+    # to something) weakly linked to a rule elsewhere that shares only the list of gear;
+    # the free rule after its matched neighbour says the age part, shorter: it goes
+    # there. (The fuzzy pass is stood in for: the link is set by hand.)
+    from rulediff.align import _match_rules, _Pairing, _return_to_slot, _rule_nodes
+
+    shared = "100.2c Tokens are never shared between players; see rule 100.2a for running out."
+    age = (
+        "100.2d A widget's age is the moment it entered the area it now sits in, unless "
+        "it is a hat, cape, or badge pinned to another widget or player."
+    )
+    short = "100.2d A widget gets an age at the moment it enters an area."
+    far = (
+        "201.3. If an effect tries to put a widget that is not a hat, cape, or badge onto "
+        "the table pinned to a widget or player, it arrives unpinned."
+    )
+    done = '201.2. The rest step ends when the active player says "done."'
+    old = BASE.replace(shared, f"{shared}\n\n{age}")
+
+    def linked(slot_rule: str) -> str:
+        new = BASE.replace(shared, f"{shared}\n\n{slot_rule}").replace(done, f"{done}\n\n{far}")
+        p = _Pairing(_rule_nodes(edition(old)), _rule_nodes(edition(new)))
+        _match_rules(p)
+        i, j = p.old_by_id["100.2d"], p.new_by_first["201.3"]
+        if p.o2n[i] >= 0:
+            p.n2o[p.o2n[i]] = -1
+        p.pair(i, j, 62.0, "fuzzy")
+        _return_to_slot(p)
+        return p.new[p.o2n[i]].id
+
+    assert linked(short) == "100.2d"
+    # A free rule in the slot made of other words is no place for it: the link stays.
+    assert linked("100.2d A widget painted red may move one extra space.") == "201.3"
+
+
+def test_timestamp_rule_is_not_carried_off_by_its_list_of_attachments() -> None:
+    # 2011-04-01 613.6c (an object's timestamp is when it entered its zone, except
+    # attached Auras, Equipment or Fortifications) shares only that list of attachments
+    # with 2024-09-20 303.4h (a non-Aura put onto the battlefield attached). The free
+    # rule between its matched neighbours, 613.7d, says the timestamp part.
+    old, new = corpus_edition("2011-04-01"), corpus_edition("2024-09-20")
+    assert "timestamp" in new.rule("613.7d").text and "timestamp" not in new.rule("303.4h").text
+    a = align(old, new)
+    m = by_old(a, "613.6c")
+    assert m.new_ids == ("613.7d",), m
+    assert by_new(a, "303.4h").kind == "added"
+
+
+def test_general_subtypes_rule_stays_in_its_place_not_with_a_sibling_types_rule() -> None:
+    # 2003-10-01 205.3b (artifact, creature and land subtypes are single words after a
+    # dash) shares that frame with 2007-10-01 212.4c (the enchantment-subtypes rule),
+    # but the new 205.3b between its matched neighbours says the general part, every
+    # word of it in the old rule.
+    old, new = corpus_edition("2003-10-01"), corpus_edition("2007-10-01")
+    assert "enchantment" in new.rule("212.4c").text.lower()
+    assert "enchantment" not in old.rule("205.3b").text.lower()
+    m = by_old(align(old, new), "205.3b")
+    assert m.new_ids == ("205.3b",), m

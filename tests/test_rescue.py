@@ -1418,3 +1418,60 @@ def test_two_rules_sharing_only_a_pointer_to_the_tournament_rules_are_not_linked
     assert m is not None and m.new_ids == ("100.2b",), m
     m = b.match_for_old("100.1")
     assert m is not None and m.new_ids == ("100.1",), m
+
+
+def _stock_clause_pairing(piece: str, others: int):
+    """Old rule 100.1 (a crown card turned down unless it is the source of a trigger not
+    yet resolved) and a new edition with its rewrite 100.1, the free rule ``piece`` and
+    ``others`` more rules repeating the trigger clause; returns the pairing, the ties of
+    the piece to the old rule (words the rewrite does not explain) and the new word lists."""
+    from rulediff.align import _Node, _Pairing, _WordLists
+
+    clause = "it is not the source of a trigger that has fired but not yet resolved"
+    old_rule = (
+        f"In a duel game, if a crown card is face up in the hall, and {clause}, that crown "
+        "card is turned face down."
+    )
+    rewrite = (
+        "In a duel game, if a crown card is face up in the hall, and no crown triggers wait "
+        "to resolve, that crown card is turned face down."
+    )
+    repeats = [f"If a lantern number {k} is lit and {clause}, it goes dark." for k in range(others)]
+    old = [_Node("100", "Crowns", None, True, 0), _Node("100.1", old_rule, "100", False, 1)]
+    new = [_Node("100", "Crowns", None, True, 0), _Node("100.1", rewrite, "100", False, 1)]
+    new.append(_Node("100.2", piece, "100", False, 2))
+    new += [_Node(f"100.{k + 3}", text, "100", False, k + 3) for k, text in enumerate(repeats)]
+    p = _Pairing(old, new)
+    ties = (_stems(piece.lower()) & _stems(old_rule.lower())) - _stems(rewrite.lower())
+    return p, ties, _WordLists([node.lower for node in new], "|new")
+
+
+def test_a_rule_tied_to_a_split_rule_only_by_a_stock_clause_is_no_piece_of_it() -> None:
+    # Synthetic. The free new rule on a tower shares with the old crown rule only the
+    # trigger clause, which two more new rules repeat, and opens on a subject of its own:
+    # not a piece cut from the crown rule.
+    from rulediff.rescue import _tied_by_stock_runs
+
+    tower = (
+        "If a tower has height 0 and it is not the source of a trigger that has fired but "
+        "not yet resolved, it is put into its owner's bin."
+    )
+    p, ties, words = _stock_clause_pairing(tower, 2)
+    assert ties and _tied_by_stock_runs(p, 1, 2, ties, words)
+    # The clause said by no other rule is a tie of its own: the piece may join.
+    p, ties, words = _stock_clause_pairing(tower, 0)
+    assert not _tied_by_stock_runs(p, 1, 2, ties, words)
+    # A piece opening on the old rule's own subject (the crown) stays a piece.
+    crowned = tower.replace("a tower has height 0", "a crown card is lost")
+    p, ties, words = _stock_clause_pairing(crowned, 2)
+    assert not _tied_by_stock_runs(p, 1, 2, ties, words)
+
+
+def test_battle_rule_is_no_piece_of_the_archenemy_scheme_rule() -> None:
+    # 2011-04-01 704.5w (a face-up scheme is turned down unless it is the source of a
+    # trigger not yet resolved) went to 2024-09-20 704.6e; 704.5v (a battle with no
+    # defense) shares only that trigger clause, which other state-based actions repeat.
+    old, new = corpus_edition("2011-04-01"), corpus_edition("2024-09-20")
+    assert "battle" in new.rule("704.5v").text and "battle" not in old.rule("704.5w").text
+    m = align(old, new).match_for_old("704.5w")
+    assert m is not None and m.new_ids == ("704.6e",), m
