@@ -659,7 +659,8 @@ def _phrased_nodes(nodes: Sequence[_Node]) -> tuple[tuple[int, tuple[tuple[str, 
 
 
 _LINE_PHRASE = re.compile(
-    r"\b(?:(?:is not|isn't|are not|aren't|never be|can't be) (?:an? )?([a-z]+) ([a-z]+)"
+    # the look-ahead for the first letters lets the engine skip every other position
+    r"\b(?=[iacn])(?:(?:is not|isn't|are not|aren't|never be|can't be) (?:an? )?([a-z]+) ([a-z]+)"
     r"|(?:is|are) (?:an? )?([a-z]+) ([a-z]+) if\b)"
 )
 
@@ -708,15 +709,35 @@ def _frames(nodes: Sequence[_Node], topics: Sequence[int]) -> dict[int, str]:
             continue
         title = nodes[t].lower.strip(" .")
         if title and title in node.lower:
-            out[k] = _title_pattern(title).sub(PLACEHOLDER, node.lower)
+            out[k] = _title_put_as_placeholder(node.lower, title)
     return out
 
 
-@functools.lru_cache(maxsize=1 << 12)
-def _title_pattern(title: str) -> re.Pattern[str]:
-    """A topic title as a whole phrase (compiled once: an edition has hundreds of
-    titles, more than the ``re`` module's own cache keeps)."""
-    return re.compile(rf"\b{re.escape(title)}\b")
+def _is_word_char(text: str, at: int) -> bool:
+    """``text[at]`` is a character of ``\\w`` (a letter, digit or underscore); out of
+    range, it is not."""
+    return 0 <= at < len(text) and (text[at].isalnum() or text[at] == "_")
+
+
+def _title_put_as_placeholder(lower: str, title: str) -> str:
+    """``lower`` with each occurrence of ``title`` as a whole phrase put as ``§``: what
+    ``re.sub(rf"\\b{re.escape(title)}\\b", "§", lower)`` gives, by ``str.find``. A
+    regex compiled per title cost more than all the searches (an edition has
+    hundreds of titles, each searched in a few rules)."""
+    parts: list[str] = []
+    last = at = 0
+    end = len(title)
+    while (at := lower.find(title, at)) >= 0:
+        if _is_word_char(lower, at - 1) != _is_word_char(lower, at) and _is_word_char(
+            lower, at + end - 1
+        ) != _is_word_char(lower, at + end):
+            parts.append(lower[last:at])
+            parts.append(PLACEHOLDER)
+            last = at = at + end
+        else:
+            at += 1
+    parts.append(lower[last:])
+    return "".join(parts)
 
 
 def _tree_tables(
