@@ -906,29 +906,26 @@ class _BigramIndex:
         for j in members:
             for f in nodes[j].features():
                 postings[f].append(j)
-        #: Every feature of the indexed texts, also those too common to vote.
-        self.known = frozenset(postings)
-        #: Each feature's texts and the vote it gives them (1 / how many there are), for
-        #: the features held by at most ``MAX_POSTINGS`` texts.
-        self.votes: dict[str, tuple[list[int], float]] = {
-            f: (posting, 1.0 / len(posting))
-            for f, posting in postings.items()
-            if len(posting) <= MAX_POSTINGS
-        }
+        #: Every feature of the indexed texts (also those too common to vote) and its
+        #: texts. A feature held by at most ``MAX_POSTINGS`` texts gives each a vote of
+        #: 1 / how many there are, worked out when a look-up asks for it: the look-ups
+        #: read a few of the tens of thousands of features an index holds.
+        self.postings = postings  # read with .get only: nothing is added
 
     def may_hold(self, feats: frozenset[str], share: float) -> bool:
         """False when fewer than ``share`` of ``feats`` are features of any indexed text:
         then no indexed text holds that share of them, and a look-up can be skipped."""
-        return bool(feats) and len(feats & self.known) / len(feats) >= share
+        return bool(feats) and len(self.postings.keys() & feats) / len(feats) >= share
 
     def top(self, feats: Iterable[str], k: int) -> list[int]:
         # A plain dict, not defaultdict(float): no factory call for each new text voted for.
         votes: dict[int, float] = {}
         vote = votes.get
+        postings = self.postings
         for f in feats:
-            found = self.votes.get(f)
-            if found is not None:
-                posting, w = found
+            posting = postings.get(f)
+            if posting is not None and len(posting) <= MAX_POSTINGS:
+                w = 1.0 / len(posting)
                 for j in posting:
                     votes[j] = vote(j, 0.0) + w
         if len(votes) <= k:
