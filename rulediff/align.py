@@ -2700,15 +2700,21 @@ COMMON_UNIT_RULES = 3
 _SEQUENCE_WORD = re.compile(r"^(?:first|second|third|fourth|fifth|sixth|then|next|finally),?\s+")
 
 
-def _holds(keys: Sequence[str], key: str) -> bool:
-    """One of ``keys`` contains ``key`` (or nearly: a sentence inside a longer one)."""
+def _holds(keys: Sequence[str], key: str, partial: dict[tuple[str, str], float]) -> bool:
+    """One of ``keys`` contains ``key`` (or nearly: a sentence inside a longer one).
+
+    ``partial``: the partial similarities found so far, by (key, k): the same sentences
+    of an old rule are asked about again for each new rule under its ancestor."""
     words = _words(key)
-    return any(
-        len(k) >= len(key) * 0.8
-        and len(words & _words(k)) >= 0.6 * len(words)  # a cheap test first
-        and fuzz.partial_ratio(key, k) >= PLACE_PIECE_SIMILARITY
-        for k in keys
-    )
+    for k in keys:
+        if len(k) < len(key) * 0.8 or len(words & _words(k)) < 0.6 * len(words):
+            continue  # the cheap tests first
+        score = partial.get((key, k))
+        if score is None:
+            score = partial[(key, k)] = fuzz.partial_ratio(key, k)
+        if score >= PLACE_PIECE_SIMILARITY:
+            return True
+    return False
 
 
 def _pieces_in_place(
@@ -2740,6 +2746,7 @@ def _pieces_in_place(
             parent = p.old[k].parent if k is not None else None
     old_keys: dict[int, list[str]] = {}
     kept_keys: dict[int, list[str]] = {}
+    partial: dict[tuple[str, str], float] = {}
     pieces: dict[int, list[tuple[int, bool]]] = defaultdict(list)
     for j, node in enumerate(p.new):
         if p.n2o[j] >= 0 or node.heading or j in in_splits or j in merges:
@@ -2783,7 +2790,7 @@ def _pieces_in_place(
             # A sentence many new rules repeat counts for an old rule that holds it,
             # never against one that does not ("strict": counted against).
             held = [
-                (len(key), repeated, _holds(keys, key) and not _holds(kept, key))
+                (len(key), repeated, _holds(keys, key, partial) and not _holds(kept, key, partial))
                 for key, repeated in mine
             ]
             found = sum(n for n, _repeated, ok in held if ok)
