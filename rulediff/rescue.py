@@ -338,17 +338,16 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             gap = _gap(a, links, len(mine.nodes))
             scored: list[tuple[float, int, float]] = []
             for b in cands:
-                # The cheap test first: a candidate sharing no stem is dropped whatever
-                # the topic tests say (they only read the pairing).
-                shared = words & theirs.stems[b]
-                if not shared:
-                    continue
                 i, j = (a, b) if side == "old" else (b, a)
                 off_topic = not p.same_topic(i, j) or p.defines_other(i, j)
                 if off_topic and not p.another_keywords_rule(i, j):
                     continue  # a template sentence of another keyword, step, zone or term
                 refused = not off_topic and p.on_new_frame(i, j)
                 if refused and side == "old":
+                    continue
+                other = theirs.stems[b]
+                shared = words & other
+                if not shared:
                     continue
                 cosine = mass(shared) / math.sqrt(mine.mass[a] * theirs.mass[b])
                 # Rare words say what a rule is about; the wording says which rule of
