@@ -743,7 +743,8 @@ def _phrased_nodes(nodes: Sequence[_Node]) -> tuple[tuple[int, tuple[tuple[str, 
 
 
 _LINE_PHRASE = re.compile(
-    r"\b(?:(?:is not|isn't|are not|aren't|never be|can't be) (?:an? )?([a-z]+) ([a-z]+)"
+    # the look-ahead for the first letters lets the engine skip every other position
+    r"\b(?=[iacn])(?:(?:is not|isn't|are not|aren't|never be|can't be) (?:an? )?([a-z]+) ([a-z]+)"
     r"|(?:is|are) (?:an? )?([a-z]+) ([a-z]+) if\b)"
 )
 
@@ -792,15 +793,35 @@ def _frames(nodes: Sequence[_Node], topics: Sequence[int]) -> dict[int, str]:
             continue
         title = nodes[t].lower.strip(" .")
         if title and title in node.lower:
-            out[k] = _title_pattern(title).sub(PLACEHOLDER, node.lower)
+            out[k] = _title_put_as_placeholder(node.lower, title)
     return out
 
 
-@functools.lru_cache(maxsize=1 << 12)
-def _title_pattern(title: str) -> re.Pattern[str]:
-    """A topic title as a whole phrase (compiled once: an edition has hundreds of
-    titles, more than the ``re`` module's own cache keeps)."""
-    return re.compile(rf"\b{re.escape(title)}\b")
+def _is_word_char(text: str, at: int) -> bool:
+    """``text[at]`` is a character of ``\\w`` (a letter, digit or underscore); out of
+    range, it is not."""
+    return 0 <= at < len(text) and (text[at].isalnum() or text[at] == "_")
+
+
+def _title_put_as_placeholder(lower: str, title: str) -> str:
+    """``lower`` with each occurrence of ``title`` as a whole phrase put as ``§``: what
+    ``re.sub(rf"\\b{re.escape(title)}\\b", "§", lower)`` gives, by ``str.find``. A
+    regex compiled per title cost more than all the searches (an edition has
+    hundreds of titles, each searched in a few rules)."""
+    parts: list[str] = []
+    last = at = 0
+    end = len(title)
+    while (at := lower.find(title, at)) >= 0:
+        if _is_word_char(lower, at - 1) != _is_word_char(lower, at) and _is_word_char(
+            lower, at + end - 1
+        ) != _is_word_char(lower, at + end):
+            parts.append(lower[last:at])
+            parts.append(PLACEHOLDER)
+            last = at = at + end
+        else:
+            at += 1
+    parts.append(lower[last:])
+    return "".join(parts)
 
 
 def _tree_tables(
@@ -969,29 +990,26 @@ class _BigramIndex:
         for j in members:
             for f in nodes[j].features():
                 postings[f].append(j)
-        #: Every feature of the indexed texts, also those too common to vote.
-        self.known = frozenset(postings)
-        #: Each feature's texts and the vote it gives them (1 / how many there are), for
-        #: the features held by at most ``MAX_POSTINGS`` texts.
-        self.votes: dict[str, tuple[list[int], float]] = {
-            f: (posting, 1.0 / len(posting))
-            for f, posting in postings.items()
-            if len(posting) <= MAX_POSTINGS
-        }
+        #: Every feature of the indexed texts (also those too common to vote) and its
+        #: texts. A feature held by at most ``MAX_POSTINGS`` texts gives each a vote of
+        #: 1 / how many there are, worked out when a look-up asks for it: the look-ups
+        #: read a few of the tens of thousands of features an index holds.
+        self.postings = postings  # read with .get only: nothing is added
 
     def may_hold(self, feats: frozenset[str], share: float) -> bool:
         """False when fewer than ``share`` of ``feats`` are features of any indexed text:
         then no indexed text holds that share of them, and a look-up can be skipped."""
-        return bool(feats) and len(feats & self.known) / len(feats) >= share
+        return bool(feats) and len(self.postings.keys() & feats) / len(feats) >= share
 
     def top(self, feats: Iterable[str], k: int) -> list[int]:
         # A plain dict, not defaultdict(float): no factory call for each new text voted for.
         votes: dict[int, float] = {}
         vote = votes.get
+        postings = self.postings
         for f in feats:
-            found = self.votes.get(f)
-            if found is not None:
-                posting, w = found
+            posting = postings.get(f)
+            if posting is not None and len(posting) <= MAX_POSTINGS:
+                w = 1.0 / len(posting)
                 for j in posting:
                     votes[j] = vote(j, 0.0) + w
         if len(votes) <= k:
@@ -2832,15 +2850,21 @@ COMMON_UNIT_RULES = 3
 _SEQUENCE_WORD = re.compile(r"^(?:first|second|third|fourth|fifth|sixth|then|next|finally),?\s+")
 
 
-def _holds(keys: Sequence[str], key: str) -> bool:
-    """One of ``keys`` contains ``key`` (or nearly: a sentence inside a longer one)."""
+def _holds(keys: Sequence[str], key: str, partial: dict[tuple[str, str], float]) -> bool:
+    """One of ``keys`` contains ``key`` (or nearly: a sentence inside a longer one).
+
+    ``partial``: the partial similarities found so far, by (key, k): the same sentences
+    of an old rule are asked about again for each new rule under its ancestor."""
     words = _words(key)
-    return any(
-        len(k) >= len(key) * 0.8
-        and len(words & _words(k)) >= 0.6 * len(words)  # a cheap test first
-        and fuzz.partial_ratio(key, k) >= PLACE_PIECE_SIMILARITY
-        for k in keys
-    )
+    for k in keys:
+        if len(k) < len(key) * 0.8 or len(words & _words(k)) < 0.6 * len(words):
+            continue  # the cheap tests first
+        score = partial.get((key, k))
+        if score is None:
+            score = partial[(key, k)] = fuzz.partial_ratio(key, k)
+        if score >= PLACE_PIECE_SIMILARITY:
+            return True
+    return False
 
 
 def _pieces_in_place(
@@ -2872,6 +2896,7 @@ def _pieces_in_place(
             parent = p.old[k].parent if k is not None else None
     old_keys: dict[int, list[str]] = {}
     kept_keys: dict[int, list[str]] = {}
+    partial: dict[tuple[str, str], float] = {}
     pieces: dict[int, list[tuple[int, bool]]] = defaultdict(list)
     for j, node in enumerate(p.new):
         if p.n2o[j] >= 0 or node.heading or j in in_splits or j in merges:
@@ -2915,7 +2940,7 @@ def _pieces_in_place(
             # A sentence many new rules repeat counts for an old rule that holds it,
             # never against one that does not ("strict": counted against).
             held = [
-                (len(key), repeated, _holds(keys, key) and not _holds(kept, key))
+                (len(key), repeated, _holds(keys, key, partial) and not _holds(kept, key, partial))
                 for key, repeated in mine
             ]
             found = sum(n for n, _repeated, ok in held if ok)

@@ -448,17 +448,26 @@ def _structures(
     but a quotation around it makes it part of the quotation).
     """
     found: list[Clause] = []
-    for start, end in segments(text, trigger):
-        if from_trigger:
-            first = trigger.search(text, start, end)
-            if first is not None and not _QUOTES.search(text, start, first.start()):
-                start = first.start()
+    for start, end in _parsed_spans(text, trigger, from_trigger=from_trigger):
         found.extend(
             c if start == 0 else shift(c, start)
             for c in _parse(text[start:end])
             if c.kind != "text"
         )
     return found
+
+
+def _parsed_spans(
+    text: str, trigger: re.Pattern[str], *, from_trigger: bool = False
+) -> list[tuple[int, int]]:
+    """The spans of ``text`` that :func:`_structures` parses (see there)."""
+    spans = segments(text, trigger)
+    if from_trigger:
+        for k, (start, end) in enumerate(spans):
+            first = trigger.search(text, start, end)
+            if first is not None and not _QUOTES.search(text, start, first.start()):
+                spans[k] = (first.start(), end)
+    return spans
 
 
 def parse_whole(text: str) -> tuple[Clause, ...]:
@@ -590,9 +599,78 @@ def written_targets(text: str) -> Targets:
 
 @lru_cache(maxsize=1 << 16)
 def _parsed_targets(text: str) -> Targets:
-    return tuple(
-        (r.target_start, r.target_end, r.target) for r in references(text) if r.target_start >= 0
-    )
+    """The written targets of :func:`references`, span by span of what it parses; a span
+    of lone references (:func:`_lone_targets`) is read without the grammar."""
+    if not text or _DIGIT.search(text) is None:
+        return ()
+    found: list[tuple[int, int, str]] = []
+    for start, end in _parsed_spans(text, _REFERENCE_TRIGGER, from_trigger=True):
+        span = text[start:end]
+        targets = _lone_targets(span)
+        if targets is None:
+            refs = iter_references(c for c in _parse(span) if c.kind != "text")
+            targets = tuple((r.target_start, r.target_end, r.target) for r in refs)
+        found.extend((a + start, b + start, t) for a, b, t in targets if a >= 0)
+    return tuple(found)
+
+
+# Why lone references are read without the grammar: most spans :func:`references`
+# parses are one keyword and one rule number closed by the sentence's end, a parenthesis
+# or a quoted title ("rule 702.19b.", "section 6, <title>.)"), or a few such references
+# one after the other ("rule 614, <title>, and rule 615, <title>."), and the parse of each
+# was most of the written targets' cost in a cold alignment. Each piece of such a span
+# (from one reference keyword to the next) cites its one number and nothing else: every
+# other reference form holds a digit (the rest of the piece has none), and the only
+# digit-free continuations of a target, a letter listed or ranged after it ("608.3a and
+# b", "601.2a-h"), are excluded. Nothing before a later keyword can take it into a token
+# of its own: no straight quote or "?" (a quotation of a file that lost its quotes), no
+# curly quotation left open, no colon (a list's lead-in). The grammar stays the one
+# reference parser: tests compare both over the corpus.
+#: One reference keyword and its number: a whole rule number after "rule" (the grammar's
+#: ``RULE_KW`` wants three digits), a section digit after "section"; then no digit.
+_LONE_REFERENCE = re.compile(
+    r"(?:[Rr]ule (\d{3}(?:\.\d+[a-z]?)?)|[Ss]ection (\d))"
+    # not continued by a letter, a digit, a dash or a question mark for a lost dash
+    r"(?![\w\u2013\u2014\u2212\-?\ufffd]|\.\w|\s+[\u2013\u2014\u2212\-]|\s+through\s)"
+    # no letter listed after it ("…, and b", "… or c")
+    r"(?!\s*,\s+(?:(?:and|or)\s+)?[a-z]\b|\s+(?:and/or|and|or)\s+[a-z]\b)"
+    r"\D*"
+)
+#: What could carry a later keyword into a token of another kind (see above).
+_HIDES_LATER_KEYWORD = re.compile(r'["?:]')
+#: A closed curly quotation (a title): what is left of a piece without them must hold no
+#: curly quote.
+_CURLY_QUOTED = re.compile("“[^“”]*”")
+
+
+def _open_quote(piece: str) -> bool:
+    """``piece`` holds a curly quote that closes no quotation it opened."""
+    if "“" not in piece and "”" not in piece:
+        return False
+    rest = _CURLY_QUOTED.sub("", piece)
+    return "“" in rest or "”" in rest
+
+
+def _lone_targets(span: str) -> Targets | None:
+    """The written targets of a span made of lone references (see above), else None."""
+    starts = [m.start() for m in _REFERENCE_TRIGGER.finditer(span)]
+    if not starts or starts[0] != 0:
+        return None
+    ends = [*starts[1:], len(span)]
+    found: list[tuple[int, int, str]] = []
+    for start, end in zip(starts, ends, strict=True):
+        piece = span[start:end]
+        if end < len(span) and (_HIDES_LATER_KEYWORD.search(piece) or _open_quote(piece)):
+            return None
+        m = _LONE_REFERENCE.fullmatch(piece)
+        if m is None:
+            return None
+        group = 1 if m.group(1) is not None else 2
+        rule_id = RuleId.try_parse(m.group(group))
+        if rule_id is None:
+            return None
+        found.append((start + m.start(group), start + m.end(group), str(rule_id)))
+    return tuple(found)
 
 
 # --- written targets kept per edition --------------------------------------------------------

@@ -2524,3 +2524,52 @@ def test_general_subtypes_rule_stays_in_its_place_not_with_a_sibling_types_rule(
     assert "enchantment" not in old.rule("205.3b").text.lower()
     m = by_old(align(old, new), "205.3b")
     assert m.new_ids == ("205.3b",), m
+
+
+# --- topic titles put as placeholders without a regex (round 21) ---------------------------
+@pytest.mark.parametrize(
+    ("lower", "title"),
+    [
+        ("flanking and flanking_x and xflanking, then flanking.", "flanking"),
+        ("a two-headed game of two-headed", "two-headed"),
+        ("(a) b (a)c", "(a)"),
+        ("“x” then “x”y", "“x”"),
+        ("aaa aa aaaa aa", "aa"),
+    ],
+)
+def test_title_put_as_placeholder_is_the_whole_phrase_regex(lower: str, title: str) -> None:
+    from rulediff.align import PLACEHOLDER, _title_put_as_placeholder
+
+    expected = re.sub(rf"\b{re.escape(title)}\b", PLACEHOLDER, lower)
+    assert _title_put_as_placeholder(lower, title) == expected
+
+
+def test_title_put_as_placeholder_over_an_edition() -> None:
+    from rulediff.align import PLACEHOLDER, _rule_nodes, _structure, _title_put_as_placeholder
+
+    nodes = _rule_nodes(corpus_edition("2025-11-14"))
+    _by_first, heads, _topics = _structure(nodes)
+    checked = 0
+    for k, node in enumerate(nodes):
+        for h in heads[k]:
+            title = nodes[h].lower.strip(" .")
+            if title and title in node.lower:
+                expected = re.sub(rf"\b{re.escape(title)}\b", PLACEHOLDER, node.lower)
+                assert _title_put_as_placeholder(node.lower, title) == expected
+                checked += 1
+    assert checked > 100
+
+
+def test_bigram_index_votes_are_one_over_the_posting_length() -> None:
+    # The votes are worked out when a look-up asks: a feature held by few texts counts
+    # for more, one held by more than MAX_POSTINGS texts not at all.
+    from rulediff.align import MAX_POSTINGS
+
+    texts = ["red fox jumps"] + [f"blue bird {k} sings" for k in range(MAX_POSTINGS + 1)]
+    nodes = [_Node(str(k), t, None, False, k) for k, t in enumerate(texts)]
+    index = _BigramIndex(nodes, range(len(nodes)))
+    assert index.top(["red fox"], 3) == [0]
+    assert index.top(["blue bird"], 3) == []  # too common to vote
+    assert index.top(["bird 3", "3 sings", "blue bird"], 1) == [4]
+    assert index.may_hold(frozenset({"red fox", "green cat"}), 0.5)
+    assert not index.may_hold(frozenset({"green cat", "grey owl"}), 0.5)

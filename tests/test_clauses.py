@@ -613,3 +613,73 @@ def references_targets(text: str) -> tuple[tuple[int, int, str], ...]:
     """The written targets straight from :func:`references` (no memo, no table)."""
     found = references(text)
     return tuple((r.target_start, r.target_end, r.target) for r in found if r.target_start >= 0)
+
+
+# --- lone references read without the grammar (round 21) ---------------------------------
+def _grammar_targets(span: str) -> tuple[tuple[int, int, str], ...]:
+    """The written targets of one span as the grammar reads it."""
+    found = iter_references(c for c in clauses_module._parse(span) if c.kind != "text")
+    return tuple((r.target_start, r.target_end, r.target) for r in found if r.target_start >= 0)
+
+
+@pytest.mark.parametrize(
+    "span",
+    [
+        "rule 123.4b.",
+        "rule 123.4).",
+        "rule 456, “Some Title.”",
+        "rule 789.10, “A Title,” and rule 321, “Another Title.”",
+        "rule 123.4), then the rest happens (see rule 456.7).",
+        "section 3, “Things.”)",
+        "Rule 500 applies.",
+    ],
+)
+def test_lone_references_read_as_the_grammar_reads_them(span: str) -> None:
+    lone = clauses_module._lone_targets(span)
+    assert lone is not None, span
+    assert lone == _grammar_targets(span)
+
+
+@pytest.mark.parametrize(
+    "span",
+    [
+        "rules 123.4 and 123.5.",  # a plural keyword: a list may follow
+        "rule 123.4a and b.",  # a letter listed after the number
+        "rule 123.4a, and c.",
+        "rule 123.4a-c.",  # a letter range
+        "rule 123.4a – c.",
+        "rule 123.4a?c.",  # a range whose dash the file lost
+        "rule 123.4 and 123.5.",  # a second number
+        "rule 12.",  # "rule" wants three digits
+        "rule 123, “A title with rule 456.”",  # a keyword inside a quotation
+        "rule 123: Items are X, Y, and rule 456.",  # a colon before a later keyword
+        'rule 123 "quoted rule 456."',  # straight quotes
+        "subrule 123.4b.",  # not the keyword the pattern reads
+        "see 123.4.",
+        "rule 123.4 costs {2}.",  # a digit after the reference
+    ],
+)
+def test_lone_references_leave_every_other_span_to_the_grammar(span: str) -> None:
+    assert clauses_module._lone_targets(span) is None, span
+
+
+@pytest.mark.parametrize("date", ["2001-09-24", "2008-05-01", "2016-01-16", "2025-11-14"])
+def test_lone_references_equal_the_grammar_over_an_edition(date: str) -> None:
+    # Every span references() parses, read both ways: the same targets, and most spans
+    # are read without the grammar.
+    edition = corpus_edition(date)
+    lone = spans = 0
+    for text in edition_texts(edition):
+        if not text:
+            continue
+        for start, end in clauses_module._parsed_spans(
+            text, clauses_module._REFERENCE_TRIGGER, from_trigger=True
+        ):
+            span = text[start:end]
+            spans += 1
+            read = clauses_module._lone_targets(span)
+            if read is not None:
+                lone += 1
+                assert read == _grammar_targets(span), span[:80]
+        assert clauses_module._parsed_targets.__wrapped__(text) == references_targets(text)
+    assert spans == 0 or lone > 0
