@@ -2240,7 +2240,7 @@ def _follow_grafted_clauses(
                     continue
                 if len(_stems(run) - explained) < GRAFT_NEW_WORDS:
                     continue  # the kept text reworded, not a clause brought in
-                if old_words.holders(run) != 1 or new_words.holders(run) != 1:
+                if old_words.holders(run, 2) != 1 or new_words.holders(run, 2) != 1:
                     continue  # a stock phrase of several rules says nothing
                 if not _closest_in_family(p, i, j, run, family, sources):
                     continue
@@ -2590,12 +2590,18 @@ class _WordLists:
             self.gram_sets[k] = frozenset(tuple(w[s : s + n]) for s in range(len(w) - n + 1))
         return self.gram_sets[k]
 
-    def holders(self, run: Sequence[str]) -> int:
-        """How many texts of the side say the run (those without its longest word skipped)."""
+    def holders(self, run: Sequence[str], up_to: int) -> int:
+        """How many texts of the side say the run, counted up to ``up_to`` (the callers ask
+        "one or more?", "three or more?": the count stops there; texts without the run's
+        longest word are skipped)."""
         longest = max(run, key=len)
-        return sum(
-            1 for k, text in enumerate(self.texts) if longest in text and _holds_run(self[k], run)
-        )
+        count = 0
+        for k, text in enumerate(self.texts):
+            if longest in text and _holds_run(self[k], run):
+                count += 1
+                if count == up_to:
+                    break
+        return count
 
 
 def _closest_in_family(

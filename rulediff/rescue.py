@@ -641,7 +641,7 @@ def _tied_by_stock_runs(
     stock = [
         run
         for run in _runs(old_words[i], new_words[j], STOCK_RUN_WORDS)
-        if new_words.holders(run) >= STOCK_RUN_RULES
+        if new_words.holders(run, STOCK_RUN_RULES) >= STOCK_RUN_RULES
     ]
     in_stock = _stems(" ".join(w for run in stock for w in run))
     if not ties <= in_stock:
