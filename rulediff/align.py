@@ -2312,6 +2312,19 @@ def _slot_counterparts(
     return sorted(found)
 
 
+def _rule_stems(nodes: list[_Node]) -> tuple[list[frozenset[str]], frozenset[str]]:
+    """Each node's content stems (none for a heading), and the stems found in more than
+    ``SLOT_COMMON_SHARE`` of the edition's rules (common wording)."""
+    stems = [frozenset() if node.heading else _content_stems(node) for node in nodes]
+    counts = Counter(s for found in stems for s in found)
+    rules = sum(1 for node in nodes if not node.heading)
+    return stems, frozenset(s for s, c in counts.items() if c > SLOT_COMMON_SHARE * rules)
+
+
+# One edition's alone: kept for the next pairing of a run.
+_rule_stems_of = LastUsed(_rule_stems)
+
+
 def _follow_closed_slots(
     p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
 ) -> None:
@@ -2323,10 +2336,11 @@ def _follow_closed_slots(
     and its next sibling), the rule's place lies between them, and nothing stands there
     but subrules of the first: the rule was folded into one of those rules. The one it
     went into holds clearly the most of its rare content stems (stems in at most
-    ``SLOT_COMMON_SHARE`` of either edition's rules) that its own sources lack, more than
-    any free rule in the slot holds at all; a free new rule elsewhere holding more of
-    them is its home instead. Rules written for a subject the old edition lacks are no
-    place for it. It must keep its topic and its name there.
+    ``SLOT_COMMON_SHARE`` of either edition's rules) that its own sources lack, ahead
+    of every other rule there (a free subrule counts the stems it adds to its parent's);
+    a free new rule elsewhere holding more of them is its home instead. Rules written
+    for a subject the old edition lacks are no place for it. It must keep its topic and
+    its name there. Run last: nothing after it pairs free rules.
     """
     in_splits, in_merges = _grouped(splits, merges)
     free_olds = [
@@ -2336,7 +2350,9 @@ def _follow_closed_slots(
     ]
     if not free_olds:
         return
-    common: set[str] | None = None
+    old_stems, old_common = _rule_stems_of(p.old)
+    new_stems, new_common = _rule_stems_of(p.new)
+    common = old_common | new_common
 
     def elsewhere(i: int, x: int) -> bool:
         """Free new ``x`` is written for a subject the old edition lacks."""
@@ -2349,7 +2365,7 @@ def _follow_closed_slots(
     for i in free_olds:
         slot = _slot_counterparts(p, i, splits, merges)
         taken: set[int] = set()
-        free: set[int] = set()
+        free: set[tuple[int, int]] = set()
         for a, b in zip(slot, slot[1:], strict=False):
             if p.new[b].parent != p.new[a].parent:
                 continue
@@ -2358,7 +2374,7 @@ def _follow_closed_slots(
                 continue  # not next siblings: other rules stand between
             taken.update(k for k in (a, b) if k not in in_splits)
             free.update(
-                x
+                (x, a)
                 for x in between
                 if not p.new[x].heading
                 and _free_new(p, x, in_splits, merges)
@@ -2366,29 +2382,23 @@ def _follow_closed_slots(
             )
         if not taken:
             continue
-        if common is None:
-            df: Counter = Counter()
-            for nodes in (p.old, p.new):
-                rules = [n for n in nodes if not n.heading]
-                counts = Counter(s for n in rules for s in _content_stems(n))
-                df.update({s for s, c in counts.items() if c > SLOT_COMMON_SHARE * len(rules)})
-            common = set(df)
-        stems = _content_stems(p.old[i]) - common
+        stems = old_stems[i] - common
         scores: list[tuple[int, bool, int]] = []
         for j in sorted(taken):
             sources = merges.get(j) or [p.n2o[j]]
-            theirs = frozenset().union(*(_content_stems(p.old[s]) for s in sources))
-            scores.append((len((stems & _content_stems(p.new[j])) - theirs), True, j))
-        scores += [(len(stems & _content_stems(p.new[x])), False, x) for x in sorted(free)]
+            theirs = frozenset().union(*(old_stems[s] for s in sources))
+            scores.append((len((stems & new_stems[j]) - theirs), True, j))
+        # a subrule restates its parent's frame: only the words it adds tell
+        scores += [(len(stems & new_stems[x] - new_stems[a]), False, x) for x, a in sorted(free)]
         scores.sort(key=lambda t: (-t[0], t[2]))
         most, is_taken, j = scores[0]
         if not is_taken or most < SLOT_BROUGHT_STEMS:
             continue
         if len(scores) > 1 and scores[1][0] > most - SLOT_BROUGHT_MARGIN:
             continue
-        held = len(stems & _content_stems(p.new[j]))
+        held = len(stems & new_stems[j])
         if any(
-            len(stems & _content_stems(p.new[x])) > held and not elsewhere(i, x)
+            len(stems & new_stems[x]) > held and not elsewhere(i, x)
             for x in range(len(p.new))
             if not p.new[x].heading and _free_new(p, x, in_splits, merges)
         ):
