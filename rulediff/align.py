@@ -2451,6 +2451,130 @@ def _follow_reworded_sentences_into_taken_rules(
     _join_lone_receivers(p, found, splits, merges, in_merges)
 
 
+#: A stem found in more than this share of an edition's rules is common wording: it
+#: says nothing about where one rule went.
+SLOT_COMMON_SHARE = 0.05
+#: The rule a free old rule went into holds at least this many of its rare stems that
+#: the rule's own sources lack ...
+SLOT_BROUGHT_STEMS = 3
+#: ... this many more than any other rule beside its slot.
+SLOT_BROUGHT_MARGIN = 2
+
+
+def _slot_counterparts(
+    p: _Pairing, i: int, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> list[int]:
+    """The new counterparts of old ``i``'s nearest relatives (the sibling before it, the
+    sibling after it, its first subrule), in new order: where its text would stand."""
+    node = p.old[i]
+    siblings = p.old_children.get(node.parent, [])
+    place = siblings.index(i)
+    relatives = siblings[max(0, place - 1) : place] + siblings[place + 1 : place + 2]
+    relatives += p.old_children.get(node.id, [])[:1]
+    source_of = {k: j for j, group in merges.items() for k in group}
+    found: set[int] = set()
+    for k in relatives:
+        j = p.o2n[k] if p.o2n[k] >= 0 else source_of.get(k, -1)
+        if j >= 0 and k not in splits and not p.new[j].heading:
+            found.add(j)
+    return sorted(found)
+
+
+def _rule_stems(nodes: list[_Node]) -> tuple[list[frozenset[str]], frozenset[str]]:
+    """Each node's content stems (none for a heading), and the stems found in more than
+    ``SLOT_COMMON_SHARE`` of the edition's rules (common wording)."""
+    stems = [frozenset() if node.heading else _content_stems(node) for node in nodes]
+    counts = Counter(s for found in stems for s in found)
+    rules = sum(1 for node in nodes if not node.heading)
+    return stems, frozenset(s for s, c in counts.items() if c > SLOT_COMMON_SHARE * rules)
+
+
+# One edition's alone: kept for the next pairing of a run.
+_rule_stems_of = LastUsed(_rule_stems)
+
+
+def _follow_closed_slots(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """A free old rule whose place is gone went into the rule beside that place that
+    holds its words.
+
+    When the counterparts of an old rule's nearest relatives (the sibling before it, the
+    sibling after it, its first subrule) follow each other in the new edition (a rule
+    and its next sibling), the rule's place lies between them, and nothing stands there
+    but subrules of the first: the rule was folded into one of those rules. The one it
+    went into holds clearly the most of its rare content stems (stems in at most
+    ``SLOT_COMMON_SHARE`` of either edition's rules) that its own sources lack, ahead
+    of every other rule there (a free subrule counts the stems it adds to its parent's);
+    a free new rule elsewhere holding more of them is its home instead. Rules written
+    for a subject the old edition lacks are no place for it. It must keep its topic and
+    its name there. Run last: nothing after it pairs free rules.
+    """
+    in_splits, in_merges = _grouped(splits, merges)
+    free_olds = [
+        i
+        for i, node in enumerate(p.old)
+        if p.o2n[i] < 0 and not node.heading and i not in splits and i not in in_merges
+    ]
+    if not free_olds:
+        return
+    old_stems, old_common = _rule_stems_of(p.old)
+    new_stems, new_common = _rule_stems_of(p.new)
+    common = old_common | new_common
+
+    def elsewhere(i: int, x: int) -> bool:
+        """Free new ``x`` is written for a subject the old edition lacks."""
+        return (
+            _under_new_subject(p, x)
+            or _written_for_new_subject(p, i, x)
+            or _opens_with_new_subject(p, x)
+        )
+
+    for i in free_olds:
+        slot = _slot_counterparts(p, i, splits, merges)
+        taken: set[int] = set()
+        free: set[tuple[int, int]] = set()
+        for a, b in zip(slot, slot[1:], strict=False):
+            if p.new[b].parent != p.new[a].parent:
+                continue
+            between = range(a + 1, b)
+            if any(not _new_under(p, x, p.new[a].id) for x in between):
+                continue  # not next siblings: other rules stand between
+            taken.update(k for k in (a, b) if k not in in_splits)
+            free.update(
+                (x, a)
+                for x in between
+                if not p.new[x].heading
+                and _free_new(p, x, in_splits, merges)
+                and not elsewhere(i, x)
+            )
+        if not taken:
+            continue
+        stems = old_stems[i] - common
+        scores: list[tuple[int, bool, int]] = []
+        for j in sorted(taken):
+            sources = merges.get(j) or [p.n2o[j]]
+            theirs = frozenset().union(*(old_stems[s] for s in sources))
+            scores.append((len((stems & new_stems[j]) - theirs), True, j))
+        # a subrule restates its parent's frame: only the words it adds tell
+        scores += [(len(stems & new_stems[x] - new_stems[a]), False, x) for x, a in sorted(free)]
+        scores.sort(key=lambda t: (-t[0], t[2]))
+        most, is_taken, j = scores[0]
+        if not is_taken or most < SLOT_BROUGHT_STEMS:
+            continue
+        if len(scores) > 1 and scores[1][0] > most - SLOT_BROUGHT_MARGIN:
+            continue
+        held = len(stems & new_stems[j])
+        if any(
+            len(stems & new_stems[x]) > held and not elsewhere(i, x)
+            for x in range(len(p.new))
+            if not p.new[x].heading and _free_new(p, x, in_splits, merges)
+        ):
+            continue  # a free new rule holds more of its words: its home may be there
+        if p.same_topic(i, j) and _keeps_its_name(p.old[i], p.new[j]):
+            _join_merge(p, i, j, splits, merges, in_merges)
+
+
 def _follow_sentences_into_free_rules(
     p: _Pairing, prov: _Provenance, splits: dict[int, list[int]], merges: dict[int, list[int]]
 ) -> None:
@@ -3689,6 +3813,7 @@ def align(old: Edition, new: Edition, *, use_cache: bool = True) -> Alignment:
     rescue.pair_clearly_closest(rules, splits, merges)
     # Last of the joins: a rule it takes is no longer a free rival for the rescue passes.
     _follow_reworded_sentences_into_taken_rules(rules, splits, merges)
+    _follow_closed_slots(rules, splits, merges)
     _drop_foreign_sources(rules, merges)
     _withdraw_new_subject_matches(rules, splits)
     rule_pairs = _groups(rules, splits, merges)

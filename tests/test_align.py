@@ -1347,6 +1347,85 @@ def test_statement_of_a_free_rule_from_a_taken_rule_in_the_corpus() -> None:
     assert m.kind == "split" and m.new_ids == ("403.2", "403.3"), m
 
 
+_DRAFT_OLD = """
+1. Drafts
+
+300. Drafting
+
+300.1. Before a draft, the organiser announces how many rounds it lasts.
+
+300.2. To begin the draft, every player empties a satchel of marbles, face down, into a tray.
+
+300.2a A draft pool may hold fewer than forty marbles; with fewer than ten one loses.
+
+300.3. The draft proceeds like a normal round. Randomly choose who picks first.
+
+300.4. At the end of the draft, each player returns all marbles to the bag.
+"""
+
+_DRAFT_NEW = """
+1. Drafts
+
+300. Drafting
+
+300.1. Before a draft, the organiser announces how many rounds it lasts.
+
+300.2. As the draft begins, every player empties their satchel of marbles into a tray.
+
+300.3. As every player picks ten marbles at the start, with fewer than ten one loses.
+
+300.4. At the end of the draft, each player returns all marbles to the bag.
+"""
+
+
+def test_free_rule_whose_place_is_gone_joins_the_neighbour_holding_its_words(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The old draft-start rule sat between its siblings and above its subrule; in the new
+    # edition its next sibling's counterpart (300.2) is followed at once by its subrule's
+    # (300.3): no place is left for it, and 300.2 holds its words (satchel, marbles,
+    # tray) that its own source lacks. The step is run by itself on set matches.
+    from rulediff import align as align_module
+    from rulediff.align import _follow_closed_slots, _Pairing, _rule_nodes
+
+    # A toy edition has a few rules: a stem in two of them is not common wording here.
+    monkeypatch.setattr(align_module, "SLOT_COMMON_SHARE", 0.25)
+
+    def merges_found(old_text: str, new_text: str, links: dict[str, str]) -> dict[str, list[str]]:
+        p = _Pairing(_rule_nodes(edition(old_text)), _rule_nodes(edition(new_text)))
+        old_at = {n.id: i for i, n in enumerate(p.old)}
+        new_at = {n.id: j for j, n in enumerate(p.new)}
+        for o, n in links.items():
+            p.pair(old_at[o], new_at[n], 50.0, "fuzzy")
+        merges: dict[int, list[int]] = {}
+        _follow_closed_slots(p, {}, merges)
+        return {p.new[j].id: [p.old[i].id for i in group] for j, group in merges.items()}
+
+    links = {"1": "1", "300": "300", "300.1": "300.1", "300.3": "300.2"}
+    links |= {"300.2a": "300.3", "300.4": "300.4"}
+    assert merges_found(_DRAFT_OLD, _DRAFT_NEW, links) == {"300.2": ["300.2", "300.3"]}
+    # A free subrule between the two counterparts holding its words as well is a place of
+    # its own: left undecided.
+    between = "300.2a Each satchel of marbles is emptied face down into a tray.\n\n300.3. As every"
+    assert merges_found(_DRAFT_OLD, _DRAFT_NEW.replace("300.3. As every", between), links) == {}
+    # Without the words (the new rule says nothing of satchels or marbles) no place decides.
+    bare = _DRAFT_NEW.replace("empties their satchel of marbles into a tray", "sits down")
+    assert merges_found(_DRAFT_OLD, bare, links) == {}
+    # Its relatives' counterparts apart, another rule between them: its place may be there.
+    apart = {"1": "1", "300": "300", "300.1": "300.4", "300.3": "300.2", "300.4": "300.1"}
+    assert merges_found(_DRAFT_OLD, _DRAFT_NEW, apart) == {}
+
+
+def test_free_rule_whose_place_is_gone_in_the_corpus() -> None:
+    # Subgames: the old rule setting each library aside to start the subgame sat between
+    # the rule on how the subgame proceeds and above its own subrule on small decks; the
+    # new edition's subgame-start rule (the first one's counterpart) is followed at once
+    # by the small-deck rule, and it moves each library.
+    old, new = corpus_edition("2004-10-01"), corpus_edition("2009-07-11")
+    m = by_new(align(old, new), "712.2")
+    assert m.kind == "merged" and m.old_ids == ("506.3", "506.4"), m
+
+
 _OPENING = (
     "1. Widget Basics\n\n"
     "100. Opening the Match\n\n"
