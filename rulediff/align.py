@@ -2483,7 +2483,8 @@ def _slot_counterparts(
 def _rule_stems(nodes: list[_Node]) -> tuple[list[frozenset[str]], frozenset[str]]:
     """Each node's content stems (none for a heading), and the stems found in more than
     ``SLOT_COMMON_SHARE`` of the edition's rules (common wording)."""
-    stems = [frozenset() if node.heading else _content_stems(node) for node in nodes]
+    side_stems = rescue.stems_of(nodes)
+    stems = [frozenset() if node.heading else side_stems[k] for k, node in enumerate(nodes)]
     counts = Counter(s for found in stems for s in found)
     rules = sum(1 for node in nodes if not node.heading)
     return stems, frozenset(s for s, c in counts.items() if c > SLOT_COMMON_SHARE * rules)

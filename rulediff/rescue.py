@@ -1041,6 +1041,11 @@ def _compute_stems_and_postings(
 _stems_and_postings = LastUsed(_compute_stems_and_postings)
 
 
+def stems_of(nodes: Sequence[_Node]) -> list[frozenset[str]]:
+    """One edition's stem sets, as the rescue pass reads them (kept for the pairing)."""
+    return _stems_and_postings(nodes)[0]
+
+
 def _links(
     p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
 ) -> tuple[dict[int, list[int]], dict[int, list[int]]]:
