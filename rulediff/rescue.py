@@ -1434,6 +1434,9 @@ def recover(
                 continue  # written for a new subject or another keyword (still a rival)
             if _drops_parent_term(p, i, j, [b for b in news if b != j and free_new(b)]):
                 continue  # another free text keeps what the old text says of its parent
+            taken = [k for k in _with_subrules(p.new_children, p.new, [g]) if p.n2o[k] >= 0]
+            if _restated_in_taken_rule(p, i, j, score, taken, old, idf):
+                continue  # the old text lives on as a new sentence of a matched rule
             rivals = [
                 s
                 for (a, b), s in table.items()
@@ -1446,6 +1449,52 @@ def recover(
             if best_elsewhere("new", j, set(olds)) > score + RECOVERY_ELSEWHERE:
                 continue
             p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "structure")
+
+
+def _restated_in_taken_rule(
+    p: _Pairing,
+    i: int,
+    j: int,
+    score: float,
+    taken: Sequence[int],
+    old: _Side,
+    idf: Mapping[str, float],
+) -> bool:
+    """A sentence of a matched new text under the container (``taken``) is closer to old
+    ``i`` than free candidate ``j`` is (its whole text, ``score``, or its closest
+    sentence, by the same measure), and that sentence is new to its rule: nothing of its
+    own old counterpart says it as closely. The old rule was folded into its matched
+    sibling as one more sentence (a step's closing "then the player gets priority" moved
+    into the step's first rule): the free candidate, further off, is no rewrite of it."""
+    own = old.stems[i]
+    own_mass = old.mass[i]
+    text = p.old[i].lower
+
+    def close(sentence: str) -> float:
+        stems = _stems(sentence)
+        shared = stems & own
+        if not shared:
+            return fuzz.ratio(text, sentence) / 200
+        mass = sum(idf.get(w, 0.0) for w in stems)
+        cos = sum(idf.get(w, 0.0) for w in shared) / math.sqrt(own_mass * mass)
+        return (cos + fuzz.ratio(text, sentence) / 100) / 2
+
+    score = max([score, *map(close, _SENTENCE_BREAK.split(p.new[j].lower))])
+
+    for k in taken:
+        source = p.old[p.n2o[k]]
+        sentences = _SENTENCE_BREAK.split(p.new[k].lower)
+        if len(sentences) < 2:
+            continue  # the whole text is its counterpart's rewrite, no added sentence
+        for sentence in sentences:
+            if close(sentence) <= score:
+                continue
+            said_before = max(
+                fuzz.ratio(sentence, earlier) for earlier in _SENTENCE_BREAK.split(source.lower)
+            )
+            if said_before < fuzz.ratio(sentence, text):
+                return True
+    return False
 
 
 def _drops_parent_term(p: _Pairing, i: int, j: int, rivals: Sequence[int]) -> bool:

@@ -1475,3 +1475,68 @@ def test_battle_rule_is_no_piece_of_the_archenemy_scheme_rule() -> None:
     assert "battle" in new.rule("704.5v").text and "battle" not in old.rule("704.5w").text
     m = align(old, new).match_for_old("704.5w")
     assert m is not None and m.new_ids == ("704.6e",), m
+
+
+# --- round 21 (prec21c): an old rule folded into a matched sibling as one more sentence ---
+
+
+def test_an_old_rule_restated_as_a_new_sentence_of_a_matched_sibling_is_not_a_free_rules() -> None:
+    # Paraphrases: the old step ends with a rule on the gardener getting the turn after
+    # the weeds are picked; the new step's first rule (matched to the old first rule)
+    # grew that as its closing sentence. The free new subrule on paying water costs
+    # shares words with the old rule (costs, gardener, turn) but is further off than
+    # that new sentence: the old rule was folded into the sibling, not rewritten there.
+    from rulediff.align import _Node, _Pairing
+    from rulediff.rescue import _restated_in_taken_rule, _weights
+
+    first_old = "The gardener picks which weeds, if any, are pulled out of the bed."
+    folded = (
+        "After the weeds are picked and all water costs are paid, the gardener takes "
+        "the turn to plant seeds and bulbs."
+    )
+    old = [
+        _Node("3", "Garden", None, True, 0),
+        _Node("308", "Weeding Step", "3", True, 1),
+        _Node("308.1", first_old, "308", False, 2),
+        _Node("308.6", folded, "308", False, 3),
+    ]
+    grown = (
+        "As the weeding step starts, the gardener picks the weeds to pull. Then the "
+        "gardener takes the turn and may plant seeds and bulbs."
+    )
+    free = "If any of the water costs need rain, the gardener then may call rain to plant."
+    new = [
+        _Node("3", "Garden", None, True, 0),
+        _Node("308", "Weeding Step", "3", True, 1),
+        _Node("308.1", grown, "308", False, 2),
+        _Node("308.2", free, "308", False, 3),
+    ]
+    p = _Pairing(old, new)
+    p.pair(0, 0, 100.0, "anchor")
+    p.pair(1, 1, 100.0, "anchor")
+    p.pair(2, 2, 60.0, "fuzzy")
+    old_side, _new_side, _index, idf = _weights(p)
+    assert _restated_in_taken_rule(p, 3, 3, 0.45, [2], old_side, idf)
+    # Nothing taken holds it (or the candidate is as close as that sentence): no refusal.
+    assert not _restated_in_taken_rule(p, 3, 3, 0.45, [], old_side, idf)
+    assert not _restated_in_taken_rule(p, 3, 3, 0.99, [2], old_side, idf)
+    # The sentence came from the sibling's own old rule: it says nothing of the old text.
+    p.old[2] = _Node("308.1", first_old + " Then the gardener takes the turn.", "308", False, 2)
+    assert not _restated_in_taken_rule(p, 3, 3, 0.45, [2], old_side, idf)
+
+
+def test_the_priority_rule_after_attacks_is_not_linked_to_the_mana_abilities_subrule() -> None:
+    # 2001-07-23 → 2008-10-01: the old rule giving the active player priority once the
+    # attack is declared and paid for was folded into the new first rule of the step
+    # (its closing sentence); the free new subrule on playing mana abilities for attack
+    # costs shares its cost and ability words but not its subject. No link.
+    old, new = corpus_edition("2001-07-23"), corpus_edition("2008-10-01")
+    assert "priority" in old.rule("308.6").text.lower()
+    assert "priority" in new.rule("308.1").text.lower()
+    assert "priority" not in new.rule("308.2e").text.lower()
+    a = align(old, new)
+    m = a.match_for_old("308.6")
+    assert m is not None and "308.2e" not in m.new_ids, m
+    # the old first rule keeps its counterpart
+    m = a.match_for_old("308.1")
+    assert m is not None and m.new_ids == ("308.1",), m
