@@ -1072,9 +1072,16 @@ def _rivals(
 
 
 def _solve(
-    p: _Pairing, pairs: dict[tuple[int, int], float], *, min_total: float, method: Method = "fuzzy"
+    p: _Pairing,
+    pairs: dict[tuple[int, int], float],
+    *,
+    min_total: float,
+    method: Method = "fuzzy",
+    by_condition: bool = False,
 ) -> int:
-    """Best-first global assignment over scored candidates; returns how many were paired."""
+    """Best-first global assignment over scored candidates; returns how many were paired.
+    ``by_condition``: rules, where a weak link yields to a sibling keeping the old
+    rule's opening condition (:func:`_opening_kept_by_sibling`)."""
     scored = [(base + p.bonus(i, j), base, i, j) for (i, j), base in pairs.items()]
     scored.sort(key=lambda t: (-t[0], -t[1], t[2], t[3]))
     by_old: dict[int, list[tuple[float, float, int]]] = defaultdict(list)
@@ -1092,9 +1099,49 @@ def _solve(
         rivals += [("old", k) for k in _rivals(by_new[j], p.o2n, i, total)]
         if _rival_in_place(p, i, j, rivals):
             continue  # its rival, as close, stands where this one's parent went
+        if by_condition and base < WEAK_FUZZY and _opening_kept_by_sibling(p, i, j):
+            continue  # a free sibling keeps the old rule's condition: the grown rewrite
         p.pair(i, j, round(base, 1), method, tuple(dict.fromkeys(rivals)))
         made += 1
     return made
+
+
+#: An opening clause (up to the first comma or sentence end) of at least this many words
+#: states a rule's condition; two such clauses this similar (edit ratio) are the same one,
+#: and one below OPENING_OTHER is another condition.
+OPENING_WORDS = 6
+OPENING_KEPT = 85.0
+OPENING_OTHER = 60.0
+
+
+def _opening(lower: str) -> str:
+    return re.split(r"[,.;:]", lower, maxsplit=1)[0]
+
+
+def _opening_kept_by_sibling(p: _Pairing, i: int, j: int) -> bool:
+    """A weak link to new ``j`` while a free new rule under the counterpart of old
+    ``i``'s parent opens on ``i``'s own condition, and ``j`` either stands there too but
+    opens on another condition, or stands elsewhere and keeps less of it. A rule is
+    about its condition ("if an effect sets one player's total ..."); a rewrite that kept
+    it in place but grew a paragraph scores lower on the whole text than an equal-length
+    rule about something else, so the whole-text score is not to pick between them."""
+    opening = _opening(p.old[i].lower)
+    if not opening.startswith("if ") or len(opening.split()) < OPENING_WORDS:
+        return False  # no condition stated ("at the start of a game" is a time)
+    home = p.mapped_parent(i)
+    if home is None:
+        return False
+    own = fuzz.ratio(opening, _opening(p.new[j].lower))
+    if p.new[j].parent == home and own >= OPENING_OTHER:
+        return False
+    for k in p.new_children.get(home, ()):
+        if k != j and p.n2o[k] < 0 and not p.new[k].heading:
+            if len(p.new[k].lower) <= len(p.old[i].lower):
+                continue  # a piece keeping the opening (a split), not a grown rewrite
+            kept = fuzz.ratio(opening, _opening(p.new[k].lower))
+            if kept >= OPENING_KEPT and kept > own:
+                return True
+    return False
 
 
 def _rival_in_place(p: _Pairing, i: int, j: int, rivals: list[tuple[str, int]]) -> bool:
@@ -1374,7 +1421,9 @@ def _match_rules(p: _Pairing) -> None:
         olds, news = _free(p)
         old_texts = [i for i in olds if not p.old[i].heading]
         new_texts = [j for j in news if not p.new[j].heading]
-        _solve(p, _candidates(p, old_texts, new_texts, index), min_total=min_total)
+        _solve(
+            p, _candidates(p, old_texts, new_texts, index), min_total=min_total, by_condition=True
+        )
 
     def headings() -> None:
         _match_by_children(p)

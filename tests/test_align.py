@@ -2652,3 +2652,64 @@ def test_bigram_index_votes_are_one_over_the_posting_length() -> None:
     assert index.top(["bird 3", "3 sings", "blue bird"], 1) == [4]
     assert index.may_hold(frozenset({"red fox", "green cat"}), 0.5)
     assert not index.may_hold(frozenset({"green cat", "grey owl"}), 0.5)
+
+
+# --- round 21 (prec21c): a weak link yields to a grown rewrite keeping the old condition ---
+
+
+def test_a_weak_link_yields_to_a_grown_rule_in_place_keeping_the_old_condition() -> None:
+    # Paraphrases: the old team rule on setting one gardener's water total; the new team
+    # rule keeps that condition and grew a second sentence, so a short sibling on another
+    # condition (a gardener can't lose water) is closer on the whole text.
+    from rulediff.align import _Node, _opening_kept_by_sibling, _Pairing
+
+    old = [
+        _Node("606", "Team Gardens", None, True, 0),
+        _Node("606.9", "Water is shared by the team.", "606", False, 1),
+        _Node(
+            "606.9c",
+            "If an effect would set one gardener's water total to a number, the team's "
+            "water total becomes that number.",
+            "606.9",
+            False,
+            2,
+        ),
+    ]
+    grown = (
+        "If an effect sets one gardener's water total to a given number, that gardener "
+        "gains or loses the water needed to reach it. The team's total moves by the same "
+        "amount of water."
+    )
+    other = "If a gardener can't lose water, nobody on that gardener's team can lose water."
+    new = [
+        _Node("810", "Team Gardens", None, True, 0),
+        _Node("810.9", "Water is shared by the team.", "810", False, 1),
+        _Node("810.9c", grown, "810.9", False, 2),
+        _Node("810.9h", other, "810.9", False, 3),
+    ]
+    p = _Pairing(old, new)
+    p.pair(0, 0, 100.0, "anchor")
+    p.pair(1, 1, 100.0, "anchor")
+    assert _opening_kept_by_sibling(p, 2, 3)  # the sibling on another condition yields
+    assert not _opening_kept_by_sibling(p, 2, 2)  # the grown rewrite itself is kept
+    # a piece no longer than the old rule keeping the opening is a split, not a rewrite
+    p.new[2] = _Node("810.9c", "If an effect sets one gardener's water total.", "810.9", False, 2)
+    assert not _opening_kept_by_sibling(p, 2, 3)
+    # an opening that states no condition (a time) says nothing
+    p.old[2] = _Node(
+        "606.9c", "At the start of a team game, water totals are set.", "606.9", False, 2
+    )
+    assert not _opening_kept_by_sibling(p, 2, 3)
+
+
+def test_the_team_life_setting_rule_goes_to_its_grown_rewrite_not_a_short_sibling() -> None:
+    # 2005-08-01 → 2014-05-01: the old Two-Headed Giant rule on an effect setting one
+    # player's life total goes to the new rule keeping that condition (grown by a
+    # paragraph on gaining or losing life), not to the short rule on not losing life.
+    old, new = corpus_edition("2005-08-01"), corpus_edition("2014-05-01")
+    opening = new.rule("810.9c").text.lower().split(",")[0]
+    assert "single player" in opening and "life total" in opening
+    assert "lose life" in new.rule("810.9h").text.lower()
+    assert len(new.rule("810.9c").text) > len(old.rule("606.9c").text)
+    m = align(old, new).match_for_old("606.9c")
+    assert m is not None and m.new_ids == ("810.9c",), m
