@@ -301,9 +301,7 @@ class _Pairing:
         if self.withdrawn_from(i, j):
             return False
         ho, hn = self.old_topic[i], self.new_topic[j]
-        if ho < 0 or hn < 0 or self.o2n[ho] == hn or self.renamed_by_sweep(ho, hn):
-            return True
-        if self.topic_followed(ho, hn):
+        if self.one_topic(ho, hn):
             return True
         if self.under_sibling_topic(ho, hn) and self.drops_own_title(ho, old.lower, new.lower):
             return False  # another keyword's rule, its name left unsaid
@@ -361,12 +359,22 @@ class _Pairing:
         keyword's rule, its name left unsaid. Such a pair shares its wording, not only a
         template, so the rescue pass still weighs it as a rival (never as a pick)."""
         ho, hn = self.old_topic[i], self.new_topic[j]
-        if ho < 0 or hn < 0 or self.o2n[ho] == hn or self.renamed_by_sweep(ho, hn):
-            return False
-        if self.topic_followed(ho, hn):
+        if self.one_topic(ho, hn):
             return False
         return self.under_sibling_topic(ho, hn) and self.drops_own_title(
             ho, self.old[i].lower, self.new[j].lower
+        )
+
+    def one_topic(self, ho: int, hn: int) -> bool:
+        """Old topic ``ho`` and new topic ``hn`` (``-1``: none) are one: no topic on a side,
+        the headings matched, renamed by the pair's wording sweeps, or followed by where
+        their texts went (:meth:`topic_followed`)."""
+        return (
+            ho < 0
+            or hn < 0
+            or self.o2n[ho] == hn
+            or self.renamed_by_sweep(ho, hn)
+            or self.topic_followed(ho, hn)
         )
 
     def topic_followed(self, ho: int, hn: int) -> bool:
@@ -1619,9 +1627,8 @@ def _return_to_slot(p: _Pairing) -> None:
 
     def held(i: int, k: int) -> float:
         """The share (IDF) of new ``k``'s words that old ``i`` says."""
-        words = new.stems[k]
-        total = sum(idf[w] for w in words)
-        return sum(idf[w] for w in words & old.stems[i]) / total if total else 0.0
+        total = new.mass[k]
+        return sum(idf[w] for w in new.stems[k] & old.stems[i]) / total if total else 0.0
 
     for i in weak:
         j = p.o2n[i]
