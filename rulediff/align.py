@@ -321,7 +321,7 @@ class _Pairing:
                     self.one_word_headings[_root(names[0])].append(h)
         named = self.opening_names.get(j)
         if named is None:
-            opening = re.split(r"[,.;:]", self.new[j].lower, maxsplit=1)[0]
+            opening = _opening(self.new[j].lower)
             said = _text_roots(opening)
             named = self.opening_names[j] = frozenset(said & self.one_word_headings.keys())
         if not named:
@@ -1123,6 +1123,7 @@ OPENING_OTHER = 60.0
 
 
 def _opening(lower: str) -> str:
+    """A text's opening clause: up to its first comma, colon, semicolon or full stop."""
     return re.split(r"[,.;:]", lower, maxsplit=1)[0]
 
 
@@ -3584,7 +3585,7 @@ def _opens_with_new_subject(p: _Pairing, j: int) -> bool:
     that the old edition has no word for and that titles a new heading with no old
     counterpart ("in a [variant] game, ..."): the rule is written for that subject, as
     a rule under that heading would be."""
-    opening = re.split(r"[,.;:]", p.new[j].lower, maxsplit=1)[0]
+    opening = _opening(p.new[j].lower)
     unheard = _words(opening) - p.old_words()
     if not unheard:
         return False
@@ -3603,7 +3604,7 @@ def _written_for_new_subject(p: _Pairing, i: int, j: int) -> bool:
     ho = p.old_topic[i]
     if ho < 0 or p.o2n[ho] < 0:
         return False  # the old topic not (yet) placed: a renamed zone reads as new
-    opening = re.split(r"[,.;:]", p.new[j].lower, maxsplit=1)[0]
+    opening = _opening(p.new[j].lower)
     if re.search(r"\bor\b", opening):
         return False  # the new subject added to an old one: the old rule widened
     home = {_root(w) for w in _content_words(p.new[p.o2n[ho]].lower)}
@@ -3640,7 +3641,7 @@ def _piece_for_new_subject(p: _Pairing, i: int, j: int) -> bool:
     subject anew, and an opening that ``i`` mostly says besides the new word is ``i``
     widened to the new subject ("… split cards … or fused split spells"), not written
     for it."""
-    opening = re.split(r"[,.;:]", p.new[j].lower, maxsplit=1)[0]
+    opening = _opening(p.new[j].lower)
     renamed = _swept_in(p)
     said = {_root(w): w for w in _content_words(opening) if _root(w) not in renamed}
     title_stems, new_titles = _new_heading_words(p)

@@ -633,7 +633,7 @@ def _tied_by_stock_runs(
     template, not a piece cut from ``i``. A piece opening on ``i``'s own subject (the
     case of a variant ``i`` points to) stays a piece. ``new_words``: the new edition's
     word lists (:class:`rulediff.align._WordLists`, kept for the pass)."""
-    from .align import _runs, _SweptTexts, _WordLists  # here: align imports this module
+    from .align import _opening, _runs, _SweptTexts, _WordLists  # here: align imports this module
 
     if not ties:
         return False
@@ -646,7 +646,7 @@ def _tied_by_stock_runs(
     in_stock = _stems(" ".join(w for run in stock for w in run))
     if not ties <= in_stock:
         return False
-    opening = re.split(r"[,.;:]", p.new[j].lower, maxsplit=1)[0]
+    opening = _opening(p.new[j].lower)
     return not (_stems(opening) - in_stock) & _stems(p.old[i].lower)
 
 
