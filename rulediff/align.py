@@ -119,6 +119,8 @@ class _Node:
 
     __slots__ = (
         "id",
+        "place",
+        "printing",
         "text",
         "key",
         "lower",
@@ -130,8 +132,22 @@ class _Node:
         "negated",
     )
 
-    def __init__(self, id: str, text: str, parent: str | None, heading: bool, order: int) -> None:
+    def __init__(
+        self,
+        id: str,
+        text: str,
+        parent: str | None,
+        heading: bool,
+        order: int,
+        place: str | None = None,
+        printing: int = 1,
+    ) -> None:
         self.id = id
+        self.place = place or id
+        """The node's own name in its edition: its number, unless the number is printed
+        again (:func:`_places`). ``parent`` is the parent's place, not its number."""
+        self.printing = printing
+        """Which printing of its number the node is (1, or 2 for the second …)."""
         self.text = text
         self.key = comparison_key(text)
         self.lower = self.key.lower()
@@ -171,22 +187,53 @@ class _Node:
         return self.negated
 
 
-def _rule_nodes(edition: Edition) -> list[_Node]:
-    nodes: list[_Node] = []
+def _places(edition: Edition) -> list[tuple[str, str | None, int]]:
+    """Each body item's place, its parent's place and its printing, in document order.
+
+    A place is the item's number, and for a number printed again (two keyword headings
+    given one number, a subrule letter used twice) the number with its printing
+    (``702.175@2``): unlike the number, it names one item. The parent is the item printed
+    last above it one level up, which is the one its number names when the numbers are
+    right; so the second heading's subrules hang under the second heading, and a rule
+    whose number names the wrong parent (``501.2`` printed again under 510) under the one
+    it is printed under. An item with nothing above it at that level keeps its number's
+    parent.
+    """
+    printed: Counter[str] = Counter()
+    above: dict[int, str] = {}  # depth -> place of the item printed last at that depth
+    out: list[tuple[str, str | None, int]] = []
     for item in edition.body:
         rid = item.id
+        number = str(rid)
+        printed[number] += 1
+        place = number if printed[number] == 1 else f"{number}@{printed[number]}"
         parent = rid.parent
+        depth = rid.depth
+        up = above.get(depth - 1, str(parent)) if parent is not None else None
+        out.append((place, up, printed[number]))
+        above[depth] = place
+        for deeper in [d for d in above if d > depth]:
+            del above[deeper]
+    return out
+
+
+def _rule_nodes(edition: Edition) -> list[_Node]:
+    nodes: list[_Node] = []
+    for item, (place, parent, printing) in zip(edition.body, _places(edition), strict=True):
+        rid = item.id
         heading = getattr(item, "title", None) is not None or rid.is_section
         text = item.title if rid.is_section else item.text  # type: ignore[union-attr]
-        nodes.append(_Node(str(rid), text, str(parent) if parent else None, heading, len(nodes)))
+        nodes.append(_Node(str(rid), text, parent, heading, len(nodes), place, printing))
     return nodes
 
 
 def _example_nodes(edition: Edition) -> list[_Node]:
+    """Examples, each under the place (and of the printing) of the rule it belongs to."""
     nodes: list[_Node] = []
-    for rule in edition.rules:
-        for k, example in enumerate(rule.examples, 1):
-            nodes.append(_Node(f"{rule.id}#ex{k}", example.text, str(rule.id), False, len(nodes)))
+    for item, (place, _, printing) in zip(edition.body, _places(edition), strict=True):
+        for k, example in enumerate(getattr(item, "examples", ()), 1):
+            ident, own = f"{item.id}#ex{k}", f"{place}#ex{k}"
+            nodes.append(_Node(ident, example.text, place, False, len(nodes), own, printing))
     return nodes
 
 
@@ -232,8 +279,8 @@ class _Pairing:
         self.top_cache: dict[int, list[int]] = {}
         self.ratio_cache: dict[tuple[int, int], float] = {}
         # read only: shared with the next pairing of a run (:data:`_structure_of`)
-        self.old_by_id, self.old_heads, self.old_topic = _structure_of(old)
-        self.new_by_first, self.new_heads, self.new_topic = _structure_of(new)
+        self.old_by_place, self.old_heads, self.old_topic = _structure_of(old)
+        self.new_by_place, self.new_heads, self.new_topic = _structure_of(new)
         self.descendant_counts: tuple[Counter, Counter] | None = None
         self.word_weights: tuple | None = None
         """The rescue passes' stem sets, word index and IDF (:mod:`rulediff.rescue`): the
@@ -557,14 +604,14 @@ class _Pairing:
         self.alternatives.pop(i, None)
 
     def mapped_parent(self, i: int) -> str | None:
-        """The new id of old node ``i``'s parent, when that parent is matched."""
+        """The new place of old node ``i``'s parent, when that parent is matched."""
         parent = self.old[i].parent
         if parent is None:
             return None
-        k = self.old_by_id.get(parent)
+        k = self.old_by_place.get(parent)
         if k is None or self.o2n[k] < 0:
             return None
-        return self.new[self.o2n[k]].id
+        return self.new[self.o2n[k]].place
 
     def bonus(self, i: int, j: int) -> float:
         old, new = self.old[i], self.new[j]
@@ -640,14 +687,14 @@ def _is_section(node: _Node) -> bool:
     return node.id.isdigit() and len(node.id) == 1
 
 
-def _heading_ancestors(nodes: Sequence[_Node], by_id: dict[str, int]) -> list[tuple[int, ...]]:
+def _heading_ancestors(nodes: Sequence[_Node], by_place: dict[str, int]) -> list[tuple[int, ...]]:
     """For each node, the headings above it, nearest first."""
     out: list[tuple[int, ...]] = []
     for node in nodes:
         heads: list[int] = []
         parent = node.parent
         while parent is not None:
-            k = by_id.get(parent)
+            k = by_place.get(parent)
             if k is None:
                 break
             if nodes[k].heading:
@@ -835,8 +882,9 @@ def _title_put_as_placeholder(lower: str, title: str) -> str:
 def _tree_tables(
     nodes: list[_Node],
 ) -> tuple[dict[str, list[int]], dict[str | None, list[int]], dict[int, int]]:
-    """An edition's nodes by id, each parent's children in order, and each node's place
-    among its siblings. Plain dicts, read only: every parent asked for is some node's."""
+    """An edition's nodes by id, each parent's children in order (by the parent's place),
+    and each node's position among its siblings. Plain dicts, read only: every parent
+    asked for is some node's."""
     by_id: dict[str, list[int]] = defaultdict(list)
     children: dict[str | None, list[int]] = defaultdict(list)
     for k, node in enumerate(nodes):
@@ -849,13 +897,11 @@ def _tree_tables(
 def _structure(
     nodes: list[_Node],
 ) -> tuple[dict[str, int], list[tuple[int, ...]], list[int]]:
-    """An edition's nodes by first id, each node's heading ancestors and its topic: what
+    """An edition's nodes by place, each node's heading ancestors and its topic: what
     a pairing derives from one side alone."""
-    by_first: dict[str, int] = {}
-    for k, node in enumerate(nodes):
-        by_first.setdefault(node.id, k)
-    heads = _heading_ancestors(nodes, by_first)
-    return by_first, heads, [_topic(nodes, h) for h in heads]
+    by_place = {node.place: k for k, node in enumerate(nodes)}
+    heads = _heading_ancestors(nodes, by_place)
+    return by_place, heads, [_topic(nodes, h) for h in heads]
 
 
 def _edition_frames(nodes: list[_Node]) -> tuple[dict[int, str], frozenset[str], frozenset[str]]:
@@ -1173,12 +1219,12 @@ def _match_by_children(p: _Pairing) -> None:
     ("Third, the active player gets priority…" → "Fourth, …" with 505.5a → 505.6a), is
     found by where its children went; a rule (not a heading) must still resemble it.
     """
-    free_new = {p.new[j].id: j for j, n in enumerate(p.new) if p.n2o[j] < 0}
+    free_new = {p.new[j].place: j for j, n in enumerate(p.new) if p.n2o[j] < 0}
     pairs: list[tuple[float, int, int]] = []
     for i, node in enumerate(p.old):
         if p.o2n[i] >= 0:
             continue
-        kids = p.old_children.get(node.id, [])
+        kids = p.old_children.get(node.place, [])
         votes = Counter(p.new[p.o2n[k]].parent for k in kids if p.o2n[k] >= 0)
         if not votes:
             continue
@@ -1314,12 +1360,12 @@ def _match_headings_to_texts(p: _Pairing) -> list[int]:
         if not node.heading or p.o2n[h] >= 0 or _is_section(node):
             continue
         votes = Counter(
-            p.new[p.o2n[k]].parent for k in p.old_children.get(node.id, ()) if p.o2n[k] >= 0
+            p.new[p.o2n[k]].parent for k in p.old_children.get(node.place, ()) if p.o2n[k] >= 0
         )
         if not votes:
             continue
         (target, count), total = votes.most_common(1)[0], sum(votes.values())
-        j = p.new_by_first.get(target) if target is not None else None
+        j = p.new_by_place.get(target) if target is not None else None
         if j is None or p.new[j].heading or p.n2o[j] >= 0:
             continue
         if count >= 2 and count >= 0.75 * total and _says_title(p, h, j):
@@ -1460,10 +1506,10 @@ def _match_gaps(p: _Pairing) -> None:
     for parent, kids in p.old_children.items():
         if parent is None:
             continue
-        k = p.old_by_id.get(parent)
+        k = p.old_by_place.get(parent)
         if k is None or p.o2n[k] < 0:
             continue
-        new_kids = p.new_children.get(p.new[p.o2n[k]].id, [])
+        new_kids = p.new_children.get(p.new[p.o2n[k]].place, [])
         pos = {j: n for n, j in enumerate(new_kids)}
         for n, i in enumerate(kids):
             if p.o2n[i] >= 0 or p.old[i].heading:
@@ -1524,7 +1570,7 @@ def _match_siblings_by_words(p: _Pairing, sweeps: Iterable[tuple[str, str]]) -> 
         parent = new_node.parent
         while parent is not None:
             under[parent].append(j)
-            k = p.new_by_first.get(parent)
+            k = p.new_by_place.get(parent)
             parent = p.new[k].parent if k is not None else None
     found: list[tuple[float, int, int]] = []
     options_of_old: dict[int, list[tuple[float, int]]] = defaultdict(list)
@@ -1534,11 +1580,11 @@ def _match_siblings_by_words(p: _Pairing, sweeps: Iterable[tuple[str, str]]) -> 
             continue
         parent, target = node.parent, None
         while parent is not None:  # the nearest matched ancestor's counterpart
-            k = p.old_by_id.get(parent)
+            k = p.old_by_place.get(parent)
             if k is None:
                 break
             if p.o2n[k] >= 0:
-                target = p.new[p.o2n[k]].id
+                target = p.new[p.o2n[k]].place
                 break
             parent = p.old[k].parent
         if target is None or len(under.get(target, ())) > SIBLING_MAX:
@@ -1744,16 +1790,16 @@ def _grouped(
 def _in_place(p: _Pairing, i: int, j: int) -> bool:
     """New ``j`` lies under the counterpart of old ``i``'s nearest matched ancestor."""
     top = _place_of(p, i)
-    return top >= 0 and _new_under(p, j, p.new[top].id)
+    return top >= 0 and _new_under(p, j, p.new[top].place)
 
 
 def _new_under(p: _Pairing, j: int, target: str) -> bool:
-    """New node ``j`` is a descendant of the new rule ``target``."""
+    """New node ``j`` is a descendant of the new rule whose place is ``target``."""
     parent = p.new[j].parent
     while parent is not None:
         if parent == target:
             return True
-        k = p.new_by_first.get(parent)
+        k = p.new_by_place.get(parent)
         parent = p.new[k].parent if k is not None else None
     return False
 
@@ -2069,7 +2115,7 @@ def _sentence_splits(
         if not _keeps_its_name(p.old[i], p.new[j]):
             continue  # a shared template sentence; the rule's own name is gone
         topic = p.old_topic[i]
-        if topic >= 0 and p.o2n[topic] >= 0 and not _new_under(p, j, p.new[p.o2n[topic]].id):
+        if topic >= 0 and p.o2n[topic] >= 0 and not _new_under(p, j, p.new[p.o2n[topic]].place):
             continue  # its keyword or step went elsewhere: a shared sentence, not a merge
         _join_merge(p, i, j, splits, merges, in_merges)
 
@@ -2527,7 +2573,7 @@ def _slot_counterparts(
     siblings = p.old_children.get(node.parent, [])
     place = siblings.index(i)
     relatives = siblings[max(0, place - 1) : place] + siblings[place + 1 : place + 2]
-    relatives += p.old_children.get(node.id, [])[:1]
+    relatives += p.old_children.get(node.place, [])[:1]
     source_of = {k: j for j, group in merges.items() for k in group}
     found: set[int] = set()
     for k in relatives:
@@ -2596,7 +2642,7 @@ def _follow_closed_slots(
             if p.new[b].parent != p.new[a].parent:
                 continue
             between = range(a + 1, b)
-            if any(not _new_under(p, x, p.new[a].id) for x in between):
+            if any(not _new_under(p, x, p.new[a].place) for x in between):
                 continue  # not next siblings: other rules stand between
             taken.update(k for k in (a, b) if k not in in_splits)
             free.update(
@@ -2818,14 +2864,14 @@ def _follow_listed_rules(
             continue
         if "rule" not in node.lower:
             continue  # a cheap test first: a list by reference says "see rule …"
-        listed = {p.old_by_id.get(r) for r in references(node.text)} - {None, i}
+        listed = {p.old_by_place.get(r) for r in references(node.text)} - {None, i}
         if len(listed) < LIST_REFERENCES:
             continue
         parents = {p.new[j].parent for k in listed for j in targets.get(k, [-1]) if j >= 0}
         if any(not targets.get(k) for k in listed) or len(parents) != 1:
             continue
         parent = parents.pop()
-        g = p.new_by_first.get(parent) if parent is not None else None
+        g = p.new_by_place.get(parent) if parent is not None else None
         if g is None or p.new[g].heading or p.n2o[g] >= 0 or g in merges or g in in_splits:
             continue
         p.pair(i, g, round(fuzz.ratio(node.lower, p.new[g].lower), 1), "structure")
@@ -2962,7 +3008,7 @@ def _place_of(p: _Pairing, i: int) -> int:
     too wide to say where a rule went)."""
     parent = p.old[i].parent
     while parent is not None:
-        k = p.old_by_id.get(parent)
+        k = p.old_by_place.get(parent)
         if k is None:
             return -1
         if p.o2n[k] >= 0:
@@ -2977,7 +3023,7 @@ def _free_under(p: _Pairing, top: int) -> list[int]:
     out: list[int] = []
     todo = [top]
     while todo:
-        for j in p.new_children.get(p.new[todo.pop()].id, ()):
+        for j in p.new_children.get(p.new[todo.pop()].place, ()):
             todo.append(j)
             if p.n2o[j] < 0 and not p.new[j].heading:
                 out.append(j)
@@ -3080,7 +3126,7 @@ def _pieces_in_place(
         parent = node.parent
         while parent is not None:
             old_under[parent].append(i)
-            k = p.old_by_id.get(parent)
+            k = p.old_by_place.get(parent)
             parent = p.old[k].parent if k is not None else None
     old_keys: dict[int, list[str]] = {}
     kept_keys: dict[int, list[str]] = {}
@@ -3091,7 +3137,7 @@ def _pieces_in_place(
             continue
         parent, source = node.parent, None
         while parent is not None:
-            k = p.new_by_first.get(parent)
+            k = p.new_by_place.get(parent)
             if k is None:
                 break
             if p.n2o[k] >= 0:
@@ -3100,7 +3146,7 @@ def _pieces_in_place(
             parent = p.new[k].parent
         if source is None or _is_section(source):
             continue
-        olds = old_under.get(source.id, [])
+        olds = old_under.get(source.place, [])
         if not olds or len(olds) > PLACE_PIECE_MAX:
             continue
         mine = [
@@ -3445,7 +3491,7 @@ def _reused_for_new_subject(
     pk, pj = p.new[k].parent, p.new[j].parent
     if pk is None or pj is None or pk == pj:
         return False
-    a, b = p.new_by_first.get(pk), p.new_by_first.get(pj)
+    a, b = p.new_by_place.get(pk), p.new_by_place.get(pj)
     if a is None or b is None or p.n2o[a] >= 0 or a in in_splits or a in merges:
         return False
     frame = [p.new[y].lower for y in p.new_children.get(pj, ())]
@@ -3459,7 +3505,7 @@ def _reused_for_new_subject(
     if _own_words(p.new[k], (p.new[j],)) & _words(p.old[i].lower):
         return False
     old_words = _words(p.old[i].lower)
-    c = p.old_by_id.get(p.old[i].parent or "")
+    c = p.old_by_place.get(p.old[i].parent or "")
     if c is not None:
         old_words |= _words(p.old[c].lower)
     subject = _own_words(p.new[k], (p.new[j], p.new[b])) | _own_words(
@@ -3577,7 +3623,7 @@ def _in_own_section(p: _Pairing, i: int, j: int) -> bool:
         return False
     if p.new_heads[j] and home == p.new_heads[j][0]:
         return True
-    return not p.new[home].heading and p.new[j].parent == p.new[home].id
+    return not p.new[home].heading and p.new[j].parent == p.new[home].place
 
 
 def _opens_with_new_subject(p: _Pairing, j: int) -> bool:
@@ -3875,14 +3921,18 @@ def align(old: Edition, new: Edition, *, use_cache: bool = True) -> Alignment:
     _drop_foreign_sources(rules, merges)
     _withdraw_new_subject_matches(rules, splits)
     rule_pairs = _groups(rules, splits, merges)
+    # Old number -> new number, to read references by; old place -> new place, to tell
+    # where an example's rule went (a number printed twice names two rules).
     mapping: dict[str, str] = {}
+    owners: dict[str, str] = {}
     for pair in rule_pairs:
         if pair.old and pair.new:
             for i in pair.old:
                 mapping.setdefault(rules.old[i].id, rules.new[pair.new[0]].id)
+                owners.setdefault(rules.old[i].place, rules.new[pair.new[0]].place)
 
     examples = _Pairing(_example_nodes_of(old), _example_nodes_of(new))
-    _match_examples(examples, mapping)
+    _match_examples(examples, owners)
     glossary = _Pairing(_glossary_nodes_of(old), _glossary_nodes_of(new))
     _match_glossary(glossary)
 
@@ -3909,7 +3959,7 @@ def align(old: Edition, new: Edition, *, use_cache: bool = True) -> Alignment:
 
     def example_same_place(pair: _Pair) -> bool:
         return all(
-            mapping.get(examples.old[i].parent or "") == examples.new[pair.new[0]].parent
+            owners.get(examples.old[i].parent or "") == examples.new[pair.new[0]].parent
             for i in pair.old
         )
 
@@ -3942,18 +3992,19 @@ def align(old: Edition, new: Edition, *, use_cache: bool = True) -> Alignment:
     )
 
 
-def _match_examples(p: _Pairing, mapping: dict[str, str]) -> None:
-    """Examples: unique texts first, then fuzzy with a strong bonus for the mapped owner."""
+def _match_examples(p: _Pairing, owners: dict[str, str]) -> None:
+    """Examples: unique texts first, then fuzzy with a strong bonus for the mapped owner
+    (``owners``: old rule's place -> its counterpart's place)."""
     _anchor(p)
     owners_new: dict[str | None, list[int]] = p.new_children
 
     def same_owner(i: int) -> Iterable[int]:
         owner = p.old[i].parent
-        return owners_new.get(mapping.get(owner or "", ""), ())
+        return owners_new.get(owners.get(owner or "", ""), ())
 
     # The owner rule of an example is its "parent", but examples are not rules: map the
     # owner through the rule alignment instead of through the example pairing.
-    p.mapped_parent = lambda i: mapping.get(p.old[i].parent or "")  # type: ignore[method-assign]
+    p.mapped_parent = lambda i: owners.get(p.old[i].parent or "")  # type: ignore[method-assign]
     olds, news = _free(p)
     _solve(
         p,

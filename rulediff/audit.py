@@ -105,8 +105,11 @@ def heading(edition: Edition, target: str) -> str | None:
         section = edition.section(rule_id.rule)
         return section.title if section else None
     rule = edition.rule(rule_id)
-    if rule is None:
-        return None
+    return None if rule is None else _own_heading(rule)
+
+
+def _own_heading(rule: Rule) -> str | None:
+    """:func:`heading` of this rule itself (a number printed twice has two)."""
     if rule.title:
         return rule.title
     text = rule.text.strip()
@@ -129,7 +132,7 @@ class _Titles:
         for section in edition.sections:
             every.append((str(section.id), section.title))
         for rule in edition.rules:
-            title = heading(edition, str(rule.id))
+            title = _own_heading(rule)
             if title:
                 every.append((str(rule.id), title))
         for number, title in every:
@@ -352,6 +355,8 @@ def _title_mismatch(
         return None
     if actual is not None and _nested_quotes_match(actual, ref.title, source[ref.end :]):
         return None
+    if ref.target in titles.carrying(ref.title):
+        return None  # a number printed twice: the title of its other rule
     carriers = [n for n in titles.carrying(ref.title) if n != ref.target]
     kind = "section" if ref.kind == "section" and len(ref.target) == 1 else "rule"
     if actual is None:

@@ -364,9 +364,9 @@ class _Stays:
         """Whether another sentence of old rule ``i`` went to new rule ``j``, its parent
         or one of its children."""
         node = p.new[j]
-        family = [j, *p.new_children.get(node.id, ())]
-        if node.parent is not None and node.parent in p.new_by_first:
-            family.append(p.new_by_first[node.parent])
+        family = [j, *p.new_children.get(node.place, ())]
+        if node.parent is not None and node.parent in p.new_by_place:
+            family.append(p.new_by_place[node.parent])
         return self.link_count[(i, j)] > 1 or any(self.link_count[(i, k)] for k in family[1:])
 
     def crosses(self, i: int, j: int) -> bool:
@@ -515,6 +515,14 @@ def _groups(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[in
     return pairs
 
 
+def _printings(nodes: list[_Node]) -> tuple[int, ...]:
+    """Which printing of its number each node is, when one is a later printing (else none:
+    a number printed once needs no printing to name its rule)."""
+    if all(node.printing == 1 for node in nodes):
+        return ()
+    return tuple(node.printing for node in nodes)
+
+
 def _classify(
     p: _Pairing,
     pairs: list[_Pair],
@@ -535,6 +543,8 @@ def _classify(
             "ambiguous": bool(pair.alternatives),
             "alternatives": pair.alternatives,
             "moved_text": moved_text,
+            "old_printings": _printings([p.old[i] for i in pair.old]),
+            "new_printings": _printings([p.new[j] for j in pair.new]),
         }
         if not pair.new:
             out.append(Match(domain, "removed", old_ids, (), 0.0, "none", **common))  # type: ignore[arg-type]

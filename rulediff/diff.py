@@ -411,7 +411,8 @@ class _Texts:
     """Text lookups for one edition (rules, sections, examples, glossary) by id.
 
     A number printed twice (2024-09-20 gives two rules 702.175) keeps every occurrence's
-    text in ``repeated``: the id alone does not say which one a match is about.
+    text in ``repeated``, in document order: the id alone does not say which one a match
+    is about, its printings do.
     """
 
     def __init__(self, edition: Edition) -> None:
@@ -507,31 +508,20 @@ def _repeated_occurrences(
 ) -> dict[int, dict[tuple[str, str], str]]:
     """Which occurrence of a number printed twice each match is about.
 
-    Matches name rules by number, so two rules under one number are told apart by text:
-    a match with a counterpart takes the unused occurrence closest to the counterpart's
-    text; a lone ``added``/``removed`` one takes what is left, in document order.
-    Returns, per match index, the text of each (side, id) that needs choosing.
+    The aligner tells the two rules under one number apart by where each is printed, and
+    each match says which printing each of its ids is (``old_printings``,
+    ``new_printings``). Returns, per match index, the text of each (side, id) that is a
+    later printing of its number (a first printing is the number's own text).
     """
-    if not (before.repeated or after.repeated):
-        return {}
     chosen: dict[int, dict[tuple[str, str], str]] = {}
-    left = {("old", key): list(texts) for key, texts in before.repeated.items()}
-    left |= {("new", key): list(texts) for key, texts in after.repeated.items()}
-    lone = [n for n, m in enumerate(matches) if not (m.old_ids and m.new_ids)]
-    paired = [n for n, m in enumerate(matches) if m.old_ids and m.new_ids]
-    for n in paired + lone:
-        m = matches[n]
-        for side, ids, other_ids, other_texts in (
-            ("old", m.old_ids, m.new_ids, after),
-            ("new", m.new_ids, m.old_ids, before),
+    for n, m in enumerate(matches):
+        for side, ids, printings, texts in (
+            ("old", m.old_ids, m.old_printings, before),
+            ("new", m.new_ids, m.new_printings, after),
         ):
-            other = "\n".join(other_texts.get(m.domain, i) for i in other_ids)
-            for ident in ids:
-                pool = left.get((side, ident)) if m.domain == "rule" else None
-                if not pool:
-                    continue
-                best = max(range(len(pool)), key=lambda k: (fuzz.ratio(pool[k], other), -k))
-                chosen.setdefault(n, {})[(side, ident)] = pool.pop(best)
+            for ident, printing in zip(ids, printings, strict=False):
+                if printing > 1 and m.domain == "rule":
+                    chosen.setdefault(n, {})[(side, ident)] = texts.repeated[ident][printing - 1]
     return chosen
 
 

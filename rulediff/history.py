@@ -45,6 +45,10 @@ class StepChange:
     moved_text: tuple[tuple[str, str, str], ...] = ()
     """Sentences that left for, or came from, rules outside this change (old id, new id,
     text): a rule's lineage through splits and merges shows where its sentences went."""
+    old_printings: tuple[int, ...] = ()
+    """Which printing of its number each old id is, when one is a later printing (an
+    edition that prints a number twice; :attr:`rulediff.matches.Match.old_printings`)."""
+    new_printings: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,23 +70,25 @@ class Step:
             object.__setattr__(self, name, value)
         object.__setattr__(self, "_index", {})
 
-    def _lookup(self, side: str) -> dict[str, StepChange]:
+    def _lookup(self, side: str) -> dict[tuple[str, int], StepChange]:
+        """(number, printing) -> its change: a number printed twice names two rules."""
         found = self._index.get(side)
         if found is None:
             found = {}
             for change in self.changes:
-                for ident in change.old_ids if side == "old" else change.new_ids:
-                    found.setdefault(ident, change)
+                for ident, printing in _printed(change, side):
+                    found.setdefault((ident, printing), change)
             self._index[side] = found
         return found
 
-    def for_new(self, rule_id: str) -> StepChange | None:
-        """The change that produced ``rule_id`` of the newer edition (``None``: unchanged)."""
-        return self._lookup("new").get(rule_id)
+    def for_new(self, rule_id: str, printing: int = 1) -> StepChange | None:
+        """The change that produced ``rule_id`` of the newer edition (``None``: unchanged);
+        ``printing``: which rule of a number printed twice (the first by default)."""
+        return self._lookup("new").get((rule_id, printing))
 
-    def for_old(self, rule_id: str) -> StepChange | None:
+    def for_old(self, rule_id: str, printing: int = 1) -> StepChange | None:
         """What happened to ``rule_id`` of the older edition (``None``: unchanged)."""
-        return self._lookup("old").get(rule_id)
+        return self._lookup("old").get((rule_id, printing))
 
     def examples_of(self, new_id: str | None, old_id: str | None) -> tuple[StepChange, ...]:
         """Example changes of the rule numbered ``new_id`` now (``old_id`` before).
@@ -109,13 +115,30 @@ class Step:
         return tuple(change for _k, change in found)
 
 
+def _printed(change: StepChange, side: str) -> list[tuple[str, int]]:
+    """The (number, printing) of each rule on one side of a change."""
+    ids = change.old_ids if side == "old" else change.new_ids
+    printings = change.old_printings if side == "old" else change.new_printings
+    return list(zip(ids, printings or (1,) * len(ids), strict=True))
+
+
 def step_from(alignment: Alignment) -> Step:
     """The :class:`Step` an alignment makes (only what changed is kept)."""
     return Step(
         old=alignment.old,
         new=alignment.new,
         changes=tuple(
-            StepChange(m.kind, m.old_ids, m.new_ids, m.score, m.moved, m.ambiguous, m.moved_text)
+            StepChange(
+                m.kind,
+                m.old_ids,
+                m.new_ids,
+                m.score,
+                m.moved,
+                m.ambiguous,
+                m.moved_text,
+                m.old_printings,
+                m.new_printings,
+            )
             for m in alignment.rules
             if m.kind != "unchanged"
         ),
@@ -352,45 +375,56 @@ class RuleHistory:
         return tuple(out) or (self.rule,)
 
 
-def rule_history(lineage: Lineage, rule_id: str, edition: int | None = None) -> RuleHistory:
-    """Events of ``rule_id`` (numbered as in edition index ``edition``, default the newest).
+def rule_history(
+    lineage: Lineage, rule_id: str, edition: int | None = None, printing: int = 1
+) -> RuleHistory:
+    """Events of ``rule_id`` (numbered as in edition index ``edition``, default the newest;
+    ``printing``: which rule of a number that edition prints twice, the first by default).
 
     Walks back to where the rule was born (or the oldest edition) and forward to the
     newest edition (or its removal). The caller checks that the rule exists there.
     """
     k = len(lineage.editions) - 1 if edition is None else edition
     # Forward: what happened to it after edition k (newest events last).
-    forward, _last = _walk(lineage, rule_id, range(k, len(lineage.steps)), forward=True)
+    steps = range(k, len(lineage.steps))
+    forward, _last = _walk(lineage, rule_id, printing, steps, forward=True)
     # Backward: how it came to be in edition k.
-    backward, first = _walk(lineage, rule_id, range(k - 1, -1, -1), forward=False)
+    backward, first = _walk(lineage, rule_id, printing, range(k - 1, -1, -1), forward=False)
     events = [*reversed(forward), *backward]
     if first is not None:  # there since the oldest edition
         events.append(HistoryEvent(lineage.editions[0].date, None, "added", (), (first,), 0.0))
     return RuleHistory(rule_id, lineage.editions[k].date, tuple(events))
 
 
-def _cross(step: Step, rule_id: str, forward: bool) -> tuple[StepChange | None, str | None]:
-    """Cross one step from ``rule_id``: the change that touched it (``None``: unchanged)
-    and its number on the other side (``None``: removed going forward, born going back)."""
+def _cross(
+    step: Step, rule_id: str, printing: int, forward: bool
+) -> tuple[StepChange | None, str | None, int]:
+    """Cross one step from ``rule_id`` (its ``printing``): the change that touched it
+    (``None``: unchanged), its number on the other side (``None``: removed going forward,
+    born going back) and which printing of that number it is there."""
     if forward:
-        change = step.for_old(rule_id)
-        ids = change.new_ids if change is not None else (rule_id,)
+        change = step.for_old(rule_id, printing)
+        side = "new"
     else:
-        change = step.for_new(rule_id)
-        ids = change.old_ids if change is not None else (rule_id,)
-    return change, ids[0] if ids else None
+        change = step.for_new(rule_id, printing)
+        side = "old"
+    if change is None:
+        return None, rule_id, printing
+    printed = _printed(change, side)
+    return (change, *printed[0]) if printed else (change, None, 1)
 
 
 def _walk(
-    lineage: Lineage, rule_id: str, steps: range, *, forward: bool
+    lineage: Lineage, rule_id: str, printing: int, steps: range, *, forward: bool
 ) -> tuple[list[HistoryEvent], str | None]:
-    """The events of ``rule_id`` across ``steps`` (in walking order), and the number it
-    has after the last one (``None`` when the walk ended at its removal or birth)."""
+    """The events of ``rule_id`` (its ``printing``) across ``steps`` (in walking order),
+    and the number it has after the last one (``None`` when the walk ended at its
+    removal or birth)."""
     events: list[HistoryEvent] = []
     current = rule_id
     for j in steps:
         step = lineage.steps[j]
-        change, other = _cross(step, current, forward)
+        change, other, other_printing = _cross(step, current, printing, forward)
         old_id, new_id = (current, other) if forward else (other, current)
         examples = step.examples_of(new_id, old_id)
         if change is None and not examples:
@@ -398,7 +432,7 @@ def _walk(
         events.append(_event(step, change, old_id, new_id, examples))
         if other is None:
             return events, None
-        current = other
+        current, printing = other, other_printing
     return events, current
 
 
@@ -439,9 +473,10 @@ def trace_to(lineage: Lineage, rule_id: str, start: int, target: int) -> str | N
     ``None`` if it did not exist there (born later, or removed).
     """
     current: str | None = rule_id
+    printing = 1
     forward = target >= start
     for j in range(start, target) if forward else range(start - 1, target - 1, -1):
-        _change, current = _cross(lineage.steps[j], current, forward)  # type: ignore[arg-type]
+        _change, current, printing = _cross(lineage.steps[j], current, printing, forward)  # type: ignore[arg-type]
         if current is None:
             return None
     return current

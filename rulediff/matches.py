@@ -84,6 +84,12 @@ class Match:
     moved_text: tuple[tuple[str, str, str], ...] = ()
     """Sentences that went from one of this match's old rules to a rule outside it, or
     came into one of its new rules from outside: ``(old_id, new_id, text as in new)``."""
+    old_printings: tuple[int, ...] = ()
+    """Which printing of its number each of ``old_ids`` is (1, 2 …) when one of them is
+    a number's second printing (an edition that prints a number twice); empty when all
+    are first printings, as nearly always."""
+    new_printings: tuple[int, ...] = ()
+    """The same for ``new_ids``."""
 
     @property
     def old_id(self) -> str | None:

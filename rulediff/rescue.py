@@ -207,8 +207,16 @@ def _family(node_id: str) -> str:
 
 
 def _families(nodes: Sequence[_Node]) -> list[str]:
-    """Each node's family (:func:`_family`): asked for every link of every pairing."""
-    return [_family(node.id) for node in nodes]
+    """Each node's family (:func:`_family`) by the top-level rule it is printed under (a
+    number naming the wrong parent aside): asked for every link of every pairing."""
+    by_place = {node.place: k for k, node in enumerate(nodes)}
+    out = []
+    for node in nodes:
+        top = node
+        while "." in top.id and top.parent in by_place:
+            top = nodes[by_place[top.parent]]
+        out.append(_family(top.id))
+    return out
 
 
 # One edition's alone (the aligner keeps its nodes for the next pairing of a run).
@@ -218,9 +226,9 @@ _families_of = LastUsed(_families)
 class _Side:
     """One edition's texts as stem sets, with their tree context (computed on demand)."""
 
-    def __init__(self, nodes: Sequence[_Node], by_id: dict[str, int], kids: dict) -> None:
+    def __init__(self, nodes: Sequence[_Node], by_place: dict[str, int], kids: dict) -> None:
         self.nodes = nodes
-        self.by_id = by_id
+        self.by_place = by_place
         self.kids = kids
         self.stems, self.postings = _stems_and_postings(nodes)
         self.heading = [node.heading for node in nodes]
@@ -237,18 +245,18 @@ class _Side:
             return found
         node = self.nodes[k]
         near: set[int] = set()
-        children = self.kids.get(node.id, ())
+        children = self.kids.get(node.place, ())
         if len(children) <= CONTEXT_GROUP:
             near.update(children)
-        parent = self.by_id.get(node.parent) if node.parent is not None else None
+        parent = self.by_place.get(node.parent) if node.parent is not None else None
         if parent is not None:
             near.add(parent)
             siblings = self.kids.get(node.parent, ())
             if len(siblings) <= CONTEXT_GROUP:
                 near.update(siblings)
             grand = self.nodes[parent].parent
-            if grand is not None and grand in self.by_id:
-                near.add(self.by_id[grand])
+            if grand is not None and grand in self.by_place:
+                near.add(self.by_place[grand])
         near.discard(k)
         found = self._context[k] = frozenset(near)
         return found
@@ -317,6 +325,9 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
         mine, theirs = (old, new) if side == "old" else (new, old)
         links = targets_of if side == "old" else sources_of
         fam = old_fam if side == "old" else new_fam
+        my_families, their_families = (
+            (old_families, new_families) if side == "old" else (new_families, old_families)
+        )
         their_heading = theirs.heading
         if not free[side]:
             continue
@@ -334,7 +345,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             texts = [(-v, b) for b, v in votes.items() if not their_heading[b]]
             cands = {b for _v, b in heapq.nsmallest(INDEX_CANDIDATES, texts)}
             cands.update(b for k in near for b in (k, *theirs.context(k)) if not their_heading[b])
-            families = fam.get(_family(node.id), set())
+            families = fam.get(my_families[a], set())
             gap = _gap(a, links, len(mine.nodes))
             scored: list[tuple[float, int, float]] = []
             for b in cands:
@@ -358,7 +369,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
                 bonus = -OUT_OF_PLACE  # nowhere near where its neighbours or family went
                 if b in near or not near.isdisjoint(theirs.context(b)):
                     bonus = NEAR_BONUS
-                elif _family(theirs.nodes[b].id) in families:
+                elif their_families[b] in families:
                     bonus = FAMILY_BONUS
                 if gap[0] < b < gap[1]:
                     bonus += GAP_BONUS  # between where the rules before and after it went
@@ -589,7 +600,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
         shared = mass(words & old.stems[b])
         text = p.old[b].text
         for start, end, cited in _pointers(text):
-            x = p.old_by_id.get(cited)
+            x = p.old_by_place.get(cited)
             if x is None or x == b or targets_of.get(x) or p.old[x].heading:
                 continue
             if x in grouped_old or not p.same_topic(x, a):
@@ -775,7 +786,7 @@ def _place_by_cited_rule(
         node = p.old[a]
         places: set[int] = set()
         for start, end, cited in _pointers(node.text):
-            x = p.old_by_id.get(cited)
+            x = p.old_by_place.get(cited)
             if x is not None and x != a and not _is_section_id(cited):
                 if _names_term(node.text[start:end], p.old[x]):
                     continue  # it uses the cited rule's term, it does not restate it
@@ -848,7 +859,7 @@ def _with_subrules(children: Mapping, nodes: Sequence[_Node], tops: Iterable[int
         k = stack.pop()
         if k not in found:
             found.add(k)
-            stack.extend(children.get(nodes[k].id, ()))
+            stack.extend(children.get(nodes[k].place, ()))
     return found
 
 
@@ -873,19 +884,19 @@ def _decide_by_subrules(
         if len(close) < 2:
             continue  # not undecided
         node = p.old[a]
-        parent = p.old_by_id.get(node.parent) if node.parent is not None else None
+        parent = p.old_by_place.get(node.parent) if node.parent is not None else None
         if parent is None or not targets_of.get(parent):
             continue  # where the rule's topic went is not known
-        relatives = set(old.kids.get(node.id, ())) | set(old.kids.get(node.parent, ()))
+        relatives = set(old.kids.get(node.place, ())) | set(old.kids.get(node.parent, ()))
         relatives.discard(a)
         went = {j for k in relatives for j in targets_of.get(k, ())}
-        held = [len(went.intersection(new.kids.get(new.nodes[b].id, ()))) for b in close]
+        held = [len(went.intersection(new.kids.get(new.nodes[b].place, ()))) for b in close]
         best = new.nodes[close[0]]
         if (
             held[0] < SUBRULES_HELD
             or any(held[1:])
             or best.parent is None
-            or new.by_id.get(best.parent) not in targets_of[parent]
+            or new.by_place.get(best.parent) not in targets_of[parent]
         ):
             continue
         _take(p, a, close[0], "structure", targets_of, sources_of)
@@ -977,8 +988,8 @@ def _weights(
 def _compute_weights(
     p: _Pairing,
 ) -> tuple[_Side, _Side, dict[str, dict[str, list[int]]], dict[str, float]]:
-    old = _Side(p.old, p.old_by_id, p.old_children)
-    new = _Side(p.new, p.new_by_first, p.new_children)
+    old = _Side(p.old, p.old_by_place, p.old_children)
+    new = _Side(p.new, p.new_by_place, p.new_children)
     index: dict[str, dict[str, list[int]]] = {"old": old.postings, "new": new.postings}
     total = len(old.stems) + len(new.stems)
     idf = {
@@ -1104,7 +1115,7 @@ def rescue_headings(
                 containers.add(j)
                 parent = p.new[j].parent
                 while parent is not None:
-                    k = p.new_by_first.get(parent)
+                    k = p.new_by_place.get(parent)
                     if k is None:
                         break
                     containers.add(k)
@@ -1217,7 +1228,7 @@ def _ancestors_targets(p: _Pairing, node: _Node, targets_of: dict[int, list[int]
     texts trivially, so it is never where the heading went."""
     out: set[int] = set()
     parent = node.parent
-    while parent is not None and (k := p.old_by_id.get(parent)) is not None:
+    while parent is not None and (k := p.old_by_place.get(parent)) is not None:
         out.update(targets_of.get(k, ()))
         parent = p.old[k].parent
     return out
@@ -1271,18 +1282,18 @@ def _from_parent(
     or holds ``b`` among its subrules (then the shared words are the topic's, and ``b`` a
     place the text may have come from)."""
     node = new.nodes[a]
-    parent = new.by_id.get(node.parent) if node.parent is not None else None
+    parent = new.by_place.get(node.parent) if node.parent is not None else None
     if parent is None:
         return set()
     above_b: set[str] = set()
     up = p.old[b].parent
     while up is not None and up not in above_b:
         above_b.add(up)
-        k = old.by_id.get(up)
+        k = old.by_place.get(up)
         up = p.old[k].parent if k is not None else None
     words: set[str] = set()
     for k in sources_of.get(parent, ()):
-        if k != b and p.old[k].id not in above_b:
+        if k != b and p.old[k].place not in above_b:
             words |= old.stems[k]
     return words
 
@@ -1404,7 +1415,7 @@ def recover(
     containers = [
         (i, j)
         for i, j in enumerate(p.o2n)
-        if j >= 0 and not _is_section_id(p.old[i].id) and p.old_children.get(p.old[i].id)
+        if j >= 0 and not _is_section_id(p.old[i].id) and p.old_children.get(p.old[i].place)
     ]
     containers.sort(key=lambda t: (-p.old[t[0]].id.count("."), -len(p.old[t[0]].id), t))
     for h, g in containers:
@@ -1505,8 +1516,8 @@ def _drops_parent_term(p: _Pairing, i: int, j: int, rivals: Sequence[int]) -> bo
     however many other words it shares, and a sibling still says it."""
     from .align import _FUNCTION_WORDS, _text_roots  # here: align imports this module
 
-    old_parent = p.old_by_id.get(p.old[i].parent or "")
-    new_parent = next(iter(p.new_by_id.get(p.new[j].parent or "", ())), None)
+    old_parent = p.old_by_place.get(p.old[i].parent or "")
+    new_parent = p.new_by_place.get(p.new[j].parent or "")
     if old_parent is None or new_parent is None:
         return False
 
@@ -1638,17 +1649,17 @@ def pair_placed_both_ways(
         return
     old, new, index, idf = _weights(p)
     free_new_set, free_old_set = set(free_new), set(free_old)
-    new_place = {j: _placed_ancestor(p.new, p.new_by_first, j, sources_of) for j in free_new}
+    new_place = {j: _placed_ancestor(p.new, p.new_by_place, j, sources_of) for j in free_new}
     sections: dict[int, list[int]] = {}
     pairs = []
     for i in free_old:
-        a = _placed_ancestor(p.old, p.old_by_id, i, targets_of)
+        a = _placed_ancestor(p.old, p.old_by_place, i, targets_of)
         if a is None:
             continue
         if a not in sections:
             found = _with_subrules(p.new_children, p.new, targets_of[a]) & free_new_set
             sections[a] = sorted(j for j in found if new_place[j] is not None)
-        lineage = _lineage(p.old, p.old_by_id, i)
+        lineage = _lineage(p.old, p.old_by_place, i)
         placed = [j for j in sections[a] if lineage.intersection(sources_of[new_place[j]])]
         scores = [(_plain(old, new, idf, p, i, j), j) for j in placed]
         if not scores or max(scores)[0] < KEPT_SIMILARITY:
@@ -1713,7 +1724,7 @@ def pair_into_namesake(
         family = _with_subrules(p.old_children, p.old, [h]) - {h}
         if not family or any(targets_of.get(k) for k in family):
             continue  # not dissolved: a placed rule says where the section went
-        parent = p.old_by_id.get(node.parent) if node.parent is not None else None
+        parent = p.old_by_place.get(node.parent) if node.parent is not None else None
         own = _naming_roots(node.lower)
         if parent is not None:
             own -= _naming_roots(p.old[parent].lower)
@@ -1786,7 +1797,7 @@ def pair_clearly_closest(
     free_new = {
         j
         for j, n in enumerate(p.new)
-        if not n.heading and not sources_of.get(j) and not p.new_children.get(n.id)
+        if not n.heading and not sources_of.get(j) and not p.new_children.get(n.place)
     }
     if not free_new:
         return
@@ -1795,7 +1806,7 @@ def pair_clearly_closest(
     for i, node in enumerate(p.old):
         if node.heading or targets_of.get(i) or len(old.stems[i]) < 3:
             continue
-        if p.old_children.get(node.id):
+        if p.old_children.get(node.place):
             continue  # a list's opening rule: see above
         near = _free_nearest(old.stems[i], index["new"], idf, free_new)
         best = _closest_plain((_plain(old, new, idf, p, i, j), j) for j in near)
@@ -1835,22 +1846,22 @@ def _closest_plain(scores: Iterable[tuple[float, int]]) -> tuple[int, float, flo
 
 
 def _placed_ancestor(
-    nodes: Sequence[_Node], by_id: Mapping[str, int], k: int, links: Mapping[int, list[int]]
+    nodes: Sequence[_Node], by_place: Mapping[str, int], k: int, links: Mapping[int, list[int]]
 ) -> int | None:
     """The nearest ancestor of ``k`` that has a counterpart."""
     parent = nodes[k].parent
-    while parent is not None and (a := by_id.get(parent)) is not None:
+    while parent is not None and (a := by_place.get(parent)) is not None:
         if links.get(a):
             return a
         parent = nodes[a].parent
     return None
 
 
-def _lineage(nodes: Sequence[_Node], by_id: Mapping[str, int], k: int) -> set[int]:
+def _lineage(nodes: Sequence[_Node], by_place: Mapping[str, int], k: int) -> set[int]:
     """``k`` and its ancestors."""
     found = {k}
     parent = nodes[k].parent
-    while parent is not None and (a := by_id.get(parent)) is not None:
+    while parent is not None and (a := by_place.get(parent)) is not None:
         found.add(a)
         parent = nodes[a].parent
     return found

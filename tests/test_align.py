@@ -1218,7 +1218,7 @@ def test_sentence_of_a_free_rule_in_a_taken_rule_makes_it_a_merge_source() -> No
     def merges_found(old_text: str, new_text: str) -> dict[str, list[str]]:
         p = _Pairing(_rule_nodes(edition(old_text)), _rule_nodes(edition(new_text)))
         _match_rules(p)
-        assert p.o2n[p.old_by_id["100.2d"]] < 0
+        assert p.o2n[p.old_by_place["100.2d"]] < 0
         merges: dict[int, list[int]] = {}
         _follow_sentences_into_taken_rules(p, _Provenance(p, ()), {}, merges)
         return {p.new[j].id: [p.old[i].id for i in group] for j, group in merges.items()}
@@ -1321,7 +1321,7 @@ def test_statement_of_a_free_rule_from_a_taken_rule_makes_it_a_piece() -> None:
     def splits_found(old_text: str, new_text: str) -> dict[str, list[str]]:
         p = _Pairing(_rule_nodes(edition(old_text)), _rule_nodes(edition(new_text)))
         _match_rules(p)
-        assert p.n2o[p.new_by_first["100.4"]] < 0
+        assert p.n2o[p.new_by_place["100.4"]] < 0
         splits: dict[int, list[int]] = {}
         _follow_sentences_into_free_rules(p, _Provenance(p, ()), splits, {})
         return {p.old[i].id: [p.new[j].id for j in group] for i, group in splits.items()}
@@ -2568,7 +2568,7 @@ def test_weak_link_out_of_section_returns_to_the_free_rule_its_neighbours_point_
         new = BASE.replace(shared, f"{shared}\n\n{slot_rule}").replace(done, f"{done}\n\n{far}")
         p = _Pairing(_rule_nodes(edition(old)), _rule_nodes(edition(new)))
         _match_rules(p)
-        i, j = p.old_by_id["100.2d"], p.new_by_first["201.3"]
+        i, j = p.old_by_place["100.2d"], p.new_by_place["201.3"]
         if p.o2n[i] >= 0:
             p.n2o[p.o2n[i]] = -1
         p.pair(i, j, 62.0, "fuzzy")
@@ -2713,3 +2713,122 @@ def test_the_team_life_setting_rule_goes_to_its_grown_rewrite_not_a_short_siblin
     assert len(new.rule("810.9c").text) > len(old.rule("606.9c").text)
     m = align(old, new).match_for_old("606.9c")
     assert m is not None and m.new_ids == ("810.9c",), m
+
+
+# --- a number printed twice -------------------------------------------------------------------
+KEYWORDS = """
+3. Keywords
+
+300. Keyword Abilities
+
+300.1. Keyword abilities are abilities a widget has because a single word says so.
+
+300.2. Spinning
+
+300.2a Spinning is a static ability of a widget: the widget turns in place while no player holds it.
+
+300.2b A widget with more than one instance of spinning turns no faster than with one.
+
+300.2. Hopping
+
+300.2a Hopping is a triggered ability: whenever the widget lands, its owner moves it ahead.
+
+300.2b A widget that hops onto an occupied space goes back to the space it left.
+
+300.2c Hopping triggers only once for each landing, however high the widget bounced.
+"""
+
+
+def test_a_heading_number_printed_twice_follows_its_own_subrules() -> None:
+    # The old edition gives two keyword headings one number (as 2024-09-20 did); the new
+    # one numbers the second 300.3. Its subrules went to 300.3a-c, so the heading did too:
+    # a parent is the rule printed above its subrules, not the first rule of its number.
+    new = KEYWORDS.replace("300.2. Hopping", "300.3. Hopping")
+    for letter in "abc":
+        new = new.replace(f"300.2{letter} Hop", f"300.3{letter} Hop").replace(
+            f"300.2{letter} A widget that hops", f"300.3{letter} A widget that hops"
+        )
+    old_ed, new_ed = edition(BASE + KEYWORDS), edition(BASE + new)
+    assert [str(r.id) for r in old_ed.rules].count("300.2") == 2
+    a = align(old_ed, new_ed)
+    assert by_new(a, "300.3").kind == "renumbered"
+    assert by_new(a, "300.3").old_ids == ("300.2",)
+    assert by_new(a, "300.3a").old_ids == ("300.2a",)
+    assert by_new(a, "300.2").kind == "unchanged"
+    assert not [m for m in a.rules if m.kind in ("added", "removed", "merged", "split")]
+    # And back: the new edition's second 300.2 comes from 300.3.
+    back = align(new_ed, old_ed)
+    assert [m.kind for m in back.rules if m.old_ids == ("300.3",)] == ["renumbered"]
+    assert not [m for m in back.rules if m.kind in ("added", "removed", "merged", "split")]
+
+
+STATUS = """
+3. Widget States
+
+301. Spinning
+
+301.1. A spinning widget turns in place until a player stops it with one finger.
+
+301.2. A widget that stops spinning falls on its side and stays there until picked up.
+
+302. Colour
+
+302.1. A widget's colour is the colour painted on its top, which no rule can change.
+
+{n}.2. Colour is not a state, though a state may hide the colour from the other players.
+
+{n}.3. A widget enters the game upright and unpainted unless its owner says otherwise.
+
+{n}.4. A widget keeps its colour while it is spinning, even when no player can see the paint.
+
+{n}.5. Only widgets in the game have a state; a widget kept in a box has none at all.
+"""
+
+
+def test_a_rule_printed_under_another_number_belongs_to_the_rule_above_it() -> None:
+    # Rules whose number names another rule than the one they are printed under
+    # (2006-05-01 printed the Status rules after 510.1 as 501.2 ...): they belong to the
+    # rule above them, so each heading keeps its own texts, as in the next edition.
+    old, new = edition(BASE + STATUS.format(n="301")), edition(BASE + STATUS.format(n="302"))
+    a = align(old, new)
+    assert by_old(a, "301").kind == by_old(a, "302").kind == "unchanged"
+    assert by_new(a, "302.3").old_ids == ("301.3",)
+    assert not [m for m in a.rules if m.kind in ("added", "removed", "merged", "split")]
+
+
+def test_the_corpus_heading_printed_twice_is_renumbered_by_its_subrules() -> None:
+    # 2024-09-20 prints two keyword headings as 702.175 (the second with its own
+    # 702.175a); 2024-11-08 numbers the second 702.176. That heading is renumbered,
+    # found by where its subrule went, and the first keeps its number.
+    old, new = corpus_edition("2024-09-20"), corpus_edition("2024-11-08")
+    headings = [r for r in old.rules if str(r.id) == "702.175"]
+    assert len(headings) == 2 and headings[1].title == new.rule("702.176").title
+    a = align(old, new)
+    rows = {(m.kind, m.old_ids, m.new_ids) for m in a.rules if "702.175" in m.old_ids}
+    assert rows == {
+        ("unchanged", ("702.175",), ("702.175",)),
+        ("renumbered", ("702.175",), ("702.176",)),
+    }
+    assert by_new(a, "702.176a").old_ids == ("702.175a",)
+
+
+def test_the_corpus_rules_printed_under_another_rule_number_stay_with_their_heading() -> None:
+    # 2006-05-01 prints the Status rules after 510.1 as 501.2 ... 501.6 (501 being the
+    # evasion heading); 2006-07-15 numbers them 510.x. Each heading keeps its own texts.
+    old, new = corpus_edition("2006-05-01"), corpus_edition("2006-07-15")
+    assert [str(r.id) for r in old.rules].count("501.2") == 2
+    a = align(old, new)
+    assert (by_old(a, "501").kind, by_old(a, "501").new_ids) == ("unchanged", ("501",))
+    assert (by_old(a, "510").kind, by_old(a, "510").new_ids) == ("unchanged", ("510",))
+
+
+def test_places_name_each_printing_of_a_number() -> None:
+    from rulediff.align import _places
+
+    ed = edition(BASE + KEYWORDS)
+    places = [(str(item.id), *where[:2]) for item, where in zip(ed.body, _places(ed), strict=True)]
+    assert ("300.2", "300.2", "300") in places
+    assert ("300.2", "300.2@2", "300") in places
+    assert ("300.2a", "300.2a@2", "300.2@2") in places
+    assert ("300.2c", "300.2c", "300.2@2") in places  # printed once, under the second
+    assert ("100.2a", "100.2a", "100.2") in places

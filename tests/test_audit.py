@@ -180,6 +180,19 @@ def test_duplicate_number() -> None:
     assert found(toy(rules), "numbering-order") == []  # the duplicate does not cascade
 
 
+def test_a_title_of_the_second_rule_of_a_number_printed_twice_is_no_mismatch() -> None:
+    # Two headings printed under one number (as 2024-09-20 printed two keywords as
+    # 702.175): a reference quoting the second one's title names a rule of that number.
+    twice = CLEAN + "\n101. Drawing\n\n101.1. A player draws a card each turn.\n"
+    edition = toy(twice.replace("See rule 101, “Winning.”", "See rule 101, “Drawing.”"))
+    assert [f.rule for f in found(edition, "duplicate-number")] == ["101", "101.1"]
+    assert found(edition, "title-mismatch") == []
+    # a title neither rule of the number carries is still a mismatch
+    edition = toy(twice.replace("See rule 101, “Winning.”", "See rule 101, “Losing.”"))
+    (f,) = found(edition, "title-mismatch")
+    assert f.target == "101"
+
+
 def test_malformed_number_glued_and_spaced() -> None:
     rules = CLEAN.replace(
         "101.1. A player with no cards left loses the game.",

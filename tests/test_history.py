@@ -294,3 +294,63 @@ def test_examples_of_every_rule_of_a_real_step_match_the_scan() -> None:
                 assert step.examples_of(new_id, old_id) == expected
                 asked += bool(expected)
     assert asked > 10
+
+
+def _without_hopping(body: str) -> str:
+    return body[: body.index("300.2. Hopping")]
+
+
+def printed_twice_editions() -> list[Edition]:
+    """2030 has one keyword 300.2; 2031 adds a second under the same number (as
+    2024-09-20 did); 2032 numbers it 300.3."""
+    from .test_align import KEYWORDS
+
+    hopping_apart = KEYWORDS.replace("300.2. Hopping", "300.3. Hopping")
+    for letter in "abc":
+        hopping_apart = hopping_apart.replace(f"300.2{letter} Hop", f"300.3{letter} Hop")
+        hopping_apart = hopping_apart.replace(
+            f"300.2{letter} A widget that hops", f"300.3{letter} A widget that hops"
+        )
+    bodies = [BASE + _without_hopping(KEYWORDS), BASE + KEYWORDS, BASE + hopping_apart]
+    return [edition(b, date=d) for b, d in zip(bodies, DATES.values(), strict=True)]
+
+
+def test_history_tells_apart_the_two_rules_of_a_number_printed_twice() -> None:
+    # The first keyword's history does not take the second's birth for its own, and the
+    # second's runs back through its renumbering to its birth.
+    eds = printed_twice_editions()
+    lin = build_lineage(eds, lambda e: e, use_cache=False)
+    spinning = rule_history(lin, "300.2")
+    assert spinning.events == () or spinning.origin.in_oldest
+    assert ("2031-05-01", "added", (), ("300.2",)) not in kinds(spinning)
+    hopping = kinds(rule_history(lin, "300.3"))
+    assert hopping == [
+        ("2032-05-01", "renumbered", ("300.2",), ("300.3",)),
+        ("2031-05-01", "added", (), ("300.2",)),
+    ]
+    # From the middle edition: its second 300.2 goes on to 300.3, its first stays.
+    assert kinds(rule_history(lin, "300.2", 1, printing=2))[0][1:] == (
+        "renumbered",
+        ("300.2",),
+        ("300.3",),
+    )
+    assert trace_to(lin, "300.2", 1, 2) == "300.2"
+
+
+def test_corpus_history_of_the_keyword_number_printed_twice() -> None:
+    # 2024-09-20 prints Offspring and Impending both as 702.175; 2024-11-08 numbers
+    # Impending 702.176. Offspring is older than 2024-09-20; Impending is born there.
+    folder = os.environ.get("RULEDIFF_CORPUS")
+    if not folder:
+        pytest.fail("RULEDIFF_CORPUS must point at the CR corpus (../shared/corpus/mtg-cr)")
+    dates = ["2024-07-30", "2024-09-20", "2024-11-08"]
+    eds = [parse_file(Path(folder) / f"{d}.txt") for d in dates]
+    assert [str(r.id) for r in eds[1].rules].count("702.175") == 2
+    lin = build_lineage(eds, lambda e: e, use_cache=False)
+    offspring = rule_history(lin, "702.175")
+    assert all(e.kind != "added" or e.in_oldest for e in offspring.events)
+    impending = kinds(rule_history(lin, "702.176"))
+    assert impending == [
+        ("2024-11-08", "renumbered", ("702.175",), ("702.176",)),
+        ("2024-09-20", "added", (), ("702.175",)),
+    ]

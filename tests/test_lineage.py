@@ -207,3 +207,16 @@ def test_history_page_with_a_split_in_chromium(split_corpus: Path, tmp_path: Pat
     still = tmp_path / "plain.png"
     chromium(plain, tmp_path / "p-plain", f"--screenshot={still}", "--window-size=390,900")
     assert not branch(still)
+
+
+def test_the_first_rule_of_a_number_printed_twice_keeps_its_becomes_edge() -> None:
+    # A number printed twice is one node (its first rule's); that rule's edge into the
+    # next edition is its own, not the second rule's renumbering or removal.
+    from .test_history import printed_twice_editions
+
+    eds = printed_twice_editions()
+    lineage = build_lineage(eds, lambda e: e, use_cache=False)
+    graph = lineage_graph(eds, lineage)
+    assert graph.edges["300.2@2030-05-01", "300.2@2031-05-01"]["kind"] == "unchanged"
+    assert graph.edges["300.2@2031-05-01", "300.2@2032-05-01"]["kind"] == "unchanged"
+    assert not graph.has_edge("300.2@2031-05-01", "300.3@2032-05-01")
