@@ -1155,6 +1155,8 @@ def _solve(
             continue  # its rival, as close, stands where this one's parent went
         if by_condition and base < WEAK_FUZZY and _opening_kept_by_sibling(p, i, j):
             continue  # a free sibling keeps the old rule's condition: the grown rewrite
+        if by_condition and base < CONFIDENT_TOTAL and _own_words_in_sibling(p, i, j, by_old[i]):
+            continue  # a free parallel sibling says what sets the old rule apart
         p.pair(i, j, round(base, 1), method, tuple(dict.fromkeys(rivals)))
         made += 1
     return made
@@ -1196,6 +1198,48 @@ def _opening_kept_by_sibling(p: _Pairing, i: int, j: int) -> bool:
             kept = fuzz.ratio(opening, _opening(p.new[k].lower))
             if kept >= OPENING_KEPT and kept > own:
                 return True
+    return False
+
+
+#: Two sibling rules are a run written to one frame when the stems they share hold at
+#: least this share (IDF) of the smaller one's stems.
+PARALLEL_SHARED = 0.5
+#: A free parallel sibling takes the old rule when the old rule's stems among that
+#: sibling's own words (the ones the linked rule lacks) weigh at least this much (IDF)
+#: more than its stems among the linked rule's own words.
+OWN_WORDS_LEAD = 3.0
+
+
+def _own_words_in_sibling(
+    p: _Pairing, i: int, j: int, options: list[tuple[float, float, int]]
+) -> bool:
+    """A link of old ``i`` to new ``j`` while a free sibling of ``j`` among ``i``'s
+    candidates (``options``, at a total some round accepts), written to the same frame,
+    says more of what sets it apart from ``j`` than ``j`` says of what sets ``j`` apart.
+    In a run of parallel rules ("if an effect would add mana of this kind ...", "an
+    ability that ... functions on the stack") the shared frame makes the whole-text
+    score of every member close, and the members' own words (hybrid, modifies what it
+    costs) tell which one the old rule is. The pair is left for the sibling, later in
+    the best-first order."""
+    parent = p.new[j].parent
+    free = [
+        k
+        for total, _base, k in options
+        if k != j and p.n2o[k] < 0 and p.new[k].parent == parent and total >= MIN_TOTAL
+    ]
+    if not free:
+        return False
+    old, new, _index, idf = rescue._weights(p)  # computed once per pairing, kept
+    said, linked = old.stems[i], new.stems[j]
+    for k in free:
+        sibling = new.stems[k]
+        frame = sum(idf[w] for w in linked & sibling)
+        if frame < PARALLEL_SHARED * min(new.mass[j], new.mass[k]):
+            continue  # not written to one frame
+        says_linked = sum(idf[w] for w in said & (linked - sibling))
+        says_sibling = sum(idf[w] for w in said & (sibling - linked))
+        if says_sibling >= says_linked + OWN_WORDS_LEAD:
+            return True
     return False
 
 
@@ -1834,21 +1878,30 @@ def _within_topics(
     where the other names its heading's, that fits a sentence of yet another rule about
     as well ("multiple instances of … are redundant", written for every keyword) is the
     other keyword's sentence, not this one's. A sentence of a renamed heading ("removed
-    from the game" → "exile") fits its own new sentence alone, and stays linked."""
-    new_keys: list[str] | None = None
+    from the game" → "exile") fits its own new sentence alone, and stays linked. The
+    rivals are read among every rule of the new edition, kept ones too: whether a
+    sentence is a stock frame is a fact of the edition, not of which rules the pair
+    changed (another keyword's redundancy sentence kept word for word still says so)."""
+    new_owners: list[int] | None = None
+    new_keys: list[str] = []
     out = []
     for link in links:
         i, j = old_units[link.old].owner, new_units[link.new].owner
         if link.score < 100.0 and not p.same_topic(i, j):
-            if new_keys is None:
-                new_keys = [u.key for u in new_units]
+            if new_owners is None:
+                new_owners = []
+                for k, node in enumerate(p.new):
+                    if not node.heading:
+                        for key in provenance.unit_keys(node.text):
+                            new_owners.append(k)
+                            new_keys.append(key)
             rivals = process.extract_iter(
                 old_keys[link.old],
                 new_keys,
                 scorer=fuzz.ratio,
                 score_cutoff=link.score - TEMPLATE_MARGIN,
             )
-            if any(new_units[k].owner != j for _key, _score, k in rivals):
+            if any(new_owners[k] != j for _key, _score, k in rivals):
                 continue
         out.append(link)
     return out

@@ -2832,3 +2832,112 @@ def test_places_name_each_printing_of_a_number() -> None:
     assert ("300.2a", "300.2a@2", "300.2@2") in places
     assert ("300.2c", "300.2c", "300.2@2") in places  # printed once, under the second
     assert ("100.2a", "100.2a", "100.2") in places
+
+
+# --- round 22 (prec22): in a run of parallel rules, the member saying the old rule's own words ---
+
+
+def _parallel_run_pairing(striped: str):
+    """An old rule on pouring water from a striped symbol, and a new run of two rules
+    written to one frame: ``striped`` (the striped symbol's rule, as given) and the
+    dotted symbol's rule, close to the old one on the whole text."""
+    from rulediff.align import _Node, _Pairing
+
+    old = [
+        _Node("104", "Water Symbols", None, True, 0),
+        _Node("104.3", "There are several kinds of water symbols.", "104", False, 1),
+        _Node(
+            "104.3g",
+            "If an effect would pour water shown by a striped water symbol into a "
+            "gardener's can, that gardener picks either of the symbol's stripes and pours "
+            "one cup of that stripe into the can.",
+            "104.3",
+            False,
+            2,
+        ),
+    ]
+    dotted = (
+        "If an effect would pour water shown by a dotted water symbol into a gardener's "
+        "can, one cup of the color of that symbol is poured into that gardener's can."
+    )
+    new = [
+        _Node("106", "Water Symbols", None, True, 0),
+        _Node("106.1", "There are several kinds of water symbols.", "106", False, 1),
+        _Node("106.8", striped, "106.1", False, 2),
+        _Node("106.9", dotted, "106.1", False, 3),
+    ]
+    # the rest of each edition: rules on other things, so that rare words weigh more
+    chores = ["weeding", "pruning", "mulching", "raking", "sowing", "fencing", "hoeing"]
+    for side in (old, new):
+        side.append(_Node("300", "Chores", None, True, len(side)))
+        for n, chore in enumerate(chores, start=1):
+            text = f"A gardener may spend a turn {chore} a bed instead of tending it."
+            side.append(_Node(f"300.{n}", text, "300", False, len(side)))
+    p = _Pairing(old, new)
+    p.pair(0, 0, 100.0, "anchor")
+    p.pair(1, 1, 100.0, "anchor")
+    return p
+
+
+def test_a_fuzzy_link_in_a_run_of_parallel_rules_goes_to_the_member_saying_its_own_words() -> None:
+    # Paraphrases: the new striped rule grew two sentences, so the dotted rule (the same
+    # frame, another symbol) is closer on the whole text; the old rule's own words
+    # (striped, picks, stripes) are the striped rule's, and it goes there.
+    from rulediff.align import MIN_TOTAL, _own_words_in_sibling, _solve
+
+    striped = (
+        "If an effect would pour water shown by a striped water symbol into a gardener's "
+        "can, that gardener picks one stripe of that symbol. A cup of the picked stripe is "
+        "poured into that gardener's can. A plain stripe gives as many cups of plain water "
+        "as its number says."
+    )
+    p = _parallel_run_pairing(striped)
+    ratios = {(2, j): fuzz.ratio(p.old[2].lower, p.new[j].lower) for j in (2, 3)}
+    assert ratios[(2, 3)] > ratios[(2, 2)]  # the whole text alone picks the wrong member
+    assert _own_words_in_sibling(p, 2, 3, [(ratios[(2, 2)] + 5, ratios[(2, 2)], 2)])
+    assert not _own_words_in_sibling(p, 2, 2, [(ratios[(2, 3)] + 5, ratios[(2, 3)], 3)])
+    _solve(p, ratios, min_total=MIN_TOTAL, by_condition=True)
+    assert p.new[p.o2n[2]].id == "106.8"
+
+
+def test_a_sibling_on_another_frame_does_not_take_the_link() -> None:
+    # The free sibling shares no frame with the linked rule (a rule on watering times):
+    # its words are no evidence, the closer rule keeps the link.
+    from rulediff.align import MIN_TOTAL, _own_words_in_sibling, _solve
+
+    other = "A gardener picks the striped stripes only at dawn, before any water is poured."
+    p = _parallel_run_pairing(other)
+    ratios = {(2, j): fuzz.ratio(p.old[2].lower, p.new[j].lower) for j in (2, 3)}
+    assert not _own_words_in_sibling(p, 2, 3, [(ratios[(2, 2)] + 5, ratios[(2, 2)], 2)])
+    _solve(p, {(2, 3): ratios[(2, 3)]}, min_total=MIN_TOTAL, by_condition=True)
+    assert p.new[p.o2n[2]].id == "106.9"
+
+
+def test_the_hybrid_and_cost_rules_go_to_their_own_members_of_the_parallel_runs() -> None:
+    # 2007-05-01 → 2021-02-05: the old hybrid-mana rule goes to the new hybrid rule, not
+    # to the Phyrexian rule written to the same frame (closer on the whole text); the
+    # old rule on an ability modifying what its object costs goes to the new rule saying
+    # so, not to the "can't be countered" member of the "functions on the stack" run.
+    old, new = corpus_edition("2007-05-01"), corpus_edition("2021-02-05")
+    assert "hybrid" in old.rule("104.3g").text.lower()
+    assert "hybrid" in new.rule("106.8").text.lower()
+    assert "hybrid" not in new.rule("106.9").text.lower()
+    assert "modifies what" in old.rule("402.8c").text.lower()
+    assert "modifies what" in new.rule("113.6c").text.lower()
+    assert "countered" in new.rule("113.6f").text.lower()
+    a = align(old, new)
+    assert a.match_for_old("104.3g").new_ids == ("106.8",)
+    assert a.match_for_old("402.8c").new_ids == ("113.6c",)
+
+
+def test_another_keywords_redundancy_sentence_is_a_template_even_when_kept_elsewhere() -> None:
+    # 2015-07-17 → 2026-06-19: the old changeling redundancy sentence is gone from 2026;
+    # the read ahead one says the same frame for another keyword. Other keywords'
+    # redundancy sentences, kept word for word between the two editions, fit it about
+    # as well: a template, not a rewrite. The old rule stays removed.
+    old, new = corpus_edition("2015-07-17"), corpus_edition("2026-06-19")
+    text = old.rule("702.72b").text.lower()
+    assert "changeling" in text and text.endswith("are redundant.")
+    assert "changeling" not in new.rule("702.155c").text.lower()
+    m = align(old, new).match_for_old("702.72b")
+    assert m is not None and m.kind == "removed", m
