@@ -3968,6 +3968,7 @@ def align(old: Edition, new: Edition, *, use_cache: bool = True) -> Alignment:
     rescue.pair_placed_both_ways(rules, splits, merges)
     rescue.pair_into_namesake(rules, splits, merges)
     rescue.pair_clearly_closest(rules, splits, merges)
+    rescue.pair_in_slot(rules, splits, merges)
     # Last of the joins: a rule it takes is no longer a free rival for the rescue passes.
     _follow_reworded_sentences_into_taken_rules(rules, splits, merges)
     _follow_closed_slots(rules, splits, merges)

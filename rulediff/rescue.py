@@ -90,6 +90,9 @@ SUBRULES_HELD = 2
 HOMELESS_LEAD = 0.05
 #: Candidates per free rule from the word index.
 INDEX_CANDIDATES = 12
+#: A free rule and the free rule standing in its slot share at least this many stems
+#: that no other rule of either family says (:func:`pair_in_slot`).
+SLOT_OWN_STEMS = 2
 #: A word in more texts than this does not help to find candidates.
 MAX_POSTINGS = 80
 
@@ -1820,6 +1823,116 @@ def pair_clearly_closest(
             continue
         pairs.append((i, j))
     _take_checked(p, pairs, targets_of, sources_of)
+
+
+def pair_in_slot(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]) -> None:
+    """A free rule rewritten in its own slot goes to the free rule standing there that
+    shares words of its own with it.
+
+    Under two parents that correspond, the slot of a free old rule is where its matched
+    neighbours put it: between the counterparts of its nearest siblings before and after
+    it that have one (:func:`_between`). Place alone pairs a rule with whatever replaced
+    it at its number, so the words must say the two are about one thing: they share at
+    least ``SLOT_OWN_STEMS`` stems that no other rule of either family says (the
+    family's title, its vocabulary and its stock phrases are said by the siblings too; a
+    sibling written on the same frame shares those, not a subject of its own). Exactly
+    one free new rule of the slot does, and the old rule is the only free old rule of
+    that new rule's own slot that does. The pair passes the rescue pass's own checks on
+    a candidate and is no rule written for a subject the old edition lacks."""
+    from .align import _under_new_subject, _written_for_new_subject  # align imports us
+
+    targets_of, sources_of = _links(p, splits, merges)
+    old, new, _index, _idf = _weights(p)
+    said: dict[tuple[str, int], Counter] = {}
+
+    def family(side: str, top: int) -> Counter:
+        """How many rules of ``top``'s family say each stem (kept)."""
+        if (side, top) not in said:
+            if side == "old":
+                said[side, top] = _family_stems(p.old, p.old_children, old.stems, top)
+            else:
+                said[side, top] = _family_stems(p.new, p.new_children, new.stems, top)
+        return said[side, top]
+
+    def own(parent: int, i: int, q: int, j: int) -> int:
+        """The stems old ``i`` and new ``j`` share that no other rule of their families
+        (under ``parent`` and ``q``) says."""
+        shared = old.stems[i] & new.stems[j]
+        if len(shared) < SLOT_OWN_STEMS:
+            return 0
+        said_old, said_new = family("old", parent), family("new", q)
+        mine_old, mine_new = family("old", i), family("new", j)
+        return sum(1 for w in shared if said_old[w] == mine_old[w] and said_new[w] == mine_new[w])
+
+    pairs = []
+    for parent_id, kids_o in p.old_children.items():
+        parent = p.old_by_place.get(parent_id) if parent_id is not None else None
+        if parent is None:
+            continue
+        for po, i in enumerate(kids_o):
+            if p.old[i].heading or targets_of.get(i):
+                continue
+            for q in targets_of.get(parent, ()):
+                kids_n = p.new_children.get(p.new[q].place, [])
+                slot = [
+                    j
+                    for j in _between(kids_o, kids_n, po, targets_of)
+                    if not p.new[j].heading and not sources_of.get(j)
+                ]
+                found = [j for j in slot if own(parent, i, q, j) >= SLOT_OWN_STEMS]
+                if len(found) != 1:
+                    continue
+                j = found[0]
+                back = [
+                    a
+                    for a in _between(kids_n, kids_o, kids_n.index(j), sources_of)
+                    if not p.old[a].heading and not targets_of.get(a)
+                ]
+                if [a for a in back if own(parent, a, q, j) >= SLOT_OWN_STEMS] != [i]:
+                    continue
+                if _under_new_subject(p, j) or _written_for_new_subject(p, i, j):
+                    continue
+                pairs.append((i, j))
+    checked = [
+        (i, j)
+        for i, j in pairs
+        if p.same_topic(i, j) and not p.defines_other(i, j) and not p.on_new_frame(i, j)
+    ]
+    for i, j in checked:
+        if not targets_of.get(i) and not sources_of.get(j):
+            _take(p, i, j, "structure", targets_of, sources_of)
+
+
+def _between(
+    mine: Sequence[int], theirs: Sequence[int], k: int, links: Mapping[int, list[int]]
+) -> list[int]:
+    """The rules of ``theirs`` standing where ``mine[k]`` stood: after the counterpart
+    of its nearest sibling before it that has one there (or from the first) and before
+    that of its nearest sibling after it (or to the last). None when no sibling has a
+    counterpart there (the family is all the place says) unless each is its family's
+    only rule."""
+    pos = {x: n for n, x in enumerate(theirs)}
+    lo, hi = -1, len(theirs)
+    for a in reversed(mine[:k]):
+        found = [pos[x] for x in links.get(a, ()) if x in pos]
+        if found:
+            lo = max(found)
+            break
+    for a in mine[k + 1 :]:
+        found = [pos[x] for x in links.get(a, ()) if x in pos]
+        if found:
+            hi = min(found)
+            break
+    if lo < 0 and hi == len(theirs) and (len(mine), len(theirs)) != (1, 1):
+        return []
+    return list(theirs[lo + 1 : hi])
+
+
+def _family_stems(
+    nodes: Sequence[_Node], children: Mapping, stems: Sequence[frozenset[str]], top: int
+) -> Counter:
+    """How many rules of ``top``'s family (``top`` and all its subrules) say each stem."""
+    return Counter(w for k in _with_subrules(children, nodes, [top]) for w in stems[k])
 
 
 def _free_nearest(

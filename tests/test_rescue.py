@@ -1540,3 +1540,105 @@ def test_the_priority_rule_after_attacks_is_not_linked_to_the_mana_abilities_sub
     # the old first rule keeps its counterpart
     m = a.match_for_old("308.1")
     assert m is not None and m.new_ids == ("308.1",), m
+
+
+# --- round 22 (recall22): a rule rewritten in its own slot ---
+
+
+def _slot_pairing(
+    old_texts: tuple,
+    new_texts: tuple,
+    bounded: bool = True,
+    last: str = "A die that leaves the table is out of the game.",
+):
+    """Two toy editions: a dice section whose rules before and after the free ones are
+    kept (``bounded``, the last one ``last``; else the section holds only the free
+    rules), with the free old rules ``old_texts`` and the free new rules ``new_texts``
+    between them."""
+    from rulediff.align import _Node, _Pairing
+
+    first = "Each player owns one die of each colour."
+    old_rules = [("1", "Game", None), ("100", "Dice", "1")]
+    new_rules = [("2", "Game", None), ("200", "Dice", "2")]
+    if bounded:
+        old_rules.append(("100.1", first, "100"))
+        new_rules.append(("200.1", first, "200"))
+    old_rules += [(f"100.{k + 2}", t, "100") for k, t in enumerate(old_texts)]
+    new_rules += [(f"200.{k + 2}", t, "200") for k, t in enumerate(new_texts)]
+    if bounded:
+        old_rules.append(("100.9", last, "100"))
+        new_rules.append(("200.9", last, "200"))
+
+    def nodes(rules):
+        return [_Node(i, t, parent, "." not in i, k) for k, (i, t, parent) in enumerate(rules)]
+
+    p = _Pairing(nodes(old_rules), nodes(new_rules))
+    p.pair(0, 0, 100.0, "exact")
+    p.pair(1, 1, 100.0, "exact")
+    if bounded:
+        p.pair(2, 2, 100.0, "exact")
+        p.pair(len(old_rules) - 1, len(new_rules) - 1, 100.0, "exact")
+    return p
+
+
+def test_a_free_rule_goes_to_the_free_rule_in_its_slot_sharing_words_its_family_lacks() -> None:
+    # Between two kept rules, the old throwing rule and the new one share "cup", "secret"
+    # and "throw", words no other rule of either dice section says: one rule rewritten in
+    # place, though the wording changed too much for a text match.
+    from rulediff.rescue import pair_in_slot
+
+    p = _slot_pairing(
+        ("Dice are thrown from a cup, and the cup hides each throw as a secret.",),
+        ("A secret throw stays under its cup until everyone has rolled their dice.",),
+    )
+    pair_in_slot(p, {}, {})
+    i = next(k for k, n in enumerate(p.old) if n.id == "100.2")
+    assert p.new[p.o2n[i]].id == "200.2" and p.method[i] == "structure"
+
+
+def test_a_free_rule_in_its_slot_needs_words_of_its_own_one_candidate_and_a_bound() -> None:
+    from rulediff.rescue import pair_in_slot
+
+    throw_old = "Dice are thrown from a cup, and the cup hides each throw as a secret."
+    throw_new = "A secret throw stays under its cup until everyone has rolled their dice."
+    # Words the family says elsewhere too: a kept rule speaks of the cup and the throw.
+    p = _slot_pairing((throw_old,), (throw_new,), last="Each secret throw uses one cup.")
+    pair_in_slot(p, {}, {})
+    assert all(j < 0 for j in p.o2n[3:-1])
+    # Two free new rules in the slot, each sharing words of its own with the old rule.
+    p = _slot_pairing((throw_old,), ("Keep your cup secret.", "Each throw hides its result."))
+    pair_in_slot(p, {}, {})
+    assert all(j < 0 for j in p.o2n[3:-1])
+    # No kept sibling bounds the slot: the section alone is no place.
+    p = _slot_pairing((throw_old, "Dice never break."), (throw_new,), bounded=False)
+    pair_in_slot(p, {}, {})
+    assert all(j < 0 for j in p.o2n[2:])
+
+
+def test_a_rule_rewritten_in_its_slot_in_the_corpus() -> None:
+    # 2006-05-01 → 2009-09-04: the landwalk rule saying landwalk is a generic term, first
+    # of its family, before the evasion rule (kept), and the new rule saying the same
+    # with the [type]walk form; 2004-06-01 → 2015-11-13: the rule announcing targets,
+    # between the announcing rules kept around it (texts read at run time).
+    old, new = corpus_edition("2006-05-01"), corpus_edition("2009-09-04")
+    assert "generic terms" in old.rule("502.6a").text.lower()
+    assert "generic term" in new.rule("702.12a").text.lower()
+    m = align(old, new).match_for_old("502.6a")
+    assert m is not None and m.new_ids == ("702.12a",) and m.method == "structure", m
+    old, new = corpus_edition("2004-06-01"), corpus_edition("2015-11-13")
+    assert "targets" in old.rule("409.1c").text.lower()
+    assert "target" in new.rule("601.2c").text.lower()
+    m = align(old, new).match_for_old("409.1c")
+    assert m is not None and m.new_ids == ("601.2c",) and m.method == "structure", m
+
+
+def test_a_rule_with_no_placed_sibling_is_not_paired_by_its_family_in_the_corpus() -> None:
+    # 2009-07-11 → 2021-02-05: the rule on casting a prohibited card face down is its
+    # section's only rule; under the new casting section the rule on casting from among
+    # face-down exiled cards shares "face" and "down" with it, but no kept sibling says
+    # where the old rule stood (texts read at run time).
+    old, new = corpus_edition("2009-07-11"), corpus_edition("2021-02-05")
+    assert "face down" in old.rule("601.5a").text.lower()
+    assert "face-down" in new.rule("601.3f").text.lower()
+    m = align(old, new).match_for_old("601.5a")
+    assert m is None or "601.3f" not in m.new_ids, m
