@@ -84,6 +84,10 @@ class Match:
     moved_text: tuple[tuple[str, str, str], ...] = ()
     """Sentences that went from one of this match's old rules to a rule outside it, or
     came into one of its new rules from outside: ``(old_id, new_id, text as in new)``."""
+    restates: tuple[str, ...] = ()
+    """On an ``added`` rule: the old rules whose sentences it restates while they live on
+    in their own counterparts (text copied, not moved; those sentences are in
+    ``moved_text``)."""
 
     @property
     def old_id(self) -> str | None:
