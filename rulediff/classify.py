@@ -9,6 +9,7 @@ sentences went elsewhere.
 from __future__ import annotations
 
 import bisect
+import heapq
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Iterable, Sequence
@@ -663,7 +664,7 @@ class _SentenceIndex:
             if posting and len(posting) <= provenance.MAX_POSTINGS:
                 for k in posting:
                     votes[k] += 1.0 / len(posting)
-        best = sorted(votes, key=lambda k: (-votes[k], k))[:_RESTATE_CANDIDATES]
+        best = heapq.nlargest(_RESTATE_CANDIDATES, votes, key=lambda k: (votes[k], -k))
         return [self.units[k] for k in sorted(best)]
 
 
