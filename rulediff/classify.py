@@ -9,9 +9,10 @@ sentences went elsewhere.
 from __future__ import annotations
 
 import bisect
+import heapq
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -535,6 +536,7 @@ def _classify(
 ) -> tuple[Match, ...]:
     out: list[Match] = []
     stays = _Stays.of(p, prov, pairs, sweeps) if prov is not None else None
+    copies = _restatements(p, stays, pairs) if stays is not None else {}
     for pair in pairs:
         old_ids = tuple([p.old[i].id for i in pair.old])
         new_ids = tuple([p.new[j].id for j in pair.new])
@@ -550,6 +552,11 @@ def _classify(
             out.append(Match(domain, "removed", old_ids, (), 0.0, "none", **common))  # type: ignore[arg-type]
             continue
         if not pair.old:
+            copied = copies.get(pair.new[0], ()) if len(pair.new) == 1 else ()
+            if copied:  # a copy says where its text came from; its kind stays "added"
+                entries = tuple((p.old[i].id, new_ids[0], text) for i, text in copied)
+                common["moved_text"] = tuple(dict.fromkeys(moved_text + entries))
+                common["restates"] = tuple(sorted({p.old[i].id for i, _ in copied}))
             out.append(Match(domain, "added", (), new_ids, 0.0, "none", **common))  # type: ignore[arg-type]
             continue
         if len(pair.old) == 1 and len(pair.new) == 1:  # nearly all: no join to make
@@ -580,3 +587,165 @@ def _classify(
             )  # type: ignore[arg-type]
         )
     return tuple(out)
+
+
+#: A free new rule's sentence restates another rule's sentence when the two are this
+#: alike (with or without an opening clause of the new one's own).
+_RESTATES = provenance.NEAR_SIMILARITY
+#: Candidate sentences tried per sentence of a free new rule (by the word pairs shared).
+_RESTATE_CANDIDATES = 8
+
+
+def _without_ordinal(key: str) -> str:
+    """``key`` without a one-word opening clause ("first, the active player …"): the word
+    that orders a step says nothing of what the step does."""
+    head, sep, rest = key.partition(", ")
+    return rest if sep and " " not in head else key
+
+
+def _restates(new_key: str, other_key: str) -> bool:
+    """Whether the new sentence says the other one: nearly word for word; or the other's
+    words whole inside it, making at least half of it (a qualifier added: "… loses the
+    game as a state-based action"); or with an opening clause of its own in front of
+    the other's words, the other's ordinal opening aside ("at the start of the draw
+    step, the active player draws a card" says "first, the active player draws a
+    card")."""
+    if fuzz.ratio(new_key, other_key) >= _RESTATES:
+        return True
+    whole = other_key.rstrip(".;:").strip()
+    if 2 * len(other_key) >= len(new_key) and whole in new_key and _inside(other_key, new_key):
+        return True
+    _opening, sep, rest = new_key.partition(", ")
+    return (
+        bool(sep)
+        and len(rest.split()) >= provenance.MIN_UNIT_WORDS
+        and fuzz.ratio(rest, _without_ordinal(other_key)) >= _RESTATES
+    )
+
+
+def _says_all(said: str, new_key: str) -> bool:
+    """Whether the new sentence keeps every word of four letters or more of the sentence
+    it restates (crude stems) and as many denials: a sentence on the same frame that
+    swaps a word ("… wins the game" / "… loses the game") says something else."""
+    said = _without_ordinal(said)
+    long_words = " ".join(w for w in re.findall(r"[a-z]+", said) if len(w) > 3)
+    if _stems(long_words) - _stems(new_key):
+        return False
+    return said.count("not") + said.count("n't") == new_key.count("not") + new_key.count("n't")
+
+
+def _cites(cited: Collection[str], rule_id: str) -> bool:
+    """Whether one of the cited rule numbers is ``rule_id`` or a rule containing it
+    ("see rule 704" points to 704.5a): a start of the id ending before a letter, a
+    stop or the end."""
+    return any(
+        rule_id[:k] in cited
+        for k in range(1, len(rule_id) + 1)
+        if k == len(rule_id) or not rule_id[k].isdigit()
+    )
+
+
+def _sentence_units(
+    node: _Node, owner: int, sweeps: Sequence[tuple[str, str]] = ()
+) -> list[provenance.Unit]:
+    """A rule's sentences long enough to be linked, bare pointers aside (keys swept)."""
+    out = []
+    for u in provenance.units(owner, node.text):
+        if len(u.key.split()) >= provenance.MIN_UNIT_WORDS and not u.points_elsewhere:
+            out.append(provenance.Unit(owner, u.text, provenance.apply_sweeps(u.key, sweeps)))
+    return out
+
+
+class _SentenceIndex:
+    """The sentences of some rules of one edition, found by the word pairs they share."""
+
+    def __init__(self, units: list[provenance.Unit]) -> None:
+        self.units = units
+        self.postings: dict[str, list[int]] = defaultdict(list)
+        for k, u in enumerate(units):
+            for pair in provenance.word_pairs(u.key):
+                self.postings[pair].append(k)
+
+    def near(self, key: str) -> list[provenance.Unit]:
+        """The sentences sharing the rarest word pairs with ``key``, in index order."""
+        votes: Counter = Counter()
+        for pair in provenance.word_pairs(key):
+            posting = self.postings.get(pair)
+            if posting and len(posting) <= provenance.MAX_POSTINGS:
+                for k in posting:
+                    votes[k] += 1.0 / len(posting)
+        best = heapq.nlargest(_RESTATE_CANDIDATES, votes, key=lambda k: (votes[k], -k))
+        return [self.units[k] for k in sorted(best)]
+
+
+def _restatements(
+    p: _Pairing, stays: _Stays, pairs: Sequence[_Pair]
+) -> dict[int, tuple[tuple[int, str], ...]]:
+    """Free new rule → (old rule, the sentence as the new rule writes it) for each of its
+    sentences that restates a sentence of an old rule living on elsewhere, when the new
+    rule points to that old rule's own counterpart (or a rule holding it): a summary
+    ("at the start of the draw step, the active player draws a card; see rule N") that
+    repeats what rule N keeps. The text was copied, not moved: the old rule's match and
+    its own ``moved_text`` stay as they are.
+
+    The restated sentence is the old one, or its rewrite in the counterpart the new rule
+    points to; the new sentence keeps all its words (:func:`_says_all`). Left out like
+    any moved text: stock sentences, another keyword's template, a restatement for a
+    subject or variant the old edition lacks."""
+    free: dict[int, frozenset[str]] = {}  # free new rule → the rule numbers it cites
+    for pair in pairs:
+        if not pair.old and len(pair.new) == 1 and not p.new[pair.new[0]].heading:
+            cited = frozenset(references(p.new[pair.new[0]].text))
+            if cited:
+                free[pair.new[0]] = cited
+    if not free:
+        return {}
+    # Only rules some free rule points to, and their predecessors, can be sources.
+    every_cited = {c for cited in free.values() for c in cited}
+    pointed = [
+        j
+        for j, group in sorted(stays.new_group.items())
+        if group and not p.new[j].heading and _cites(every_cited, p.new[j].id)
+    ]
+    sources_of = sorted({i for j in pointed for i in stays.new_group[j] if not p.old[i].heading})
+    old_units = [u for i in sources_of for u in _sentence_units(p.old[i], i, stays.sweeps)]
+    new_units = [u for j in pointed for u in _sentence_units(p.new[j], j)]
+    old_index, new_index = _SentenceIndex(old_units), _SentenceIndex(new_units)
+    out: dict[int, tuple[tuple[int, str], ...]] = {}
+    for n, cited in sorted(free.items()):
+        found: dict[tuple[int, str], None] = {}
+        for u in _sentence_units(p.new[n], n):
+            # old rule → (its sentence, the sentences the new one restates: the old one
+            # or its rewrite in a counterpart the new rule points to)
+            sources: dict[int, tuple[provenance.Unit, list[str]]] = {}
+            for t in old_index.near(u.key):
+                here = stays.old_group[t.owner]
+                if _restates(u.key, t.key) and any(_cites(cited, p.new[y].id) for y in here):
+                    sources.setdefault(t.owner, (t, []))[1].append(t.key)
+            for v in new_index.near(u.key):
+                if not _cites(cited, p.new[v.owner].id) or not _restates(u.key, v.key):
+                    continue
+                for x in stays.new_group[v.owner]:
+                    for t in _sentence_units(p.old[x], x, stays.sweeps):
+                        if fuzz.ratio(t.key, v.key) >= provenance.REWORDED_SIMILARITY:
+                            sources.setdefault(x, (t, []))[1].append(v.key)
+                            break
+            if not sources or stays.stock(u.key, old=False):
+                continue
+            kept = [
+                x
+                for x, (t, said) in sources.items()
+                if any(_says_all(k, u.key) for k in said)
+                and not stays.stock(t.key, old=True)
+                and not p.restated_for_new_subject(x, n)
+                and not p.piece_for_new_subject(x, n)
+                and not stays.restated_for_heading(p, t, u)
+                and not stays.other_subject(p, x, n, t.key, u.key)
+            ]
+            if len({stays.old_group[x] for x in kept}) != 1:
+                continue  # none, or rules living on in different places: a shared frame
+            for x in sorted(kept):
+                found[(x, u.text)] = None
+        if found:
+            out[n] = tuple(found)
+    return out

@@ -146,6 +146,9 @@ class Change:
     moved_text: tuple[MovedText, ...] = ()
     """Sentences that left this change's old rules for other rules, or came into its new
     rules from other rules (see :attr:`rulediff.align.Match.moved_text`)."""
+    restates: tuple[str, ...] = ()
+    """An added rule's old rules whose sentences it restates while they live on in their
+    own counterparts: copied, not moved (see :attr:`rulediff.align.Match.restates`)."""
 
     #: An item of ``changes`` in ``rulediff diff --format json`` (the schema's order).
     __json_fields__ = (
@@ -169,6 +172,7 @@ class Change:
         "method",
         "section",
         "moved_text",
+        "restates",
     )
 
     @property
@@ -591,6 +595,7 @@ def _text_change(
         method=m.method,
         section=_section_of(m.new_ids or m.old_ids) if m.domain == "rule" else "",
         moved_text=tuple(MovedText(a, b, t) for a, b, t in m.moved_text),
+        restates=m.restates,
     )
 
 

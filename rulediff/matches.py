@@ -90,6 +90,10 @@ class Match:
     are first printings, as nearly always."""
     new_printings: tuple[int, ...] = ()
     """The same for ``new_ids``."""
+    restates: tuple[str, ...] = ()
+    """On an ``added`` rule: the old rules whose sentences it restates while they live on
+    in their own counterparts (text copied, not moved; those sentences are in
+    ``moved_text``)."""
 
     @property
     def old_id(self) -> str | None:

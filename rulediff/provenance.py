@@ -121,7 +121,8 @@ class Link:
     score: float
 
 
-def _pairs(key: str) -> set[str]:
+def word_pairs(key: str) -> set[str]:
+    """The pairs of neighbouring words of a key (how candidates are found)."""
     words = re.findall(r"\w+", key)
     return {f"{a} {b}" for a, b in zip(words, words[1:], strict=False)}
 
@@ -157,12 +158,12 @@ def link_units(
     postings: dict[str, list[int]] = defaultdict(list)
     for k, u in enumerate(new):
         if len(u.key.split()) >= MIN_UNIT_WORDS:
-            for f in _pairs(u.key):
+            for f in word_pairs(u.key):
                 postings[f].append(k)
     for k in pending:
         votes: dict[int, float] = {}
         vote = votes.get
-        for f in _pairs(old_keys[k]):
+        for f in word_pairs(old_keys[k]):
             posting = postings.get(f)
             if posting and len(posting) <= MAX_POSTINGS:
                 weight = 1.0 / len(posting)

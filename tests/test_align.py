@@ -519,6 +519,9 @@ def eval_scores(data: dict, a: Alignment) -> tuple[float, float, list[tuple]]:
     precision: among sampled rules the aligner gives counterparts, the share whose set
     equals the hand answer (for a hand split or merge: a non-empty subset of it);
     recall: among sampled rules with hand counterparts, the share given a right one.
+    A new rule the aligner leaves ``added`` proposes the old rules it restates
+    (``Match.restates``): the hand answers record a restatement from the new side with
+    its source as counterpart, and from the old side as moved text only.
     """
     proposed_n = right_n = with_answer = found = 0
     misses: list[tuple] = []
@@ -529,7 +532,7 @@ def eval_scores(data: dict, a: Alignment) -> tuple[float, float, list[tuple]]:
         side, rid = entry["side"], entry["id"]
         m = a.match_for_old(rid) if side == "old" else a.match_for_new(rid)
         assert m is not None, f"{side} rule {rid} of the eval file is not in the alignment"
-        proposed = set(m.new_ids if side == "old" else m.old_ids)
+        proposed = set(m.new_ids if side == "old" else m.old_ids or m.restates)
         answer = set(entry["counterparts"])
         if proposed:
             proposed_n += 1

@@ -182,3 +182,85 @@ def test_sentence_written_again_in_a_rule_for_a_new_subject_is_no_moved_text() -
     assert "companion" not in " ".join(rule.text.lower() for rule in old.rules)
     a = aligned("2009-07-11", "2021-02-05")
     assert ("114.2a", "116.2g") not in listed(a)
+
+
+# --- an added rule restating an old rule kept elsewhere (round 22) -----------------------------
+
+_STEPS = """
+1. Basics
+
+100. General
+
+100.1. A widget game is played by two or more players, each with a widget.
+
+100.2. Each player starts the game with twenty tokens in a pile in front of them.
+
+2. Turns
+
+200. Spin Step
+
+200.1. First, the active player spins his or her widget once. Nothing else happens first.
+
+200.2. Second, the active player may pass the spin to the next player.
+
+201. Move Step
+
+201.1. First, the active player moves his or her widget up to three spaces.
+
+201.2. Second, the other players may object to the move.
+"""
+
+_SPIN = "the active player spins his or her widget once."
+_MOVE = "the active player moves his or her widget up to"
+_SUMMARY = f"""
+202. General
+
+202.1. Some actions happen at the start of a step without anyone choosing them.
+
+202.1a Immediately after the spin step begins, {_SPIN} See rule 200.1.
+
+202.1b Immediately after the move step begins, {_MOVE} three spaces.
+
+202.1c Immediately after the move step begins, {_MOVE} four spaces. See rule 201.1.
+"""
+
+
+def test_added_summary_restating_a_step_it_points_to_names_the_copied_rule() -> None:
+    """A new list repeats a step's action behind an opening clause of its own and points
+    to the rule that keeps it: the added rule says where its text came from (restates,
+    moved_text), the old rule keeps its own counterpart and moved text. Without the
+    pointer, or with a word of the step's sentence changed, it restates nothing."""
+    from tests.test_align import edition
+
+    a = align(edition(_STEPS), edition(_STEPS + _SUMMARY))
+    summary = a.match_for_new("202.1a")
+    assert summary is not None and summary.kind == "added" and not summary.old_ids
+    assert summary.restates == ("200.1",)
+    assert [(o, n) for o, n, _t in summary.moved_text] == [("200.1", "202.1a")]
+    assert summary.moved_text[0][2].startswith("Immediately after the spin step begins")
+    own = a.match_for_old("200.1")
+    assert own is not None and own.new_ids == ("200.1",) and own.kind == "unchanged"
+    assert not own.moved_text
+    for rule in ("202.1b", "202.1c"):  # no pointer; "three" became "four"
+        m = a.match_for_new(rule)
+        assert m is not None and m.kind == "added" and m.restates == () and not m.moved_text
+
+
+def test_added_turn_based_actions_restate_the_steps_they_point_to() -> None:
+    """2009-05-01 → 2009-07-11: the new list of turn-based actions repeats the draw step's
+    draw and the untap step's phasing, each pointing to the step rule that keeps it. The
+    list rules stay added but name the old step rules they restate; the old rules keep
+    their own counterparts, which the list rules point to."""
+    old, new = "2009-05-01", "2009-07-11"
+    a = aligned(old, new)
+    text = corpus_edition(new).rule
+    for summary, step in (("703.4c", "304.1"), ("703.4a", "302.1")):
+        m = a.match_for_new(summary)
+        assert m is not None and m.kind == "added" and not m.old_ids, m
+        assert m.restates == (step,), m
+        home = own_counterpart(a, step)
+        assert summary not in home
+        assert any(f"rule {y}" in text(summary).text for y in home)  # it points back
+        copied = [t for o, n, t in m.moved_text if (o, n) == (step, summary)]
+        assert copied and copied[0] in text(summary).text
+        assert summary not in {n for _o, n, _t in a.match_for_old(step).moved_text}

@@ -504,3 +504,17 @@ def test_the_corpus_edition_with_a_number_printed_twice() -> None:
     assert _old_words(renumbered) == repeated[1].text == new.rule("702.176a").text
     (kept,) = _changed(d, old_ids=("702.175a",), new_ids=("702.175a",))
     assert _old_words(kept) == repeated[0].text
+
+
+def test_restates_in_json_follows_the_schema() -> None:
+    """An added summary rule that repeats a step's action and points to the rule keeping
+    it lists the old rule it restates; every other change has an empty list (round 22)."""
+    from tests.test_classify import _STEPS, _SUMMARY
+
+    doc = as_dict(diff(edition(_STEPS), edition(_STEPS + _SUMMARY)))
+    jsonschema.validate(doc, schema())
+    by_new = {tuple(c["new_ids"]): c for c in doc["changes"]}
+    assert by_new[("202.1a",)]["kind"] == "added"
+    assert by_new[("202.1a",)]["restates"] == ["200.1"]
+    assert [e["old_id"] for e in by_new[("202.1a",)]["moved_text"]] == ["200.1"]
+    assert all(c["restates"] == [] for c in doc["changes"] if c["new_ids"] != ["202.1a"])
