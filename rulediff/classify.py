@@ -666,14 +666,17 @@ class _SentenceIndex:
             for pair in provenance.word_pairs(u.key):
                 self.postings[pair].append(k)
 
-    def near(self, key: str) -> list[provenance.Unit]:
-        """The sentences sharing the rarest word pairs with ``key``, in index order."""
-        votes: Counter = Counter()
-        for pair in provenance.word_pairs(key):
+    def near(self, pairs: Iterable[str]) -> list[provenance.Unit]:
+        """The sentences sharing the rarest of these word pairs (a key's
+        :func:`provenance.word_pairs`), in index order."""
+        votes: dict[int, float] = {}
+        vote = votes.get
+        for pair in pairs:
             posting = self.postings.get(pair)
             if posting and len(posting) <= provenance.MAX_POSTINGS:
+                weight = 1.0 / len(posting)
                 for k in posting:
-                    votes[k] += 1.0 / len(posting)
+                    votes[k] = vote(k, 0) + weight
         best = heapq.nlargest(_RESTATE_CANDIDATES, votes, key=lambda k: (votes[k], -k))
         return [self.units[k] for k in sorted(best)]
 
@@ -711,22 +714,26 @@ def _restatements(
     old_units = [u for i in sources_of for u in _sentence_units(p.old[i], i, stays.sweeps)]
     new_units = [u for j in pointed for u in _sentence_units(p.new[j], j)]
     old_index, new_index = _SentenceIndex(old_units), _SentenceIndex(new_units)
+    units_of: dict[int, list[provenance.Unit]] = {}  # old rule → its sentences (swept)
     out: dict[int, tuple[tuple[int, str], ...]] = {}
     for n, cited in sorted(free.items()):
         found: dict[tuple[int, str], None] = {}
         for u in _sentence_units(p.new[n], n):
+            u_pairs = provenance.word_pairs(u.key)
             # old rule → (its sentence, the sentences the new one restates: the old one
             # or its rewrite in a counterpart the new rule points to)
             sources: dict[int, tuple[provenance.Unit, list[str]]] = {}
-            for t in old_index.near(u.key):
+            for t in old_index.near(u_pairs):
                 here = stays.old_group[t.owner]
                 if _restates(u.key, t.key) and any(_cites(cited, p.new[y].id) for y in here):
                     sources.setdefault(t.owner, (t, []))[1].append(t.key)
-            for v in new_index.near(u.key):
+            for v in new_index.near(u_pairs):
                 if not _cites(cited, p.new[v.owner].id) or not _restates(u.key, v.key):
                     continue
                 for x in stays.new_group[v.owner]:
-                    for t in _sentence_units(p.old[x], x, stays.sweeps):
+                    if x not in units_of:
+                        units_of[x] = _sentence_units(p.old[x], x, stays.sweeps)
+                    for t in units_of[x]:
                         if fuzz.ratio(t.key, v.key) >= provenance.REWORDED_SIMILARITY:
                             sources.setdefault(x, (t, []))[1].append(v.key)
                             break
