@@ -149,7 +149,7 @@ class _Node:
         would change with the per-process string hash seed (non-deterministic output).
         """
         if self.feats is None:
-            words = re.findall(r"\w+", self.lower)
+            words = _TOKEN.findall(self.lower)
             feats = {f"{a} {b}" for a, b in zip(words, words[1:], strict=False)}
             if len(words) < 6:
                 feats.update(words)
@@ -611,7 +611,7 @@ def _words(lower: str) -> frozenset[str]:
 def _naming_words(lower: str) -> list[str]:
     """The naming words of a short heading ("Tap and Untap" → tap, untap); none for a
     long descriptive title, whose words say nothing about identity."""
-    words = [w for w in re.findall(r"[a-z]+", lower) if w not in _FUNCTION_WORDS and len(w) > 2]
+    words = [w for w in _WORD.findall(lower) if w not in _FUNCTION_WORDS and len(w) > 2]
     return [] if len(words) > TOPIC_TITLE_WORDS else words
 
 
@@ -672,7 +672,10 @@ def _denial(term: str) -> re.Pattern[str]:
 
 _ARTICLES = frozenset(("a", "an", "the"))
 #: The word "not": a text without it negates no condition.
-_NOT = re.compile(r"(?<![a-z])not(?![a-z])")
+#: ``(?<![a-z])not(?![a-z])`` written to begin with the literal "not" (the look-behind
+#: after it asks the same of the letter before), so the regex engine scans for the word
+#: instead of trying every position.
+_NOT = re.compile(r"not(?<![a-z]not)(?![a-z])")
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -680,7 +683,7 @@ def _conditions(lower: str) -> tuple[frozenset[tuple[str, ...]], frozenset[tuple
     """The conditions a text states with a participle and the two words after it
     ("using the limited range …" → (using, limited, range)): those it negates ("not
     using …"), and all of them."""
-    words = [w for w in re.findall(r"[a-z]+", lower) if w not in _ARTICLES]
+    words = [w for w in _WORD.findall(lower) if w not in _ARTICLES]
     negated, stated = set(), set()
     for k in range(len(words) - 2):
         if words[k].endswith("ing"):
@@ -881,6 +884,10 @@ def _word_forms(nodes: list[_Node]) -> frozenset[str]:
 
 
 _WORD = re.compile(r"[a-z]+")
+#: Precompiled for the texts every pairing tokenizes (no ``re`` cache look-up a call).
+_TOKEN = re.compile(r"\w+")
+_ALNUM_WORD = re.compile(r"[a-z0-9]+")
+_CLAUSE_MARK = re.compile(r"[,.;:]")
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -1124,7 +1131,7 @@ OPENING_OTHER = 60.0
 
 def _opening(lower: str) -> str:
     """A text's opening clause: up to its first comma, colon, semicolon or full stop."""
-    return re.split(r"[,.;:]", lower, maxsplit=1)[0]
+    return _CLAUSE_MARK.split(lower, maxsplit=1)[0]
 
 
 def _opening_kept_by_sibling(p: _Pairing, i: int, j: int) -> bool:
@@ -1355,7 +1362,7 @@ def _title_said(p: _Pairing, h: int, j: int) -> int:
 def _singular_stems(lower: str) -> frozenset[str]:
     """Crude stems of a text's content words, a plural's "s" cut first ("Types" says
     "Card Type"; the five-letter stems alone keep "type" and "types" apart)."""
-    words = [w for w in re.findall(r"[a-z]+", lower) if len(w) > 2 and w not in _FUNCTION_WORDS]
+    words = [w for w in _WORD.findall(lower) if len(w) > 2 and w not in _FUNCTION_WORDS]
     return frozenset((w[:-1] if w.endswith("s") else w)[:5] for w in words)
 
 
@@ -1506,7 +1513,7 @@ SIBLING_MARGIN = 0.15
 
 def _content_words(lower: str) -> frozenset[str]:
     return frozenset(
-        w for w in re.findall(r"[a-z]+", lower) if len(w) > 3 and w not in _FUNCTION_WORDS
+        w for w in _WORD.findall(lower) if len(w) > 3 and w not in _FUNCTION_WORDS
     )
 
 
@@ -1691,7 +1698,7 @@ def _own_sentence_words(lower: str, edition_text: str) -> frozenset[str]:
     word at least :data:`COMMON_UNIT_RULES` times in the edition), its first word left
     out."""
     kept = " ".join(s for s in _plain_sentences(lower) if edition_text.count(s) < COMMON_UNIT_RULES)
-    return _content_words(kept) - set(re.findall(r"[a-z]+", lower)[:1])
+    return _content_words(kept) - set(_WORD.findall(lower)[:1])
 
 
 _ASIDE = re.compile(r"\([^()]*\)")
@@ -2212,7 +2219,7 @@ def _word_list(lower: str, end: str) -> tuple[str, ...]:
     """The words of a text, each sentence end marked by ``end`` (a run never crosses it)."""
     words: list[str] = []
     for unit in _SENTENCE_END.split(lower):
-        words += re.findall(r"[a-z0-9]+", unit)
+        words += _ALNUM_WORD.findall(unit)
         words.append(end)
     return tuple(words)
 
@@ -2220,7 +2227,7 @@ def _word_list(lower: str, end: str) -> tuple[str, ...]:
 def _sentence_with(lower: str, run: Sequence[str]) -> str:
     """The sentence of ``lower`` that holds the word run (empty if none does)."""
     for unit in _SENTENCE_END.split(lower):
-        if _holds_run(re.findall(r"[a-z0-9]+", unit), run):
+        if _holds_run(_ALNUM_WORD.findall(unit), run):
             return unit
     return ""
 
@@ -3268,6 +3275,8 @@ def _keeps_its_name(part: _Node, whole: _Node) -> bool:
     """A rule that names itself survives in another only if that name does: two rules
     that share a template sentence (one kept, the others go to the graveyard) but not
     their names are not one rule cut or joined."""
+    if "called" not in part.lower:
+        return True  # names nothing (the regex scan skipped: most texts)
     names = _CALLED.findall(part.lower)
     return not names or any(name in whole.lower for name in names)
 
@@ -3480,7 +3489,7 @@ def _titles_new_subject(p: _Pairing, i: int, a: int, b: int) -> bool:
 
 def _naming_stems(node: _Node) -> frozenset[str]:
     """The stems of a title's words, short function words and "general" left out."""
-    return _stems(re.findall(r"[a-z]+", node.lower))
+    return _stems(_WORD.findall(node.lower))
 
 
 def _under_new_subject(p: _Pairing, j: int) -> bool:
@@ -3680,7 +3689,7 @@ def _swept_in(p: _Pairing) -> frozenset[str]:
     → "cast", "playing" → "casting"): new words for an old subject."""
     if p.swept_in is None:
         p.swept_in = frozenset(
-            _root(w) for _old, new in p.sweeps for w in re.findall(r"[a-z]+", new)
+            _root(w) for _old, new in p.sweeps for w in _WORD.findall(new)
         )
     return p.swept_in
 
