@@ -1512,9 +1512,7 @@ SIBLING_MARGIN = 0.15
 
 
 def _content_words(lower: str) -> frozenset[str]:
-    return frozenset(
-        w for w in _WORD.findall(lower) if len(w) > 3 and w not in _FUNCTION_WORDS
-    )
+    return frozenset(w for w in _WORD.findall(lower) if len(w) > 3 and w not in _FUNCTION_WORDS)
 
 
 def _match_siblings_by_words(p: _Pairing, sweeps: Iterable[tuple[str, str]]) -> None:
@@ -3688,9 +3686,7 @@ def _swept_in(p: _Pairing) -> frozenset[str]:
     """The words (:func:`_root`) the pair's recurring wording changes bring in ("play"
     → "cast", "playing" → "casting"): new words for an old subject."""
     if p.swept_in is None:
-        p.swept_in = frozenset(
-            _root(w) for _old, new in p.sweeps for w in _WORD.findall(new)
-        )
+        p.swept_in = frozenset(_root(w) for _old, new in p.sweeps for w in _WORD.findall(new))
     return p.swept_in
 
 
