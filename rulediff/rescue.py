@@ -30,6 +30,7 @@ from rapidfuzz import fuzz
 from . import provenance
 from .clauses import references
 from .lastused import LastUsed
+from .textkeys import letter_words
 
 if TYPE_CHECKING:
     from .align import _Node, _Pairing, _WordLists
@@ -140,10 +141,7 @@ def _plain(old: _Side, new: _Side, idf: dict[str, float], p: _Pairing, i: int, j
 @functools.lru_cache(maxsize=1 << 14)
 def _stems(lower: str) -> frozenset[str]:
     """Crude stems of the content words (first five letters: ability / abilities)."""
-    return frozenset(w[:5] for w in _WORD.findall(lower) if len(w) > 2 and w not in _STOP)
-
-
-_WORD = re.compile(r"[a-z]+")
+    return frozenset(w[:5] for w in letter_words(lower) if len(w) > 2 and w not in _STOP)
 
 
 def _votes(
@@ -1536,6 +1534,7 @@ def _drops_parent_term(p: _Pairing, i: int, j: int, rivals: Sequence[int]) -> bo
 _QUOTED = re.compile(r"[\"“]([^\"”]{1,80})[\"”]")
 #: The quoted title that follows a reference ("see rule 217, “Zones”") names a rule.
 _TITLE_AFTER = re.compile(r"\s*,?\s*$")
+_WORD = re.compile(r"[a-z]+")
 #: A ``[...]`` placeholder inside a quoted phrase ("target [something]").
 _PLACEHOLDER_BRACKETS = re.compile(r"\[[^\]]*\]")
 
