@@ -40,6 +40,9 @@ SWEEP_MIN_TEXTS = 3
 SWEEP_MIN_PARENTS = 2
 SWEEP_MAX_WORDS = 4
 
+_WORD_CHAR = re.compile(r"\w")
+_LETTERS = re.compile(r"[a-z]+")
+
 
 def _term_key(term: str) -> str:
     return typography_key(term).casefold()
@@ -180,7 +183,7 @@ def _detect_sweeps(pairs: Iterable[tuple[str, str, str | None]]) -> dict[tuple[s
             continue
         for chunk in set(_chunks(a, b)):
             d, i = chunk
-            if not d or not i or not re.search(r"\w", d) or not re.search(r"\w", i):
+            if not d or not i or not _WORD_CHAR.search(d) or not _WORD_CHAR.search(i):
                 continue
             if (
                 len(d.split()) > SWEEP_MAX_WORDS
@@ -420,7 +423,7 @@ class _Stays:
 def _stems(key: str) -> frozenset[str]:
     """Crude stems of the words of a comparison key: a final -s aside, the first five
     letters (team / teams, ability / abilities, activated / activating)."""
-    return frozenset(w.removesuffix("s")[:5] for w in re.findall(r"[a-z]+", key))
+    return frozenset(w.removesuffix("s")[:5] for w in _LETTERS.findall(key))
 
 
 #: Stems of the words of a heading's title that name nothing by themselves.

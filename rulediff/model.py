@@ -22,6 +22,9 @@ SUBRULE_LETTERS = "abcdefghijkmnpqrstuvwxyz"
 # ASCII digits only: Arabic-Indic or fullwidth digits are not rule numbers.
 _RULE_ID = re.compile(r"^(\d)$|^(\d{3})(?:\.(\d+)([a-z]{1,2})?)?$", re.ASCII)
 
+#: A numbered sense of a glossary entry ("1. ", "2. ").
+_SENSE_NUMBER = re.compile(r"\d+\.\s")
+
 
 def letter_index(letters: str) -> int:
     """Position of a subrule suffix in the official sequence (a=0, k=9, m=10, …).
@@ -283,7 +286,7 @@ class GlossaryEntry:
             starts_new = (
                 not out
                 or raw[:1].isspace()
-                or re.match(r"\d+\.\s", raw) is not None
+                or _SENSE_NUMBER.match(raw) is not None
                 or raw.startswith(("See ", "Example:"))
             )
             if starts_new:
@@ -295,7 +298,7 @@ class GlossaryEntry:
     @property
     def senses(self) -> tuple[str, ...]:
         """Numbered senses (``1. …``, ``2. …``) when the entry has them."""
-        return tuple(s for s in self.text.split("\n") if re.match(r"\d+\.\s", s))
+        return tuple(s for s in self.text.split("\n") if _SENSE_NUMBER.match(s))
 
     def to_text(self) -> str:
         return "".join(f"{raw}\n" for raw in (self.term, *self.lines)) + self.trailing

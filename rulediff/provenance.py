@@ -40,6 +40,7 @@ MIN_UNIT_WORDS = 4
 MAX_POSTINGS = 40
 CANDIDATES = 6
 
+_TOKEN = re.compile(r"\w+")
 _POINTER = re.compile(r"\(?(?:see|for more information)\b")
 _UNIT_END = re.compile(r"(?<=[.!?:;])[\"'\u201d\u2019)]?\s+(?=[\"'\u201c\u2018(]?[A-Z{\[_0-9])")
 
@@ -106,8 +107,14 @@ def apply_sweeps(key: str, sweeps: Iterable[tuple[str, str]]) -> str:
     """``key`` with each recurring wording change (old phrase → new phrase) applied."""
     for old, new in sweeps:
         if old in key:
-            key = re.sub(rf"(?<!\w){re.escape(old)}(?!\w)", new, key)
+            key = _sweep_pattern(old).sub(new, key)
     return key
+
+
+@functools.lru_cache(maxsize=1 << 10)
+def _sweep_pattern(old: str) -> re.Pattern[str]:
+    """``old`` as a whole phrase: compiled once per sweep, not looked up per text."""
+    return re.compile(rf"(?<!\w){re.escape(old)}(?!\w)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +130,7 @@ class Link:
 
 def word_pairs(key: str) -> set[str]:
     """The pairs of neighbouring words of a key (how candidates are found)."""
-    words = re.findall(r"\w+", key)
+    words = _TOKEN.findall(key)
     return {f"{a} {b}" for a, b in zip(words, words[1:], strict=False)}
 
 

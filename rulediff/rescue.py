@@ -30,6 +30,7 @@ from rapidfuzz import fuzz
 from . import provenance
 from .clauses import references
 from .lastused import LastUsed
+from .textkeys import letter_words
 
 if TYPE_CHECKING:
     from .align import _Node, _Pairing, _WordLists
@@ -108,7 +109,9 @@ def _pointers(text: str) -> list[tuple[int, int, str]]:
     """The clauses that only name what another rule says, each closed by its reference
     in parentheses ("aside from the abilities that ... (see rule 401.3)"): (start, end,
     cited). The references are read by :mod:`rulediff.clauses`, the one reference parser."""
-    found = []
+    found: list[tuple[int, int, str]] = []
+    if "(" not in text or "see" not in text.lower():
+        return found  # no parenthesis to open a pointer, or no "see" to start one
     for ref in references(text):
         opening = text.rfind("(", 0, ref.start)
         closing = text.find(")", ref.end)
@@ -141,7 +144,7 @@ def _plain(old: _Side, new: _Side, idf: dict[str, float], p: _Pairing, i: int, j
 @functools.lru_cache(maxsize=1 << 14)
 def _stems(lower: str) -> frozenset[str]:
     """Crude stems of the content words (first five letters: ability / abilities)."""
-    return frozenset(w[:5] for w in re.findall(r"[a-z]+", lower) if len(w) > 2 and w not in _STOP)
+    return frozenset(w[:5] for w in letter_words(lower) if len(w) > 2 and w not in _STOP)
 
 
 def _votes(
@@ -1024,6 +1027,8 @@ class _Masses:
 
 #: A web address ("www.example.com/rules", "Site.Example.com"), lower-cased.
 _WEB_ADDRESS = re.compile(r"\b[a-z0-9-]+\.(?:com|org|net)\b")
+#: What every match of ``_WEB_ADDRESS`` holds.
+_ADDRESS_ENDS = (".com", ".org", ".net")
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+")
 _PARENTHESIS = re.compile(r"\([^()]*\)")
 
@@ -1032,8 +1037,8 @@ def _without_addresses(lower: str) -> str:
     """``lower`` without the sentences and parentheses that give a web address: they
     tell the reader where another document is (the tournament rules, the card
     database), and two rules pointing there share those words whatever they are about."""
-    if not _WEB_ADDRESS.search(lower):
-        return lower
+    if not any(tld in lower for tld in _ADDRESS_ENDS) or not _WEB_ADDRESS.search(lower):
+        return lower  # (the substring test first: nearly no text holds an address)
     lower = _PARENTHESIS.sub(lambda m: "" if _WEB_ADDRESS.search(m.group()) else m.group(), lower)
     return " ".join(s for s in _SENTENCE_BREAK.split(lower) if not _WEB_ADDRESS.search(s))
 
@@ -1543,18 +1548,24 @@ def _drops_parent_term(p: _Pairing, i: int, j: int, rivals: Sequence[int]) -> bo
 _QUOTED = re.compile(r"[\"“]([^\"”]{1,80})[\"”]")
 #: The quoted title that follows a reference ("see rule 217, “Zones”") names a rule.
 _TITLE_AFTER = re.compile(r"\s*,?\s*$")
+_WORD = re.compile(r"[a-z]+")
+#: A ``[...]`` placeholder inside a quoted phrase ("target [something]").
+_PLACEHOLDER_BRACKETS = re.compile(r"\[[^\]]*\]")
 
 
 @functools.lru_cache(maxsize=1 << 14)
 def _quoted_terms(text: str) -> frozenset[str]:
     """The phrases ``text`` puts in quotation marks, as lower-case words, without the
     titles of the rules it cites."""
+    quoted = list(_QUOTED.finditer(text))
+    if not quoted:
+        return frozenset()  # nothing quoted: the references need not be read
     ends = [r.end for r in references(text)]
     found = set()
-    for m in _QUOTED.finditer(text):
+    for m in quoted:
         if any(e <= m.start() and _TITLE_AFTER.match(text[e : m.start()]) for e in ends):
             continue  # the title of a cited rule
-        words = re.findall(r"[a-z]+", re.sub(r"\[[^\]]*\]", " ", m.group(1).lower()))
+        words = _WORD.findall(_PLACEHOLDER_BRACKETS.sub(" ", m.group(1).lower()))
         if words:
             found.add(" ".join(words))
     return frozenset(found)

@@ -97,6 +97,19 @@ def placeholder_references(text: str) -> str:
     return replace_references(text, lambda _n: PLACEHOLDER)
 
 
+#: A run of the letters a–z: the words the stems, roots and conditions of a lowercased
+#: text are read from.
+_LETTER_RUN = re.compile(r"[a-z]+")
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def letter_words(text: str) -> tuple[str, ...]:
+    """``re.findall("[a-z]+", text)``, memoized: the stems, roots, conditions and content
+    words of one text are each read from these words (one regex pass per text, not one
+    per reading)."""
+    return tuple(_LETTER_RUN.findall(text))
+
+
 def comparison_key(text: str) -> str:
     """The key texts are matched on: typography made uniform, references as placeholders."""
     return typography_key(placeholder_references(text))

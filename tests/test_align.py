@@ -2944,3 +2944,79 @@ def test_another_keywords_redundancy_sentence_is_a_template_even_when_kept_elsew
     assert "changeling" not in new.rule("702.155c").text.lower()
     m = align(old, new).match_for_old("702.72b")
     assert m is not None and m.kind == "removed", m
+
+
+# --- the same answers by cheaper means (round 22: speed) ---------------------------------
+
+
+_NOT_AS_WRITTEN = re.compile(r"(?<![a-z])not(?![a-z])")
+
+
+@settings(max_examples=300)
+@given(st.text(alphabet="notab ,.'-\n", max_size=40))
+def test_not_regex_is_the_look_behind_form(text: str) -> None:
+    # _NOT begins with the literal word so the engine scans for it; same matches.
+    from rulediff.align import _NOT
+
+    assert [m.span() for m in _NOT.finditer(text)] == [
+        m.span() for m in _NOT_AS_WRITTEN.finditer(text)
+    ]
+
+
+def _line_phrases_by_regex(lower: str) -> tuple[tuple[str, str], ...]:
+    from rulediff.align import _LINE_PHRASE
+
+    return tuple(
+        (m.group(1) or m.group(3), m.group(2) or m.group(4)) for m in _LINE_PHRASE.finditer(lower)
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a frobnicator isn't a sprocket widget.",
+        "an object is a mana gadget if it spins.",
+        "it can never be a blue token here.",
+        "nothing here draws any line.",
+        "a gizmo is a small part when it rolls.",
+    ],
+)
+def test_line_phrases_skip_only_texts_without_a_line(text: str) -> None:
+    from rulediff.align import _line_phrases
+
+    assert _line_phrases.__wrapped__(text) == _line_phrases_by_regex(text)
+
+
+def test_line_phrases_of_an_edition_are_the_regex_form() -> None:
+    from rulediff.align import _line_phrases, _rule_nodes
+
+    lowers = [n.lower for n in _rule_nodes(corpus_edition("2015-01-23"))]
+    found = [_line_phrases.__wrapped__(t) for t in lowers]
+    assert found == [_line_phrases_by_regex(t) for t in lowers]
+    assert any(found)
+
+
+def test_swept_is_apply_sweeps_for_the_pairings_sweeps() -> None:
+    from rulediff import provenance
+    from rulediff.align import _Pairing, _rule_nodes
+
+    p = _Pairing(_rule_nodes(edition(BASE)), _rule_nodes(edition(BASE)))
+    text = "his or her widget spins. he or she wins."
+    assert p.swept(text) == text  # no sweeps yet
+    p.sweeps = provenance.longest_first([("his or her", "their"), ("he or she", "they")])
+    assert (
+        p.swept(text) == provenance.apply_sweeps(text, p.sweeps) == "their widget spins. they wins."
+    )
+    p.sweeps = (("widget", "gadget"),)  # another tuple: the memo starts again
+    assert p.swept(text) == "his or her gadget spins. he or she wins."
+
+
+def test_keeps_its_name_without_a_name() -> None:
+    from rulediff.align import _keeps_its_name
+
+    named = _Node("1", 'This is called the "spinner rule."', None, False, 0)
+    other = _Node("2", "The spinner rule applies to every widget.", None, False, 0)
+    plain = _Node("3", "A widget spins once a turn.", None, False, 0)
+    assert _keeps_its_name(plain, other)
+    assert _keeps_its_name(named, other)
+    assert not _keeps_its_name(named, plain)

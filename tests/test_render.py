@@ -514,3 +514,23 @@ def test_presentation_lives_in_render() -> None:
         and html.search(path.read_text(encoding="utf-8"))
     ]
     assert not offenders
+
+
+def test_segments_html_is_each_segments_spans_html() -> None:
+    # segments_html prints each segment's spans as plain text (no Markup per segment,
+    # round 22: speed): the same HTML as spans_html gives, escaped once, tagged by op.
+    from rulediff.render.env import segments_html, spans_html
+    from rulediff.render.views import Segment, Span
+
+    segments = (
+        Segment("", (Span("A <widget> & "), Span("101.2", href="#r101.2", title='"x"'))),
+        Segment("del", (Span("spins"),)),
+        Segment("ins", (Span("rolls", cls="ref dangling"),)),
+    )
+    tags = {"": ("", ""), "del": ("<del>", "</del>"), "ins": ("<ins>", "</ins>")}
+    want = "".join(f"{tags[g.op][0]}{spans_html(g.spans)}{tags[g.op][1]}" for g in segments)
+    assert str(segments_html(segments)) == want
+    assert "&lt;widget&gt; &amp;" in want and "&#34;x&#34;" in want
+    assert str(segments_html(segments, keep="del")) == want.replace(
+        f"<ins>{spans_html(segments[2].spans)}</ins>", ""
+    )

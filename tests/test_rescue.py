@@ -1642,3 +1642,29 @@ def test_a_rule_with_no_placed_sibling_is_not_paired_by_its_family_in_the_corpus
     assert "face-down" in new.rule("601.3f").text.lower()
     m = align(old, new).match_for_old("601.5a")
     assert m is None or "601.3f" not in m.new_ids, m
+
+
+# --- cheap guards before whole-text scans (round 22: speed) -----------------------------
+
+
+def test_quoted_terms_and_pointers_without_their_marks() -> None:
+    # No quotation: no term, and the references are not read. No parenthesis or no
+    # "see": no pointer. With them, the same answers as before.
+    from rulediff.rescue import _pointers, _quoted_terms
+
+    assert _quoted_terms.__wrapped__("A widget spins (see rule 101.2).") == frozenset()
+    assert _quoted_terms.__wrapped__('A widget called "big spinner" spins.') == {"big spinner"}
+    assert _quoted_terms.__wrapped__('See rule 101, "Widgets," and the "spin."') == {"spin"}
+    assert _pointers("A widget spins, see rule 101.2.") == []
+    assert _pointers("A widget spins (as rule 101.2 says).") == []
+    text = "A widget spins, aside from the ones that stop (See rule 101.2)."
+    assert _pointers(text) == [(0, len(text) - 1, "101.2")]
+
+
+def test_without_addresses_keeps_texts_without_one() -> None:
+    from rulediff.rescue import _without_addresses
+
+    plain = "a widget spins. the net result is one turn."
+    assert _without_addresses(plain) is plain
+    text = "a widget spins. the list is at example.org. it ends."
+    assert _without_addresses(text) == "a widget spins. it ends."

@@ -12,7 +12,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulediff.textkeys import _TYPO_CLASS, typography_key
+from rulediff.textkeys import _TYPO_CLASS, letter_words, typography_key
 from tests.conftest import corpus_edition
 
 _QUOTE_RUN = re.compile(r"\s*'(?:\s*')*\s*")
@@ -50,3 +50,19 @@ def test_typography_key_of_an_edition_is_the_regex_form() -> None:
     texts = [rule.text for rule in edition.rules] + [e.text for e in edition.glossary]
     assert len(texts) > 1000
     assert [typography_key.__wrapped__(t) for t in texts] == [_regex_key(t) for t in texts]
+
+
+# --- letter_words: one memoized regex pass per text (round 22: speed) -----------------
+
+
+@settings(max_examples=300)
+@given(st.text(alphabet="abzAZ09 _-'\u00e9\u00df.\n", max_size=50))
+def test_letter_words_are_the_findall_of_letter_runs(text: str) -> None:
+    assert letter_words.__wrapped__(text) == tuple(re.findall(r"[a-z]+", text))
+
+
+def test_letter_words_of_an_edition_are_the_findall() -> None:
+    edition = corpus_edition("2015-01-23")
+    lowers = [rule.text.lower() for rule in edition.rules]
+    assert len(lowers) > 1000
+    assert [letter_words(t) for t in lowers] == [tuple(re.findall("[a-z]+", t)) for t in lowers]

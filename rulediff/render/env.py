@@ -100,6 +100,12 @@ def _escape(value: Any) -> str:
 
 def spans_html(spans: Iterable[Any]) -> Markup:
     """``Span`` records as HTML: plain text, links, or classed ``<span>``s."""
+    return Markup(_spans_text(spans))
+
+
+def _spans_text(spans: Iterable[Any]) -> str:
+    """What :func:`spans_html` prints, as a plain ``str`` (no ``Markup`` per segment of a
+    word diff, see :func:`segments_html`)."""
     out: list[str] = []
     for s in spans:
         text = _escape(s.text)
@@ -112,7 +118,7 @@ def spans_html(spans: Iterable[Any]) -> Markup:
             out.append(f'<span class="{_escape(s.cls)}"{title}>{text}</span>')
         else:
             out.append(text)
-    return Markup("".join(out))
+    return "".join(out)
 
 
 def rulelinks_html(links: Iterable[Any], sep: str = " + ") -> Markup:
@@ -139,7 +145,7 @@ def segments_html(segments: Iterable[Any], keep: str | None = None) -> Markup:
         if keep is not None and g.op and g.op != keep:
             continue
         start, end = _SEGMENT_TAGS[g.op]
-        out.append(f"{start}{spans_html(g.spans)}{end}")
+        out.append(f"{start}{_spans_text(g.spans)}{end}")
     return Markup("".join(out))
 
 
