@@ -1885,7 +1885,7 @@ def pair_in_slot(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, li
                 j = found[0]
                 back = [
                     a
-                    for a in _between(kids_n, kids_o, kids_n.index(j), sources_of)
+                    for a in _between(kids_n, kids_o, kids_n.index(j), sources_of, True)
                     if not p.old[a].heading and not targets_of.get(a)
                 ]
                 if [a for a in back if own(parent, a, q, j) >= SLOT_OWN_STEMS] != [i]:
@@ -1904,7 +1904,11 @@ def pair_in_slot(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, li
 
 
 def _between(
-    mine: Sequence[int], theirs: Sequence[int], k: int, links: Mapping[int, list[int]]
+    mine: Sequence[int],
+    theirs: Sequence[int],
+    k: int,
+    links: Mapping[int, list[int]],
+    crossed_is_family: bool = False,
 ) -> list[int]:
     """The rules of ``theirs`` standing where ``mine[k]`` stood: after the counterpart
     of its nearest sibling before it that has one there (or from the first) and before
@@ -1925,6 +1929,10 @@ def _between(
             break
     if lo < 0 and hi == len(theirs) and (len(mine), len(theirs)) != (1, 1):
         return []
+    if lo > hi and crossed_is_family:
+        # The neighbours crossed (one of them moved past the other): their order says
+        # nothing finer than the family, so the whole family stands there.
+        return list(theirs)
     return list(theirs[lo + 1 : hi])
 
 
