@@ -1838,7 +1838,13 @@ def pair_in_slot(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, li
     sibling written on the same frame shares those, not a subject of its own). Exactly
     one free new rule of the slot does, and the old rule is the only free old rule of
     that new rule's own slot that does. The pair passes the rescue pass's own checks on
-    a candidate and is no rule written for a subject the old edition lacks."""
+    a candidate and is no rule written for a subject the old edition lacks.
+
+    An old rule held one to one by a text match alone to a rule outside its family (a
+    parallel rule of another zone or section, taken before the family was placed) is
+    offered its slot too, and moves there when the slot rule is at least as close by
+    text once the pair's recurring wording changes are applied (a renamed zone read by
+    its new name)."""
     from .align import _under_new_subject, _written_for_new_subject  # align imports us
 
     targets_of, sources_of = _links(p, splits, merges)
@@ -1864,13 +1870,24 @@ def pair_in_slot(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, li
         mine_old, mine_new = family("old", i), family("new", j)
         return sum(1 for w in shared if said_old[w] == mine_old[w] and said_new[w] == mine_new[w])
 
+    def far(i: int, homes: set[str]) -> bool:
+        """Old ``i`` is held by a text match alone, one to one, outside its family."""
+        k = targets_of.get(i, [])
+        return (
+            p.method.get(i) == "fuzzy"
+            and len(k) == 1
+            and sources_of.get(k[0]) == [i]
+            and p.new[k[0]].parent not in homes
+        )
+
     pairs = []
     for parent_id, kids_o in p.old_children.items():
         parent = p.old_by_place.get(parent_id) if parent_id is not None else None
         if parent is None:
             continue
+        homes = {p.new[q].place for q in targets_of.get(parent, ())}
         for po, i in enumerate(kids_o):
-            if p.old[i].heading or targets_of.get(i):
+            if p.old[i].heading or (targets_of.get(i) and not far(i, homes)):
                 continue
             for q in targets_of.get(parent, ()):
                 kids_n = p.new_children.get(p.new[q].place, [])
@@ -1886,7 +1903,7 @@ def pair_in_slot(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, li
                 back = [
                     a
                     for a in _between(kids_n, kids_o, kids_n.index(j), sources_of, True)
-                    if not p.old[a].heading and not targets_of.get(a)
+                    if not p.old[a].heading and (a == i or not targets_of.get(a))
                 ]
                 if [a for a in back if own(parent, a, q, j) >= SLOT_OWN_STEMS] != [i]:
                     continue
@@ -1899,8 +1916,23 @@ def pair_in_slot(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, li
         if p.same_topic(i, j) and not p.defines_other(i, j) and not p.on_new_frame(i, j)
     ]
     for i, j in checked:
-        if not targets_of.get(i) and not sources_of.get(j):
-            _take(p, i, j, "structure", targets_of, sources_of)
+        if sources_of.get(j):
+            continue
+        if targets_of.get(i):
+            (k,) = targets_of[i]
+            if _closer_once_swept(p, i, k) > _closer_once_swept(p, i, j):
+                continue  # the far rule still says the old rule's words more closely
+            p.n2o[k] = -1  # the far rule is free again
+            p.o2n[i] = -1
+            p.alternatives.pop(i, None)
+            targets_of[i], sources_of[k] = [], []
+        _take(p, i, j, "structure", targets_of, sources_of)
+
+
+def _closer_once_swept(p: _Pairing, i: int, j: int) -> float:
+    """How close new ``j`` is to old ``i`` with the pair's recurring wording changes
+    applied to ``i`` (a renamed zone read by its new name)."""
+    return fuzz.ratio(provenance.apply_sweeps(p.old[i].lower, p.sweeps), p.new[j].lower)
 
 
 def _between(
