@@ -1849,7 +1849,13 @@ def pair_in_slot(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, li
     sibling written on the same frame shares those, not a subject of its own). Exactly
     one free new rule of the slot does, and the old rule is the only free old rule of
     that new rule's own slot that does. The pair passes the rescue pass's own checks on
-    a candidate and is no rule written for a subject the old edition lacks."""
+    a candidate and is no rule written for a subject the old edition lacks.
+
+    An old rule held one to one by a text match alone to a rule outside its family (a
+    parallel rule of another zone or section, taken before the family was placed) is
+    offered its slot too, and moves there when the slot rule is at least as close by
+    text once the pair's recurring wording changes are applied (a renamed zone read by
+    its new name)."""
     from .align import _under_new_subject, _written_for_new_subject  # align imports us
 
     targets_of, sources_of = _links(p, splits, merges)
@@ -1875,13 +1881,24 @@ def pair_in_slot(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, li
         mine_old, mine_new = family("old", i), family("new", j)
         return sum(1 for w in shared if said_old[w] == mine_old[w] and said_new[w] == mine_new[w])
 
+    def far(i: int, homes: set[str]) -> bool:
+        """Old ``i`` is held by a text match alone, one to one, outside its family."""
+        k = targets_of.get(i, [])
+        return (
+            p.method.get(i) == "fuzzy"
+            and len(k) == 1
+            and sources_of.get(k[0]) == [i]
+            and p.new[k[0]].parent not in homes
+        )
+
     pairs = []
     for parent_id, kids_o in p.old_children.items():
         parent = p.old_by_place.get(parent_id) if parent_id is not None else None
         if parent is None:
             continue
+        homes = {p.new[q].place for q in targets_of.get(parent, ())}
         for po, i in enumerate(kids_o):
-            if p.old[i].heading or targets_of.get(i):
+            if p.old[i].heading or (targets_of.get(i) and not far(i, homes)):
                 continue
             for q in targets_of.get(parent, ()):
                 kids_n = p.new_children.get(p.new[q].place, [])
@@ -1896,8 +1913,8 @@ def pair_in_slot(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, li
                 j = found[0]
                 back = [
                     a
-                    for a in _between(kids_n, kids_o, kids_n.index(j), sources_of)
-                    if not p.old[a].heading and not targets_of.get(a)
+                    for a in _between(kids_n, kids_o, kids_n.index(j), sources_of, True)
+                    if not p.old[a].heading and (a == i or not targets_of.get(a))
                 ]
                 if [a for a in back if own(parent, a, q, j) >= SLOT_OWN_STEMS] != [i]:
                     continue
@@ -1910,12 +1927,31 @@ def pair_in_slot(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, li
         if p.same_topic(i, j) and not p.defines_other(i, j) and not p.on_new_frame(i, j)
     ]
     for i, j in checked:
-        if not targets_of.get(i) and not sources_of.get(j):
-            _take(p, i, j, "structure", targets_of, sources_of)
+        if sources_of.get(j):
+            continue
+        if targets_of.get(i):
+            (k,) = targets_of[i]
+            if _closer_once_swept(p, i, k) > _closer_once_swept(p, i, j):
+                continue  # the far rule still says the old rule's words more closely
+            p.n2o[k] = -1  # the far rule is free again
+            p.o2n[i] = -1
+            p.alternatives.pop(i, None)
+            targets_of[i], sources_of[k] = [], []
+        _take(p, i, j, "structure", targets_of, sources_of)
+
+
+def _closer_once_swept(p: _Pairing, i: int, j: int) -> float:
+    """How close new ``j`` is to old ``i`` with the pair's recurring wording changes
+    applied to ``i`` (a renamed zone read by its new name)."""
+    return fuzz.ratio(provenance.apply_sweeps(p.old[i].lower, p.sweeps), p.new[j].lower)
 
 
 def _between(
-    mine: Sequence[int], theirs: Sequence[int], k: int, links: Mapping[int, list[int]]
+    mine: Sequence[int],
+    theirs: Sequence[int],
+    k: int,
+    links: Mapping[int, list[int]],
+    crossed_is_family: bool = False,
 ) -> list[int]:
     """The rules of ``theirs`` standing where ``mine[k]`` stood: after the counterpart
     of its nearest sibling before it that has one there (or from the first) and before
@@ -1936,6 +1972,10 @@ def _between(
             break
     if lo < 0 and hi == len(theirs) and (len(mine), len(theirs)) != (1, 1):
         return []
+    if lo > hi and crossed_is_family:
+        # The neighbours crossed (one of them moved past the other): their order says
+        # nothing finer than the family, so the whole family stands there.
+        return list(theirs)
     return list(theirs[lo + 1 : hi])
 
 

@@ -1668,3 +1668,138 @@ def test_without_addresses_keeps_texts_without_one() -> None:
     assert _without_addresses(plain) is plain
     text = "a widget spins. the list is at example.org. it ends."
     assert _without_addresses(text) == "a widget spins. it ends."
+
+
+# --- round 22 (recall22b): a slot whose neighbours crossed ---
+
+
+def _crossed_pairing(old_texts: tuple, new_texts: tuple, links: tuple):
+    """Two toy dice sections holding ``old_texts`` and ``new_texts`` in that order, the
+    sections matched and each ``(old k, new k)`` of ``links`` matched."""
+    from rulediff.align import _Node, _Pairing
+
+    old_rules = [("1", "Game", None), ("100", "Dice", "1")]
+    new_rules = [("2", "Game", None), ("200", "Dice", "2")]
+    old_rules += [(f"100.{k + 1}", t, "100") for k, t in enumerate(old_texts)]
+    new_rules += [(f"200.{k + 1}", t, "200") for k, t in enumerate(new_texts)]
+
+    def nodes(rules):
+        return [_Node(i, t, parent, "." not in i, k) for k, (i, t, parent) in enumerate(rules)]
+
+    p = _Pairing(nodes(old_rules), nodes(new_rules))
+    p.pair(0, 0, 100.0, "exact")
+    p.pair(1, 1, 100.0, "exact")
+    for a, b in links:
+        p.pair(a + 2, b + 2, 100.0, "exact")
+    return p
+
+
+THROW_OLD = "Dice are thrown from a cup, and the cup hides each throw as a secret."
+THROW_NEW = "A secret throw stays under its cup until everyone has rolled their dice."
+OWNS = "Each player owns one die of each colour."
+LEAVES = "A die that leaves the table is out of the game."
+
+
+def test_a_new_rule_whose_neighbours_crossed_looks_for_rivals_in_the_whole_family() -> None:
+    # The old throwing rule stands after the two kept rules; in the new section the rule
+    # that was first moved to the end, past the other one. The throwing rule's own slot
+    # (after its kept sibling's counterpart) holds the new throwing rule; that rule's
+    # neighbours crossed, so its rivals are sought in the whole old family: none.
+    from rulediff.rescue import pair_in_slot
+
+    p = _crossed_pairing((LEAVES, OWNS, THROW_OLD), (OWNS, THROW_NEW, LEAVES), ((0, 2), (1, 0)))
+    pair_in_slot(p, {}, {})
+    assert p.o2n[4] == 3 and p.method[4] == "structure"
+
+
+def test_crossed_neighbours_give_no_slot_to_the_old_rule_nor_hide_a_rival() -> None:
+    from rulediff.rescue import pair_in_slot
+
+    # The old rule's own neighbours crossed: its place is unknown, no link.
+    p = _crossed_pairing((LEAVES, THROW_OLD, OWNS), (OWNS, THROW_NEW, LEAVES), ((0, 2), (2, 0)))
+    pair_in_slot(p, {}, {})
+    assert p.o2n[3] < 0
+    # The new rule's neighbours crossed and the old family holds a second free rule
+    # sharing words of its own with it (anywhere in the family): no link.
+    rival = "Keep the cup over a secret throw."
+    p = _crossed_pairing(
+        (rival, LEAVES, OWNS, THROW_OLD), (OWNS, THROW_NEW, LEAVES), ((1, 2), (2, 0))
+    )
+    pair_in_slot(p, {}, {})
+    assert p.o2n[5] < 0 and p.o2n[2] < 0
+
+
+def test_the_game_actions_entry_goes_to_the_turn_based_actions_entry_in_the_corpus() -> None:
+    # 2008-05-01 → 2012-07-01: in the list of what does not use the stack, the old entry
+    # on game actions, after its kept siblings; the new list's entry on turn-based
+    # actions, whose neighbours crossed (an old entry moved down the list) (texts read
+    # at run time).
+    old, new = corpus_edition("2008-05-01"), corpus_edition("2012-07-01")
+    assert "game actions" in old.rule("408.2g").text.lower()
+    assert "turn-based actions" in new.rule("405.6e").text.lower()
+    m = align(old, new).match_for_old("408.2g")
+    assert m is not None and m.new_ids == ("405.6e",) and m.method == "structure", m
+
+
+def _far_pairing(far_text: str):
+    """The dice sections of :func:`_slot_pairing` with one free new rule in the slot of
+    the old throwing rule, which a text match holds instead to ``far_text``, a rule of
+    another new section (a card section)."""
+    from rulediff.align import _Node, _Pairing
+
+    old_rules = [
+        ("1", "Game", None),
+        ("100", "Dice", "1"),
+        ("100.1", OWNS, "100"),
+        ("100.2", THROW_OLD, "100"),
+        ("100.9", LEAVES, "100"),
+    ]
+    new_rules = [
+        ("2", "Game", None),
+        ("200", "Dice", "2"),
+        ("200.1", OWNS, "200"),
+        ("200.2", THROW_NEW, "200"),
+        ("200.9", LEAVES, "200"),
+        ("300", "Cards", "2"),
+        ("300.1", far_text, "300"),
+    ]
+
+    def nodes(rules):
+        return [_Node(i, t, parent, "." not in i, k) for k, (i, t, parent) in enumerate(rules)]
+
+    p = _Pairing(nodes(old_rules), nodes(new_rules))
+    for a, b in ((0, 0), (1, 1), (2, 2), (4, 4)):
+        p.pair(a, b, 100.0, "exact")
+    p.pair(3, 6, 72.0, "fuzzy")
+    return p
+
+
+def test_a_text_match_out_of_the_family_yields_to_the_slot_rule_as_close_by_text() -> None:
+    # The old throwing rule was matched by its text to a rule of the card section; its
+    # own slot holds the new throwing rule, at least as close by text: it goes there.
+    from rulediff.rescue import pair_in_slot
+
+    p = _far_pairing("A drawn card is a secret until its owner shows it.")
+    pair_in_slot(p, {}, {})
+    assert p.o2n[3] == 3 and p.method[3] == "structure" and p.n2o[6] < 0
+
+
+def test_a_text_match_out_of_the_family_stays_when_closer_than_the_slot_rule() -> None:
+    # The far rule says the old rule's words more closely than the slot rule: it stays.
+    from rulediff.rescue import pair_in_slot
+
+    p = _far_pairing("Dice are thrown from a cup, and the cup hides each throw as a secret card.")
+    pair_in_slot(p, {}, {})
+    assert p.o2n[3] == 6 and p.method[3] == "fuzzy" and p.n2o[3] < 0
+
+
+def test_the_exile_zone_rule_leaves_the_command_zone_rule_in_the_corpus() -> None:
+    # 2007-05-01 → 2021-02-05: the rule on an object of the removed-from-the-game zone
+    # removed again was matched by text to the parallel command-zone rule; its slot in
+    # the exile zone holds the exile rule on the same case (texts read at run time).
+    old, new = corpus_edition("2007-05-01"), corpus_edition("2021-02-05")
+    assert "removed from the game" in old.rule("217.7e").text.lower()
+    assert "command zone" in new.rule("400.10").text.lower()
+    assert "exile zone" in new.rule("406.7").text.lower()
+    m = align(old, new).match_for_old("217.7e")
+    assert m is not None and m.new_ids == ("406.7",) and m.method == "structure", m
