@@ -2941,3 +2941,85 @@ def test_another_keywords_redundancy_sentence_is_a_template_even_when_kept_elsew
     assert "changeling" not in new.rule("702.155c").text.lower()
     m = align(old, new).match_for_old("702.72b")
     assert m is not None and m.kind == "removed", m
+
+
+def _pointer_pairing(new_pointer: str, new_cites: str):
+    """An old section with a rule on broken ladders and a short pointer to it, and a new
+    section where the ladder rule kept its place and a short pointer ``new_pointer``
+    cites ``new_cites``; the old pointer is linked (weakly) to the new one."""
+    from rulediff.align import _Node, _Pairing
+
+    old = [
+        _Node("203", "Ladders", None, True, 0),
+        _Node(
+            "203.1",
+            "A ladder with a broken rung is a broken ladder. Climbing a broken ladder is "
+            "not allowed, but a gardener may still carry one.",
+            "203",
+            False,
+            1,
+        ),
+        _Node("203.2", "A ladder has at least three rungs.", "203", False, 2),
+        _Node("424", "Chores", None, True, 3),
+        _Node("424.3", "Broken ladders can't be climbed. (See rule 203.1.)", "424", False, 4),
+    ]
+    new = [
+        _Node("118", "Ladders and Chores", None, True, 0),
+        _Node(
+            "118.1",
+            "A ladder with a broken rung is a broken ladder. Climbing a broken ladder is "
+            "never allowed, though a gardener may carry one.",
+            "118",
+            False,
+            1,
+        ),
+        _Node("118.2", "A ladder has three or more rungs.", "118", False, 2),
+        _Node("118.4", new_pointer, "118", False, 3),
+    ]
+    p = _Pairing(old, new)
+    for i, j in ((0, 0), (1, 1), (2, 2), (3, 0)):
+        if p.n2o[j] < 0:
+            p.pair(i, j, 90.0, "fuzzy")
+    p.pair(4, 3, 60.0, "fuzzy")
+    return p
+
+
+def test_a_weak_link_between_pointers_to_rules_that_do_not_correspond_is_withdrawn() -> None:
+    # Paraphrases: the old pointer sends the reader to the broken-ladder rule; the new
+    # one, sharing only "ladders", to the rung-count rule: two pointers, two subjects.
+    from rulediff.align import _withdraw_crossed_pointers
+
+    p = _pointer_pairing("Some ladders have a rope instead. See rule 118.2.", "118.2")
+    _withdraw_crossed_pointers(p, {}, {})
+    assert p.o2n[4] == -1
+    assert p.undecided_old[4] == (3,)  # the candidate is kept among the alternatives
+
+
+def test_a_pointer_to_the_cited_rules_counterpart_or_saying_the_same_is_kept() -> None:
+    from rulediff.align import _withdraw_crossed_pointers
+
+    # the new pointer cites where the old pointer's rule went: the same pointer
+    p = _pointer_pairing("A ladder that is broken can't be climbed. See rule 118.1.", "118.1")
+    _withdraw_crossed_pointers(p, {}, {})
+    assert p.o2n[4] == 3
+    # another rule cited, but the two say one thing (broken ladders climbed)
+    p = _pointer_pairing("Broken ladders can't be climbed by anyone. See rule 118.2.", "118.2")
+    _withdraw_crossed_pointers(p, {}, {})
+    assert p.o2n[4] == 3
+
+
+def test_the_unpayable_cost_pointer_is_not_linked_to_the_x_cost_pointer() -> None:
+    # 2007-05-01 → 2021-02-05: the old one-line rule that unpayable costs can't be paid
+    # points to the old unpayable-cost rule (now split into 118.6 / 118.6a); the new
+    # one-line rule on costs including X points to the X rule. Two pointers of the costs
+    # section on two subjects: the old rule stays removed, 118.4 among its alternatives.
+    old, new = corpus_edition("2007-05-01"), corpus_edition("2021-02-05")
+    assert "unpayable" in old.rule("424.3").text.lower()
+    assert "203.1b" in old.rule("424.3").text
+    assert "unpayable" not in new.rule("118.4").text.lower()
+    assert "107.3" in new.rule("118.4").text
+    a = align(old, new)
+    assert set(a.match_for_old("203.1b").new_ids) >= {"118.6"}
+    m = a.match_for_old("424.3")
+    assert m is not None and m.kind == "removed", m
+    assert "118.4" in m.alternatives
