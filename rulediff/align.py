@@ -3705,6 +3705,40 @@ def _withdraw_crossed_pointers(
         p.undecided_old[i] = (j, *p.undecided_old.get(i, ()))
 
 
+def _withdraw_links_under_new_rules(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """Undo a weak fuzzy link (below :data:`WEAK_FUZZY`) that carries an old subrule
+    from under its parent's counterpart, where a sibling's counterpart stands and free
+    rules are left, to a subrule of a new rule that has no old counterpart (a rule
+    written for a subject the old edition lacks)."""
+    targets_of, sources_of = rescue._links(p, splits, merges)
+    in_merges = {i for group in merges.values() for i in group}
+    for i, j in enumerate(p.o2n):
+        if j < 0 or i in splits or i in in_merges or j in merges or p.old[i].heading:
+            continue
+        if p.method.get(i) != "fuzzy" or p.score.get(i, 100.0) >= WEAK_FUZZY:
+            continue
+        a = p.old_by_place.get(p.old[i].parent) if p.old[i].parent is not None else None
+        b = p.new_by_place.get(p.new[j].parent) if p.new[j].parent is not None else None
+        if a is None or b is None or p.old[a].heading or p.new[b].heading:
+            continue
+        homes = targets_of.get(a, [])
+        if not homes or b in homes or sources_of.get(b):
+            continue
+        under = {k for t in homes for k in p.new_children.get(p.new[t].place, ())}
+        siblings = [s for s in p.old_children.get(p.old[a].place, ()) if s != i]
+        if not any(under.intersection(targets_of.get(s, ())) for s in siblings):
+            continue
+        beside = set(p.new_children.get(p.new[b].place, ()))
+        if any(beside.intersection(targets_of.get(s, ())) for s in siblings):
+            continue  # its siblings went there too: the family moved
+        if not any(not sources_of.get(k) and not p.new[k].heading for k in under):
+            continue
+        p.withdraw(i)
+        p.undecided_old[i] = (j, *p.undecided_old.get(i, ()))
+
+
 def _is_pointer(node: _Node) -> bool:
     """``node`` cites a rule and says at most :data:`POINTER_WORDS` words besides."""
     if not references(node.text):
@@ -4041,6 +4075,7 @@ def align(old: Edition, new: Edition, *, use_cache: bool = True) -> Alignment:
     _drop_foreign_sources(rules, merges)
     _withdraw_new_subject_matches(rules, splits)
     _withdraw_crossed_pointers(rules, splits, merges)
+    _withdraw_links_under_new_rules(rules, splits, merges)
     rule_pairs = _groups(rules, splits, merges)
     # Old number -> new number, to read references by; old place -> new place, to tell
     # where an example's rule went (a number printed twice names two rules).

@@ -3023,3 +3023,78 @@ def test_the_unpayable_cost_pointer_is_not_linked_to_the_x_cost_pointer() -> Non
     m = a.match_for_old("424.3")
     assert m is not None and m.kind == "removed", m
     assert "118.4" in m.alternatives
+
+
+def _boat_pairing():
+    """An old rule on boats with three subrules; in the new edition the rule kept its
+    place with a free subrule and one matched, and a new rule on sailboats (no old
+    counterpart) has subrules of its own; old subrule 300.1b is weakly linked to one."""
+    from rulediff.align import _Node, _Pairing
+
+    old = [
+        _Node("300", "Boats", None, True, 0),
+        _Node("300.1", "A boat floats on water and carries gardeners.", "300", False, 1),
+        _Node("300.1a", "A boat's bow is marked by a painted star.", "300.1", False, 2),
+        _Node("300.1b", "Each side of a boat has a flag near its bow.", "300.1", False, 3),
+        _Node("300.1c", "A boat can't carry more than four gardeners.", "300.1", False, 4),
+    ]
+    new = [
+        _Node("400", "Boats", None, True, 0),
+        _Node("400.1", "A boat floats on water and carries gardeners.", "400", False, 1),
+        _Node("400.1a", "A boat's bow and stern carry painted symbols.", "400.1", False, 2),
+        _Node("400.1c", "A boat can't carry more than five gardeners.", "400.1", False, 3),
+        _Node("400.2", "A sailboat is a boat with a sail.", "400", False, 4),
+        _Node("400.2a", "Each side of a sailboat has a ribbon near its mast.", "400.2", False, 5),
+        _Node("400.2b", "A sailboat's sail is raised before it leaves.", "400.2", False, 6),
+    ]
+    p = _Pairing(old, new)
+    for i, j in ((0, 0), (1, 1), (4, 3)):
+        p.pair(i, j, 90.0, "fuzzy")
+    p.pair(3, 5, 62.0, "fuzzy")
+    return p
+
+
+def test_a_weak_link_to_a_subrule_of_a_new_rule_away_from_its_family_is_withdrawn() -> None:
+    # Paraphrases: the old flag subrule is linked by the shared frame ("each side of a
+    # ... near its ...") to a subrule of the new sailboat rule, which no old rule became,
+    # while its sibling's counterpart and a free rule stand under its parent's
+    # counterpart: it stays removed, the candidate among its alternatives.
+    from rulediff.align import _withdraw_links_under_new_rules
+
+    p = _boat_pairing()
+    _withdraw_links_under_new_rules(p, {}, {})
+    assert p.o2n[3] == -1 and p.undecided_old[3] == (5,)
+
+
+def test_a_weak_link_where_a_sibling_went_too_is_kept() -> None:
+    # The bow subrule went under the sailboat rule as well: the family moved there.
+    from rulediff.align import _withdraw_links_under_new_rules
+
+    p = _boat_pairing()
+    p.pair(2, 6, 70.0, "fuzzy")
+    _withdraw_links_under_new_rules(p, {}, {})
+    assert p.new[p.o2n[3]].id == "400.2a"
+
+
+def test_the_face_icon_rule_is_not_linked_to_the_modal_hint_bar_rule() -> None:
+    # 2015-07-17 → 2026-06-19: the old rule that each face of a double-faced card has an
+    # icon in a corner is not the new modal double-faced card's hint bar rule (a subrule
+    # of a rule no old rule became); its sibling went under the counterpart of its
+    # parent, where the front/back-face symbol rules are free. It stays removed.
+    old, new = corpus_edition("2015-07-17"), corpus_edition("2026-06-19")
+    assert "icon" in old.rule("711.1b").text.lower()
+    assert "modal" in new.rule("712.3c").text.lower()
+    m = align(old, new).match_for_old("711.1b")
+    assert m is not None and m.kind == "removed" and "712.3c" in m.alternatives, m
+    # 2010-07-16 → 2024-02-02: the Two-Headed Giant defending-team rule is not the
+    # Two-Headed Giant poison rule under the new rule for the variants' state-based
+    # actions.
+    old, new = corpus_edition("2010-07-16"), corpus_edition("2024-02-02")
+    assert "defending team" in old.rule("506.2b").text.lower()
+    assert "poison" in new.rule("704.6b").text.lower()
+    m = align(old, new).match_for_old("506.2b")
+    assert m is not None and "704.6b" not in m.new_ids, m
+    # 2004-10-01 → 2026-06-19: the total-cost step of casting went with its siblings
+    # under the new casting rule: kept.
+    m = align(corpus_edition("2004-10-01"), corpus_edition("2026-06-19")).match_for_old("409.1f")
+    assert m is not None and m.new_ids == ("601.2f",), m
