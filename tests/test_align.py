@@ -3077,8 +3077,8 @@ def test_a_weak_link_where_a_sibling_went_too_is_kept() -> None:
 
 
 def test_the_face_icon_rule_is_not_linked_to_the_modal_hint_bar_rule() -> None:
-    # 2015-07-17 → 2026-06-19: the old rule that each face of a double-faced card has an
-    # icon in a corner is not the new modal double-faced card's hint bar rule (a subrule
+    # 2015-07-17 → 2026-06-19: the old rule on the corner icon printed on both faces of a
+    # double-faced card is not the new modal double-faced card's hint bar rule (a subrule
     # of a rule no old rule became); its sibling went under the counterpart of its
     # parent, where the front/back-face symbol rules are free. It stays removed.
     old, new = corpus_edition("2015-07-17"), corpus_edition("2026-06-19")
