@@ -3683,6 +3683,106 @@ def _withdraw_frame_matches(p: _Pairing) -> None:
                 break
 
 
+#: A rule saying at most this many words besides its references is a pointer: a short
+#: statement sending the reader to the rule it cites ("… can't be paid (see rule …)").
+POINTER_WORDS = 12
+#: Two pointers sharing more content stems than this say one thing, whatever they cite.
+POINTER_SHARED = 1
+
+
+def _withdraw_crossed_pointers(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """Undo a weak link (below :data:`WEAK_FUZZY`) between two pointer rules that point to
+    rules that do not correspond and share no more than one content word.
+
+    A pointer says little of its own; what it is about is the rule it cites. When the
+    old pointer's cited rules went elsewhere than the new pointer's cited rule (not that
+    rule, nor a rule of its family), and the two short statements share at most one
+    word ("costs"), the text match is two pointers of one section on two subjects. The
+    old rule stays removed, with the new rule among its alternatives."""
+    targets_of, _sources_of = rescue._links(p, splits, merges)
+    in_merges = {i for group in merges.values() for i in group}
+    for i, j in enumerate(p.o2n):
+        if j < 0 or i in splits or i in in_merges or j in merges or p.old[i].heading:
+            continue
+        if p.score.get(i, 100.0) >= WEAK_FUZZY or "rule" not in p.old[i].lower:
+            continue
+        if not (_is_pointer(p.old[i]) and _is_pointer(p.new[j])):
+            continue
+        cited_old = _cited(p.old, p.old_by_place, i)
+        cited_new = _cited(p.new, p.new_by_place, j)
+        went = {k for c in cited_old for k in targets_of.get(c, ())}
+        if not went or not cited_new:
+            continue  # nothing to read the pointers by
+        if any(_same_family(p.new, p.new_by_place, k, c) for k in went for c in cited_new):
+            continue
+        if len(_content_stems(p.old[i]) & _content_stems(p.new[j])) > POINTER_SHARED:
+            continue
+        p.withdraw(i)
+        p.undecided_old[i] = (j, *p.undecided_old.get(i, ()))
+
+
+def _withdraw_links_under_new_rules(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """Undo a weak fuzzy link (below :data:`WEAK_FUZZY`) that carries an old subrule
+    from under its parent's counterpart, where a sibling's counterpart stands and free
+    rules are left, to a subrule of a new rule that has no old counterpart (a rule
+    written for a subject the old edition lacks)."""
+    targets_of, sources_of = rescue._links(p, splits, merges)
+    in_merges = {i for group in merges.values() for i in group}
+    for i, j in enumerate(p.o2n):
+        if j < 0 or i in splits or i in in_merges or j in merges or p.old[i].heading:
+            continue
+        if p.method.get(i) != "fuzzy" or p.score.get(i, 100.0) >= WEAK_FUZZY:
+            continue
+        a = p.old_by_place.get(p.old[i].parent) if p.old[i].parent is not None else None
+        b = p.new_by_place.get(p.new[j].parent) if p.new[j].parent is not None else None
+        if a is None or b is None or p.old[a].heading or p.new[b].heading:
+            continue
+        homes = targets_of.get(a, [])
+        if not homes or b in homes or sources_of.get(b):
+            continue
+        under = {k for t in homes for k in p.new_children.get(p.new[t].place, ())}
+        siblings = [s for s in p.old_children.get(p.old[a].place, ()) if s != i]
+        if not any(under.intersection(targets_of.get(s, ())) for s in siblings):
+            continue
+        beside = set(p.new_children.get(p.new[b].place, ()))
+        if any(beside.intersection(targets_of.get(s, ())) for s in siblings):
+            continue  # its siblings went there too: the family moved
+        if not any(not sources_of.get(k) and not p.new[k].heading for k in under):
+            continue
+        p.withdraw(i)
+        p.undecided_old[i] = (j, *p.undecided_old.get(i, ()))
+
+
+def _is_pointer(node: _Node) -> bool:
+    """``node`` cites a rule and says at most :data:`POINTER_WORDS` words besides."""
+    if not references(node.text):
+        return False
+    words = re.findall(r"[a-z]+", placeholder_references(node.lower))
+    return len([w for w in words if w not in ("see", "rule", "rules")]) <= POINTER_WORDS
+
+
+def _cited(nodes: list[_Node], by_place: dict[str, int], k: int) -> set[int]:
+    """The rules ``nodes[k]`` cites (other than itself)."""
+    return {by_place[r] for r in references(nodes[k].text) if r in by_place} - {k}
+
+
+def _same_family(nodes: list[_Node], by_place: dict[str, int], a: int, b: int) -> bool:
+    """``a`` and ``b`` are one rule, or one is a subrule (at any depth) of the other."""
+
+    def line(k: int) -> set[int]:
+        found = {k}
+        while nodes[k].parent is not None and nodes[k].parent in by_place:
+            k = by_place[nodes[k].parent]
+            found.add(k)
+        return found
+
+    return a in line(b) or b in line(a)
+
+
 def _in_own_section(p: _Pairing, i: int, j: int) -> bool:
     """New ``j``'s nearest heading is the counterpart of old ``i``'s nearest heading, or
     that counterpart is a rule with text and ``j`` one of its subrules (an old heading
@@ -3990,6 +4090,8 @@ def align(old: Edition, new: Edition, *, use_cache: bool = True) -> Alignment:
     _follow_closed_slots(rules, splits, merges)
     _drop_foreign_sources(rules, merges)
     _withdraw_new_subject_matches(rules, splits)
+    _withdraw_crossed_pointers(rules, splits, merges)
+    _withdraw_links_under_new_rules(rules, splits, merges)
     rule_pairs = _groups(rules, splits, merges)
     # Old number -> new number, to read references by; old place -> new place, to tell
     # where an example's rule went (a number printed twice names two rules).

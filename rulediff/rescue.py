@@ -905,7 +905,20 @@ def _decide_by_subrules(
             or new.by_place.get(best.parent) not in targets_of[parent]
         ):
             continue
+        if _relatives_held(relatives, new.kids.get(best.place, ()), targets_of) < SUBRULES_HELD:
+            # one sibling's pieces say where that sibling went, not where this rule went:
+            # the rule must keep a sentence of its own there
+            if not _kept_unit(node, best, content=True)[0]:
+                continue
         _take(p, a, close[0], "structure", targets_of, sources_of)
+
+
+def _relatives_held(
+    relatives: Iterable[int], kids: Iterable[int], targets_of: Mapping[int, list[int]]
+) -> int:
+    """How many of the old ``relatives`` have a counterpart among the new ``kids``."""
+    kids = set(kids)
+    return sum(1 for k in relatives if kids.intersection(targets_of.get(k, ())))
 
 
 def _sentences(node: _Node) -> tuple[str, ...]:

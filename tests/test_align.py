@@ -3020,3 +3020,160 @@ def test_keeps_its_name_without_a_name() -> None:
     assert _keeps_its_name(plain, other)
     assert _keeps_its_name(named, other)
     assert not _keeps_its_name(named, plain)
+
+
+def _pointer_pairing(new_pointer: str, new_cites: str):
+    """An old section with a rule on broken ladders and a short pointer to it, and a new
+    section where the ladder rule kept its place and a short pointer ``new_pointer``
+    cites ``new_cites``; the old pointer is linked (weakly) to the new one."""
+    from rulediff.align import _Node, _Pairing
+
+    old = [
+        _Node("203", "Ladders", None, True, 0),
+        _Node(
+            "203.1",
+            "A ladder with a broken rung is a broken ladder. Climbing a broken ladder is "
+            "not allowed, but a gardener may still carry one.",
+            "203",
+            False,
+            1,
+        ),
+        _Node("203.2", "A ladder has at least three rungs.", "203", False, 2),
+        _Node("424", "Chores", None, True, 3),
+        _Node("424.3", "Broken ladders can't be climbed. (See rule 203.1.)", "424", False, 4),
+    ]
+    new = [
+        _Node("118", "Ladders and Chores", None, True, 0),
+        _Node(
+            "118.1",
+            "A ladder with a broken rung is a broken ladder. Climbing a broken ladder is "
+            "never allowed, though a gardener may carry one.",
+            "118",
+            False,
+            1,
+        ),
+        _Node("118.2", "A ladder has three or more rungs.", "118", False, 2),
+        _Node("118.4", new_pointer, "118", False, 3),
+    ]
+    p = _Pairing(old, new)
+    for i, j in ((0, 0), (1, 1), (2, 2), (3, 0)):
+        if p.n2o[j] < 0:
+            p.pair(i, j, 90.0, "fuzzy")
+    p.pair(4, 3, 60.0, "fuzzy")
+    return p
+
+
+def test_a_weak_link_between_pointers_to_rules_that_do_not_correspond_is_withdrawn() -> None:
+    # Paraphrases: the old pointer sends the reader to the broken-ladder rule; the new
+    # one, sharing only "ladders", to the rung-count rule: two pointers, two subjects.
+    from rulediff.align import _withdraw_crossed_pointers
+
+    p = _pointer_pairing("Some ladders have a rope instead. See rule 118.2.", "118.2")
+    _withdraw_crossed_pointers(p, {}, {})
+    assert p.o2n[4] == -1
+    assert p.undecided_old[4] == (3,)  # the candidate is kept among the alternatives
+
+
+def test_a_pointer_to_the_cited_rules_counterpart_or_saying_the_same_is_kept() -> None:
+    from rulediff.align import _withdraw_crossed_pointers
+
+    # the new pointer cites where the old pointer's rule went: the same pointer
+    p = _pointer_pairing("A ladder that is broken can't be climbed. See rule 118.1.", "118.1")
+    _withdraw_crossed_pointers(p, {}, {})
+    assert p.o2n[4] == 3
+    # another rule cited, but the two say one thing (broken ladders climbed)
+    p = _pointer_pairing("Broken ladders can't be climbed by anyone. See rule 118.2.", "118.2")
+    _withdraw_crossed_pointers(p, {}, {})
+    assert p.o2n[4] == 3
+
+
+def test_the_unpayable_cost_pointer_is_not_linked_to_the_x_cost_pointer() -> None:
+    # 2007-05-01 → 2021-02-05: the old one-line rule that unpayable costs can't be paid
+    # points to the old unpayable-cost rule (now split into 118.6 / 118.6a); the new
+    # one-line rule on costs including X points to the X rule. Two pointers of the costs
+    # section on two subjects: the old rule stays removed, 118.4 among its alternatives.
+    old, new = corpus_edition("2007-05-01"), corpus_edition("2021-02-05")
+    assert "unpayable" in old.rule("424.3").text.lower()
+    assert "203.1b" in old.rule("424.3").text
+    assert "unpayable" not in new.rule("118.4").text.lower()
+    assert "107.3" in new.rule("118.4").text
+    a = align(old, new)
+    assert set(a.match_for_old("203.1b").new_ids) >= {"118.6"}
+    m = a.match_for_old("424.3")
+    assert m is not None and m.kind == "removed", m
+    assert "118.4" in m.alternatives
+
+
+def _boat_pairing():
+    """An old rule on boats with three subrules; in the new edition the rule kept its
+    place with a free subrule and one matched, and a new rule on sailboats (no old
+    counterpart) has subrules of its own; old subrule 300.1b is weakly linked to one."""
+    from rulediff.align import _Node, _Pairing
+
+    old = [
+        _Node("300", "Boats", None, True, 0),
+        _Node("300.1", "A boat floats on water and carries gardeners.", "300", False, 1),
+        _Node("300.1a", "A boat's bow is marked by a painted star.", "300.1", False, 2),
+        _Node("300.1b", "Each side of a boat has a flag near its bow.", "300.1", False, 3),
+        _Node("300.1c", "A boat can't carry more than four gardeners.", "300.1", False, 4),
+    ]
+    new = [
+        _Node("400", "Boats", None, True, 0),
+        _Node("400.1", "A boat floats on water and carries gardeners.", "400", False, 1),
+        _Node("400.1a", "A boat's bow and stern carry painted symbols.", "400.1", False, 2),
+        _Node("400.1c", "A boat can't carry more than five gardeners.", "400.1", False, 3),
+        _Node("400.2", "A sailboat is a boat with a sail.", "400", False, 4),
+        _Node("400.2a", "Each side of a sailboat has a ribbon near its mast.", "400.2", False, 5),
+        _Node("400.2b", "A sailboat's sail is raised before it leaves.", "400.2", False, 6),
+    ]
+    p = _Pairing(old, new)
+    for i, j in ((0, 0), (1, 1), (4, 3)):
+        p.pair(i, j, 90.0, "fuzzy")
+    p.pair(3, 5, 62.0, "fuzzy")
+    return p
+
+
+def test_a_weak_link_to_a_subrule_of_a_new_rule_away_from_its_family_is_withdrawn() -> None:
+    # Paraphrases: the old flag subrule is linked by the shared frame ("each side of a
+    # ... near its ...") to a subrule of the new sailboat rule, which no old rule became,
+    # while its sibling's counterpart and a free rule stand under its parent's
+    # counterpart: it stays removed, the candidate among its alternatives.
+    from rulediff.align import _withdraw_links_under_new_rules
+
+    p = _boat_pairing()
+    _withdraw_links_under_new_rules(p, {}, {})
+    assert p.o2n[3] == -1 and p.undecided_old[3] == (5,)
+
+
+def test_a_weak_link_where_a_sibling_went_too_is_kept() -> None:
+    # The bow subrule went under the sailboat rule as well: the family moved there.
+    from rulediff.align import _withdraw_links_under_new_rules
+
+    p = _boat_pairing()
+    p.pair(2, 6, 70.0, "fuzzy")
+    _withdraw_links_under_new_rules(p, {}, {})
+    assert p.new[p.o2n[3]].id == "400.2a"
+
+
+def test_the_face_icon_rule_is_not_linked_to_the_modal_hint_bar_rule() -> None:
+    # 2015-07-17 → 2026-06-19: the old rule on the corner icon printed on both faces of a
+    # double-faced card is not the new modal double-faced card's hint bar rule (a subrule
+    # of a rule no old rule became); its sibling went under the counterpart of its
+    # parent, where the front/back-face symbol rules are free. It stays removed.
+    old, new = corpus_edition("2015-07-17"), corpus_edition("2026-06-19")
+    assert "icon" in old.rule("711.1b").text.lower()
+    assert "modal" in new.rule("712.3c").text.lower()
+    m = align(old, new).match_for_old("711.1b")
+    assert m is not None and m.kind == "removed" and "712.3c" in m.alternatives, m
+    # 2010-07-16 → 2024-02-02: the Two-Headed Giant defending-team rule is not the
+    # Two-Headed Giant poison rule under the new rule for the variants' state-based
+    # actions.
+    old, new = corpus_edition("2010-07-16"), corpus_edition("2024-02-02")
+    assert "defending team" in old.rule("506.2b").text.lower()
+    assert "poison" in new.rule("704.6b").text.lower()
+    m = align(old, new).match_for_old("506.2b")
+    assert m is not None and "704.6b" not in m.new_ids, m
+    # 2004-10-01 → 2026-06-19: the total-cost step of casting went with its siblings
+    # under the new casting rule: kept.
+    m = align(corpus_edition("2004-10-01"), corpus_edition("2026-06-19")).match_for_old("409.1f")
+    assert m is not None and m.new_ids == ("601.2f",), m

@@ -1803,3 +1803,39 @@ def test_the_exile_zone_rule_leaves_the_command_zone_rule_in_the_corpus() -> Non
     assert "exile zone" in new.rule("406.7").text.lower()
     m = align(old, new).match_for_old("217.7e")
     assert m is not None and m.new_ids == ("406.7",) and m.method == "structure", m
+
+
+# --- round 22b: one sibling's pieces do not place a rule ---------------------------------
+
+
+def test_relatives_held_counts_old_rules_not_their_pieces() -> None:
+    from rulediff.rescue import _relatives_held
+
+    # old 1 split into new 10 and 11, old 2 went to new 12: the new rule holding 10 and
+    # 11 as subrules holds one old relative, the one holding 10 and 12 two
+    targets_of = {1: [10, 11], 2: [12], 3: []}
+    assert _relatives_held([1, 2, 3], [10, 11], targets_of) == 1
+    assert _relatives_held([1, 2, 3], [10, 12], targets_of) == 2
+    assert _relatives_held([3], [10, 11, 12], targets_of) == 0
+
+
+def test_a_rule_is_not_placed_by_one_siblings_pieces_without_a_sentence_there() -> None:
+    # 2007-05-01 → 2018-07-13: the old creature-land rule is undecided; the new rule
+    # that creatures alone have power and toughness holds as subrules the three pieces
+    # of one old sibling (the power-and-toughness rule), and nothing of the creature-land
+    # rule's own: it stays removed, the candidates among its alternatives.
+    old, new = corpus_edition("2007-05-01"), corpus_edition("2018-07-13")
+    assert "creature lands" in old.rule("212.3g").text.lower()
+    assert "land" not in new.rule("302.4").text.lower()
+    a = align(old, new)
+    assert len(a.match_for_old("212.3d").new_ids) >= 2
+    m = a.match_for_old("212.3g")
+    assert m is not None and m.kind == "removed" and "302.4" in m.alternatives, m
+    # 2001-07-23 → 2026-06-19: the rule on unused mana lost as a phase ends keeps its
+    # sentence in the new rule on what happens as a step or phase ends (whose subrules
+    # are the pieces of one sibling, the rule on effects expiring): it goes there.
+    old, new = corpus_edition("2001-07-23"), corpus_edition("2026-06-19")
+    assert "mana pool" in old.rule("300.4").text.lower()
+    assert "mana pool empties" in new.rule("500.5").text.lower()
+    m = align(old, new).match_for_old("300.4")
+    assert m is not None and m.new_ids == ("500.5",), m
