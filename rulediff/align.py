@@ -3761,7 +3761,7 @@ def _is_pointer(node: _Node) -> bool:
     """``node`` cites a rule and says at most :data:`POINTER_WORDS` words besides."""
     if not references(node.text):
         return False
-    words = re.findall(r"[a-z]+", placeholder_references(node.lower))
+    words = letter_words(placeholder_references(node.lower))
     return len([w for w in words if w not in ("see", "rule", "rules")]) <= POINTER_WORDS
 
 
@@ -3772,15 +3772,7 @@ def _cited(nodes: list[_Node], by_place: dict[str, int], k: int) -> set[int]:
 
 def _same_family(nodes: list[_Node], by_place: dict[str, int], a: int, b: int) -> bool:
     """``a`` and ``b`` are one rule, or one is a subrule (at any depth) of the other."""
-
-    def line(k: int) -> set[int]:
-        found = {k}
-        while nodes[k].parent is not None and nodes[k].parent in by_place:
-            k = by_place[nodes[k].parent]
-            found.add(k)
-        return found
-
-    return a in line(b) or b in line(a)
+    return a in rescue.lineage_of(nodes, by_place, b) or b in rescue.lineage_of(nodes, by_place, a)
 
 
 def _in_own_section(p: _Pairing, i: int, j: int) -> bool:

@@ -23,6 +23,7 @@ from .lastused import LastUsed
 from .matches import KINDS, Domain, Kind, Match, Method  # noqa: F401
 from .textkeys import (
     PLACEHOLDER,
+    letter_words,
     placeholder_references,
     references,
     soft_typography,
@@ -631,7 +632,7 @@ def _says_all(said: str, new_key: str) -> bool:
     it restates (crude stems) and as many denials: a sentence on the same frame that
     swaps a word ("… wins the game" / "… loses the game") says something else."""
     said = _without_ordinal(said)
-    long_words = " ".join(w for w in re.findall(r"[a-z]+", said) if len(w) > 3)
+    long_words = " ".join(w for w in letter_words(said) if len(w) > 3)
     if _stems(long_words) - _stems(new_key):
         return False
     return said.count("not") + said.count("n't") == new_key.count("not") + new_key.count("n't")

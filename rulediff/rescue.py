@@ -1686,7 +1686,7 @@ def pair_placed_both_ways(
         if a not in sections:
             found = _with_subrules(p.new_children, p.new, targets_of[a]) & free_new_set
             sections[a] = sorted(j for j in found if new_place[j] is not None)
-        lineage = _lineage(p.old, p.old_by_place, i)
+        lineage = lineage_of(p.old, p.old_by_place, i)
         placed = [j for j in sections[a] if lineage.intersection(sources_of[new_place[j]])]
         scores = [(_plain(old, new, idf, p, i, j), j) for j in placed]
         if not scores or max(scores)[0] < KEPT_SIMILARITY:
@@ -2034,8 +2034,8 @@ def _placed_ancestor(
     return None
 
 
-def _lineage(nodes: Sequence[_Node], by_place: Mapping[str, int], k: int) -> set[int]:
-    """``k`` and its ancestors."""
+def lineage_of(nodes: Sequence[_Node], by_place: Mapping[str, int], k: int) -> set[int]:
+    """``k`` and its ancestors (by place: a second printing's own parent)."""
     found = {k}
     parent = nodes[k].parent
     while parent is not None and (a := by_place.get(parent)) is not None:
