@@ -106,6 +106,22 @@ class ExampleChange:
     words: tuple[WordOp, ...]
 
 
+def printed_labels(ids: tuple[str, ...], printings: tuple[int, ...]) -> tuple[str, ...]:
+    """Ids with a later printing named: ``("702.30d (2nd printing)",)`` for a number the
+    edition prints twice; the ids themselves when ``printings`` is empty (nearly always)."""
+    if not printings:
+        return ids
+    return tuple(
+        ident if printing == 1 else f"{ident} ({_ordinal(printing)} printing)"
+        for ident, printing in zip(ids, printings, strict=True)
+    )
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 @dataclass(frozen=True, slots=True)
 class MovedText:
     """A sentence that went from one rule to another outside this change (or came in)."""
@@ -149,6 +165,12 @@ class Change:
     restates: tuple[str, ...] = ()
     """An added rule's old rules whose sentences it restates while they live on in their
     own counterparts: copied, not moved (see :attr:`rulediff.align.Match.restates`)."""
+    old_printings: tuple[int, ...] = ()
+    """Which printing of its number each of ``old_ids`` is (1, 2 …), when one of them is
+    a later printing of a number the edition prints twice; else empty. Without it two
+    changes of such an edition can carry the same ids and not be told apart."""
+    new_printings: tuple[int, ...] = ()
+    """The same for ``new_ids``."""
 
     #: An item of ``changes`` in ``rulediff diff --format json`` (the schema's order).
     __json_fields__ = (
@@ -173,6 +195,8 @@ class Change:
         "section",
         "moved_text",
         "restates",
+        "old_printings",
+        "new_printings",
     )
 
     @property
@@ -182,6 +206,14 @@ class Change:
     @property
     def new_id(self) -> str | None:
         return self.new_ids[0] if self.new_ids else None
+
+    def old_labels(self) -> tuple[str, ...]:
+        """``old_ids`` as a reader needs them: a later printing named (``702.30d (2nd
+        printing)``)."""
+        return printed_labels(self.old_ids, self.old_printings)
+
+    def new_labels(self) -> tuple[str, ...]:
+        return printed_labels(self.new_ids, self.new_printings)
 
     @property
     def interesting(self) -> bool:
@@ -596,6 +628,8 @@ def _text_change(
         section=_section_of(m.new_ids or m.old_ids) if m.domain == "rule" else "",
         moved_text=tuple(MovedText(a, b, t) for a, b, t in m.moved_text),
         restates=m.restates,
+        old_printings=m.old_printings,
+        new_printings=m.new_printings,
     )
 
 

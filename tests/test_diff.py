@@ -22,6 +22,7 @@ from rulediff.diff import (
     diff,
     enumerated_lists,
     list_changes,
+    printed_labels,
     retargets,
     word_diff,
 )
@@ -518,3 +519,33 @@ def test_restates_in_json_follows_the_schema() -> None:
     assert by_new[("202.1a",)]["restates"] == ["200.1"]
     assert [e["old_id"] for e in by_new[("202.1a",)]["moved_text"]] == ["200.1"]
     assert all(c["restates"] == [] for c in doc["changes"] if c["new_ids"] != ["202.1a"])
+
+
+def test_changes_of_a_number_printed_twice_are_told_apart_by_printing() -> None:
+    """2009-09-04 prints 702.30d for two kicker rules (the second should be 702.30e). The
+    two changes reaching it carry the same new id; ``new_printings`` tells them apart in
+    the JSON, and the text changelog names the second printing."""
+    d = diff(corpus_edition("2009-07-11"), corpus_edition("2009-09-04"))
+    new = corpus_edition("2009-09-04")
+    assert [str(r.id) for r in new.rules].count("702.30d") == 2
+    doc = as_dict(d)
+    jsonschema.validate(doc, schema())
+    reaching = [c for c in doc["changes"] if "702.30d" in c["new_ids"]]
+    assert len(reaching) == 2
+    printings = sorted(
+        p
+        for c in reaching
+        for i, p in zip(c["new_ids"], c["new_printings"] or [1] * len(c["new_ids"]), strict=True)
+        if i == "702.30d"
+    )
+    assert printings == [1, 2]
+    # nearly every change is of first printings only: the field stays empty there
+    assert sum(1 for c in doc["changes"] if c["new_printings"] or c["old_printings"]) == 1
+    assert "702.30d (2nd printing)" in to_text(d)
+
+
+def test_printed_labels_name_later_printings_only() -> None:
+    assert printed_labels(("1.2a", "1.2b"), ()) == ("1.2a", "1.2b")
+    assert printed_labels(("1.2a", "1.2a"), (1, 2)) == ("1.2a", "1.2a (2nd printing)")
+    assert printed_labels(("9",), (3,)) == ("9 (3rd printing)",)
+    assert printed_labels(("9",), (11,)) == ("9 (11th printing)",)

@@ -244,8 +244,12 @@ def _change_view(
         new_links = tuple(RuleLink(t, new.term(t)) for t in c.new_ids)
         key = None
     else:
-        old_links = tuple(RuleLink(i, old.rule(i)) for i in c.old_ids)
-        new_links = tuple(RuleLink(i, new.rule(i)) for i in c.new_ids)
+        old_links = tuple(
+            RuleLink(label, old.rule(i)) for i, label in zip(c.old_ids, c.old_labels(), strict=True)
+        )
+        new_links = tuple(
+            RuleLink(label, new.rule(i)) for i, label in zip(c.new_ids, c.new_labels(), strict=True)
+        )
         key = None
         if history_new is not None and c.new_ids:
             key = history_new(c.new_ids[0])

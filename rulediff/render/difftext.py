@@ -19,8 +19,8 @@ def list_notes(lc: ListChange) -> tuple[str, ...]:
 
 
 def _arrow(c: Change) -> str:
-    old = "+".join(c.old_ids) or "—"
-    new = "+".join(c.new_ids) or "—"
+    old = "+".join(c.old_labels()) or "—"
+    new = "+".join(c.new_labels()) or "—"
     return old if old == new else f"{old} → {new}"
 
 
