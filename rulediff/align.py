@@ -1228,7 +1228,8 @@ def _opening_kept_by_sibling(p: _Pairing, i: int, j: int) -> bool:
 PARALLEL_SHARED = 0.5
 #: A free parallel sibling takes the old rule when the old rule's stems among that
 #: sibling's own words (the ones the linked rule lacks) weigh at least this much (IDF)
-#: more than its stems among the linked rule's own words.
+#: more than its stems among the linked rule's own words. A sibling off the frame
+#: takes it only when the linked rule's own words say none of the old rule's stems.
 OWN_WORDS_LEAD = 3.0
 
 
@@ -1241,8 +1242,10 @@ def _own_words_in_sibling(
     In a run of parallel rules ("if an effect would add mana of this kind ...", "an
     ability that ... functions on the stack") the shared frame makes the whole-text
     score of every member close, and the members' own words (hybrid, modifies what it
-    costs) tell which one the old rule is. The pair is left for the sibling, later in
-    the best-first order."""
+    costs) tell which one the old rule is. A sibling that grew a clause may share under
+    half its words with ``j``; it still takes the old rule when ``j`` says nothing of
+    the old rule that the sibling does not (the sibling covers the link's evidence and
+    says more). The pair is left for the sibling, later in the best-first order."""
     parent = p.new[j].parent
     free = [
         k
@@ -1255,13 +1258,13 @@ def _own_words_in_sibling(
     said, linked = old.stems[i], new.stems[j]
     for k in free:
         sibling = new.stems[k]
-        frame = sum(idf[w] for w in linked & sibling)
-        if frame < PARALLEL_SHARED * min(new.mass[j], new.mass[k]):
-            continue  # not written to one frame
         says_linked = sum(idf[w] for w in said & (linked - sibling))
         says_sibling = sum(idf[w] for w in said & (sibling - linked))
-        if says_sibling >= says_linked + OWN_WORDS_LEAD:
-            return True
+        if says_sibling < says_linked + OWN_WORDS_LEAD:
+            continue
+        frame = sum(idf[w] for w in linked & sibling)
+        if frame >= PARALLEL_SHARED * min(new.mass[j], new.mass[k]) or not says_linked:
+            return True  # one frame, or the sibling says all the link shares and more
     return False
 
 

@@ -2933,6 +2933,102 @@ def test_the_hybrid_and_cost_rules_go_to_their_own_members_of_the_parallel_runs(
     assert a.match_for_old("402.8c").new_ids == ("113.6c",)
 
 
+def _grown_member_pairing(old_text: str, grown: str, other: str):
+    """An old rule under a matched parent, and two new siblings: ``grown`` (the old
+    rule's rewrite, grown by a clause) and ``other`` (another subject on the same
+    opening), plus filler rules so that rare words weigh more."""
+    from rulediff.align import _Node, _Pairing
+
+    mix = "Each gardener mixes their seed tray so the seeds lie in a random order."
+    old = [
+        _Node("103", "Starting the Season", None, True, 0),
+        _Node("103.1", mix, "103", False, 1),
+        _Node("103.1b", old_text, "103.1", False, 2),
+    ]
+    new = [
+        _Node("103", "Starting the Season", None, True, 0),
+        _Node("103.2", mix.replace("mixes", "then mixes"), "103", False, 1),
+        _Node("103.2c", grown, "103.2", False, 2),
+        _Node("103.2d", other, "103.2", False, 3),
+    ]
+    chores = ["weeding", "pruning", "mulching", "raking", "sowing", "fencing", "hoeing"]
+    for side in (old, new):
+        side.append(_Node("300", "Chores", None, True, len(side)))
+        for n, chore in enumerate(chores, start=1):
+            text = f"A gardener may spend a turn {chore} a bed instead of tending it."
+            side.append(_Node(f"300.{n}", text, "300", False, len(side)))
+    p = _Pairing(old, new)
+    p.pair(0, 0, 100.0, "anchor")
+    p.pair(1, 1, 100.0, "anchor")
+    return p
+
+
+_RELAY_OLD = (
+    "In a relay season, each gardener puts their lead seedling from their tray face up "
+    "into the shared bed before planting. See rule 903.6."
+)
+_RELAY_GROWN = (
+    "In a relay season, each gardener puts their lead seedling from their tray face up "
+    "into the shared bed after having the chance to show a companion bulb they own from "
+    "outside the garden and before planting. See rule 903.8."
+)
+
+
+def test_a_grown_sibling_saying_all_the_link_shares_and_more_takes_the_old_rule() -> None:
+    # Paraphrases: the relay rule grew a clause, so the two siblings share under half of
+    # their words (no one frame by PARALLEL_SHARED), and the swap rule, another subject
+    # on the same opening, is closer on the whole text. Every word the old rule shares
+    # with the swap rule the relay rule says too, and the relay rule says the old rule's
+    # own words (relay, lead seedling, tray, face up) besides: it takes the old rule.
+    from rulediff.align import CONFIDENT_TOTAL, MIN_TOTAL, _own_words_in_sibling, _solve
+
+    swap = (
+        "In a swap season, each gardener puts any number of swap cuttings from their spare "
+        "box of leftovers into the shared bed before planting. See rule 905.4."
+    )
+    p = _grown_member_pairing(_RELAY_OLD, _RELAY_GROWN, swap)
+    ratios = {(2, j): fuzz.ratio(p.old[2].lower, p.new[j].lower) for j in (2, 3)}
+    assert ratios[(2, 3)] > ratios[(2, 2)]  # the whole text alone picks the swap rule
+    assert ratios[(2, 3)] < CONFIDENT_TOTAL
+    assert _own_words_in_sibling(p, 2, 3, [(ratios[(2, 2)] + 5, ratios[(2, 2)], 2)])
+    _solve(p, ratios, min_total=MIN_TOTAL, by_condition=True)
+    assert p.new[p.o2n[2]].id == "103.2c"
+
+
+def test_a_grown_sibling_off_the_frame_leaves_a_link_saying_its_own_words() -> None:
+    # The same, but the closer rule also says one of the old rule's words the grown one
+    # lacks (tray): the grown sibling no longer covers the link, shares no frame with
+    # it, and the closer rule keeps the old rule.
+    from rulediff.align import _own_words_in_sibling
+
+    swap = (
+        "In a swap season, each gardener puts any number of swap cuttings from their tray "
+        "of leftovers into the shared bed before planting. See rule 905.4."
+    )
+    grown = _RELAY_GROWN.replace("from their tray ", "")
+    p = _grown_member_pairing(_RELAY_OLD, grown, swap)
+    ratios = {(2, j): fuzz.ratio(p.old[2].lower, p.new[j].lower) for j in (2, 3)}
+    assert not _own_words_in_sibling(p, 2, 3, [(ratios[(2, 2)] + 5, ratios[(2, 2)], 2)])
+
+
+def test_the_commander_and_cost_rules_go_to_their_grown_members() -> None:
+    # 2013-02-01 → 2022-06-10: the old rule putting the commander into the command zone
+    # goes to the new commander rule (grown by the companion clause), not to the
+    # conspiracy rule on the same opening. 2010-02-01 → 2026-02-27: the old rule on an
+    # ability modifying what its object costs goes to the new rule saying so (grown by
+    # alternative costs), not to the "can't be countered or copied" member.
+    old, new = corpus_edition("2013-02-01"), corpus_edition("2022-06-10")
+    assert "commander" in old.rule("103.1b").text.lower()
+    assert "commander" in new.rule("103.2c").text.lower()
+    assert "conspiracy" in new.rule("103.2d").text.lower()
+    assert align(old, new).match_for_old("103.1b").new_ids == ("103.2c",)
+    old, new = corpus_edition("2010-02-01"), corpus_edition("2026-02-27")
+    assert "modifies what" in old.rule("112.6c").text.lower()
+    assert "modifies what" in new.rule("113.6d").text.lower()
+    assert "countered" in new.rule("113.6g").text.lower()
+    assert align(old, new).match_for_old("112.6c").new_ids == ("113.6d",)
+
+
 def test_another_keywords_redundancy_sentence_is_a_template_even_when_kept_elsewhere() -> None:
     # 2015-07-17 → 2026-06-19: the old changeling redundancy sentence is gone from 2026;
     # the read ahead one says the same frame for another keyword. Other keywords'
