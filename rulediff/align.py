@@ -2437,6 +2437,95 @@ def _follow_grafted_clauses(
         _join_merge(p, i, j, splits, merges, in_merges)
 
 
+#: At least this share of the content words that the new sentence holding the run has and
+#: the new rule's sources lack must be the free old rule's (the surplus is its text).
+SURPLUS_EXPLAINED = 0.5
+
+
+def _follow_runs_into_taken_rules(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """A run of words that a taken new rule has and its sources lack came from the one free
+    old rule that says it, wherever that rule stood, when the new sentence holding the run
+    is closer to that rule's sentence than to any other old sentence.
+
+    A rule folded into a rule matched to another old rule leaves a run of its words
+    (six or more, inside one sentence) in the new rule's surplus over its sources.
+    :func:`_follow_grafted_clauses` reads only free siblings of a source; a rule from
+    another section (a definition restated in the new definition rule) is found by the
+    same run when the new sentence holding it is closest, of every sentence of the old
+    edition (the sources' too), to one of its sentences: a run that is only an example
+    or a stock phrase inside a sentence that restates the source is the source's. The
+    run brings ``GRAFT_NEW_WORDS`` content words the sources lack, and at least
+    ``SURPLUS_EXPLAINED`` of the content words that sentence adds to the sources are the
+    free rule's (a stock phrase inside another subject's sentence is not); one old rule
+    and one new rule say the run; the free rule reaches one new rule only, on its topic, keeping its
+    name. A piece of a split is left alone (the group would be m:n).
+    """
+    in_splits, in_merges = _grouped(splits, merges)
+    old_words = _WordLists(_SweptTexts(p), "|old")
+    new_words = _WordLists([n.lower for n in p.new], "|new")
+    free = [
+        i
+        for i, node in enumerate(p.old)
+        if p.o2n[i] < 0 and not node.heading and i not in splits and i not in in_merges
+    ]
+    owners_of_gram: dict[tuple[str, ...], list[int]] = defaultdict(list)
+    for i in free:
+        for gram in old_words.grams(i):
+            owners_of_gram[gram].append(i)
+    if not owners_of_gram:
+        return
+    old_owners: list[int] = []
+    old_sentences: list[str] | None = None
+    found: dict[int, set[int]] = defaultdict(set)
+    for j, node in enumerate(p.new):
+        if node.heading or j in in_splits or (p.n2o[j] < 0 and j not in merges):
+            continue
+        if j not in merges and _kept(p, p.n2o[j]):
+            continue  # its source's very text: nothing more to explain
+        grams = [g for g in new_words.grams(j) if g in owners_of_gram]
+        if not grams:
+            continue
+        sources = merges.get(j) or [p.n2o[j]]
+        # a shared run of words every piece of which a source says is the source's
+        said = frozenset().union(*(old_words.grams(k) for k in sources))
+        candidates = sorted({i for g in grams if g not in said for i in owners_of_gram[g]})
+        if not candidates:
+            continue
+        explained = frozenset().union(*(_stems(old_words[k]) for k in sources))
+        for i in candidates:
+            for run in _runs(old_words[i], new_words[j], GRAFT_WORDS):
+                if any(_holds_run(old_words[k], run) for k in sources):
+                    continue
+                if len(_stems(run) - explained) < GRAFT_NEW_WORDS:
+                    continue
+                if old_words.holders(run, 2) != 1 or new_words.holders(run, 2) != 1:
+                    continue  # a stock phrase of several rules says nothing
+                sentence = _sentence_with(node.lower, run)
+                surplus = _stems(_ALNUM_WORD.findall(sentence)) - explained
+                if len(surplus & _stems(old_words[i])) < SURPLUS_EXPLAINED * len(surplus):
+                    continue  # the sentence says more than the free rule brought
+                own = _closest_sentence(sentence, old_words.texts[i])
+                if old_sentences is None:
+                    # every old sentence, kept rules too: the closest one is where it came from
+                    old_sentences = []
+                    for k, n in enumerate(p.old):
+                        for unit in () if n.heading else _SENTENCE_END.split(old_words.texts[k]):
+                            old_owners.append(k)
+                            old_sentences.append(unit)
+                if any(
+                    old_owners[m] != i
+                    for _s, _score, m in process.extract_iter(
+                        sentence, old_sentences, scorer=fuzz.ratio, score_cutoff=own
+                    )
+                ):
+                    continue  # another old sentence is as close: the run is no evidence
+                found[i].add(j)
+                break
+    _join_lone_receivers(p, found, splits, merges, in_merges)
+
+
 def _follow_sentences_into_taken_rules(
     p: _Pairing, prov: _Provenance, splits: dict[int, list[int]], merges: dict[int, list[int]]
 ) -> None:
@@ -4083,6 +4172,7 @@ def align(old: Edition, new: Edition, *, use_cache: bool = True) -> Alignment:
     # Last of the joins: a rule it takes is no longer a free rival for the rescue passes.
     _follow_reworded_sentences_into_taken_rules(rules, splits, merges)
     _follow_closed_slots(rules, splits, merges)
+    _follow_runs_into_taken_rules(rules, splits, merges)
     _drop_foreign_sources(rules, merges)
     _withdraw_new_subject_matches(rules, splits)
     _withdraw_crossed_pointers(rules, splits, merges)

@@ -3273,3 +3273,56 @@ def test_the_face_icon_rule_is_not_linked_to_the_modal_hint_bar_rule() -> None:
     # under the new casting rule: kept.
     m = align(corpus_edition("2004-10-01"), corpus_edition("2026-06-19")).match_for_old("409.1f")
     assert m is not None and m.new_ids == ("601.2f",), m
+
+
+def test_run_of_a_free_rule_from_another_section_in_a_taken_rule_makes_it_a_merge_source() -> None:
+    # A rule of another section folded into a kept rule: the new rule's added sentence
+    # holds a long run of its words, and most of what that sentence adds to the kept
+    # text is its. (The step is run by itself: on a toy edition later passes may pair the
+    # lone free rule anyway.)
+    from rulediff.align import _follow_runs_into_taken_rules, _match_rules, _Pairing, _rule_nodes
+
+    kept = "100.2a A player who has no tokens left in the pile loses the game at once."
+    star = "201.3. Tokens painted with a star count double toward every score at rest."
+    old = BASE + f"\n{star}\n"
+
+    def merges_found(new_text: str, old_text: str = old) -> dict[str, list[str]]:
+        p = _Pairing(_rule_nodes(edition(old_text)), _rule_nodes(edition(new_text)))
+        _match_rules(p)
+        assert p.o2n[p.old_by_place["100.2a"]] == p.new_by_place["100.2a"]
+        assert p.o2n[p.old_by_place["201.3"]] < 0
+        merges: dict[int, list[int]] = {}
+        _follow_runs_into_taken_rules(p, {}, merges)
+        return {p.new[j].id: [p.old[i].id for i in group] for j, group in merges.items()}
+
+    added = "Tokens painted with a star count double toward every score kept in the pile."
+    assert merges_found(BASE.replace(kept, f"{kept} {added}")) == {"100.2a": ["100.2a", "201.3"]}
+    # The run inside a sentence that mostly says other things: the surplus is not its.
+    other = (
+        "Tokens painted with a star count double toward every score, but judges of the venue "
+        "inspect each scorecard and record the totals in a ledger kept by the organizer."
+    )
+    assert merges_found(BASE.replace(kept, f"{kept} {other}")) == {}
+    # The same run said by a second old rule is a stock phrase: no evidence.
+    count = "100.2b A player may count the tokens in any pile at any time."
+    twice = f"{count} Tokens painted with a star count double toward every score of a team."
+    new = BASE.replace(kept, f"{kept} {added}").replace(count, twice)
+    assert merges_found(new, old.replace(count, twice)) == {}
+
+
+def test_run_of_a_free_rule_from_another_section_in_a_taken_rule_in_the_corpus() -> None:
+    # The rule that triggered mana abilities resolve at once, without waiting for
+    # priority, stood under playing mana abilities; the new triggered-mana-ability rule,
+    # matched to the old mana-ability rule, says it. A stock phrase of the threshold rule
+    # (cards in a player's graveyard) inside the new graveyard rule's tournament sentence
+    # brings no source.
+    from rulediff.align import _runs, _word_list
+
+    old, new = corpus_edition("2008-02-01"), corpus_edition("2009-10-01")
+    free, grown = old.rule("411.3").text.lower(), new.rule("605.4a").text.lower()
+    assert any(len(run) >= 6 for run in _runs(_word_list(free, "|o"), _word_list(grown, "|n"), 6))
+    m = by_new(align(old, new), "605.4a")
+    assert m.kind == "merged" and m.old_ids == ("406.4", "411.3"), m
+    a = align(corpus_edition("2002-02-20"), corpus_edition("2011-02-04"))
+    assert by_old(a, "502.23b").kind == "removed"
+    assert by_new(a, "404.2").old_ids == ("217.4b",)
