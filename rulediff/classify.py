@@ -9,7 +9,6 @@ sentences went elsewhere.
 from __future__ import annotations
 
 import bisect
-import heapq
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Iterable, Sequence
@@ -681,7 +680,9 @@ class _SentenceIndex:
                 weight = 1.0 / len(posting)
                 for k in posting:
                     votes[k] = vote(k, 0) + weight
-        best = heapq.nlargest(_RESTATE_CANDIDATES, votes, key=lambda k: (votes[k], -k))
+        # The most voted, ties to the lower index: a stable sort by descending vote of
+        # the indexes in order (two sorts in C, no key function called per sentence).
+        best = sorted(sorted(votes), key=votes.__getitem__, reverse=True)[:_RESTATE_CANDIDATES]
         return [self.units[k] for k in sorted(best)]
 
 

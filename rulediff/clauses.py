@@ -606,7 +606,7 @@ def _parsed_targets(text: str) -> Targets:
     found: list[tuple[int, int, str]] = []
     for start, end in _parsed_spans(text, _REFERENCE_TRIGGER, from_trigger=True):
         span = text[start:end]
-        targets = _lone_targets(span)
+        targets = _targets_without_grammar(span)
         if targets is None:
             refs = iter_references(c for c in _parse(span) if c.kind != "text")
             targets = tuple((r.target_start, r.target_end, r.target) for r in refs)
@@ -671,6 +671,74 @@ def _lone_targets(span: str) -> Targets | None:
             return None
         found.append((start + m.start(group), start + m.end(group), str(rule_id)))
     return tuple(found)
+
+
+# Why a listed reference is read without the grammar too: after the lone references, most
+# spans the grammar still parsed in a cold alignment are one plural keyword and a list of
+# rule numbers ("rules 614 and 615.", "rules 205.1a-b, 305.7, and 613.1d."), a subrule
+# letter range among them, closed as a lone reference is and followed by no digit. The
+# rest of such a span holds no digit, so it cites nothing more and holds no later keyword
+# (every keyword form holds a digit); the list itself is read item by item: a number,
+# and for a subrule a range's end letter after an en dash (the grammar writes that end as
+# its own target, "h" of "601.2a-h" as 601.2h). Tests compare both over every span of
+# the corpus.
+#: A rule number of a list: a whole rule, a numbered rule, or a subrule with an optional
+#: range end letter (after an en dash).
+_LISTED_ITEM = r"\d{3}(?:\.\d+(?:[a-z](?:\u2013[a-z])?)?)?"
+_LISTED_REFERENCES = re.compile(
+    r"[Rr]ules? (" + _LISTED_ITEM + r"(?:(?:, | and |, and | or |, or )" + _LISTED_ITEM + r")*)"
+    # closed as a lone reference is (_LONE_REFERENCE), then no digit
+    r"(?![\w\u2013\u2014\u2212\-?\ufffd]|\.\w|\s+[\u2013\u2014\u2212\-]|\s+through\s)"
+    r"(?!\s*,\s+(?:(?:and|or)\s+)?[a-z]\b|\s+(?:and/or|and|or)\s+[a-z]\b)"
+    r"\D*"
+)
+#: One item of a list read by :data:`_LISTED_REFERENCES`: the number, the range's end.
+_LISTED_NUMBER = re.compile(r"(\d{3}(?:\.\d+[a-z]?)?)(?:\u2013([a-z]))?")
+
+
+def _listed_targets(span: str) -> Targets | None:
+    """The written targets of a span that is one keyword and a list of rule numbers (see
+    above), else None."""
+    m = _LISTED_REFERENCES.fullmatch(span)
+    if m is None:
+        return None
+    found: list[tuple[int, int, str]] = []
+    for item in _LISTED_NUMBER.finditer(span, m.start(1), m.end(1)):
+        rule_id = RuleId.try_parse(item.group(1))
+        if rule_id is None:
+            return None
+        found.append((item.start(1), item.end(1), str(rule_id)))
+        last = item.group(2)
+        if last is not None:
+            first = item.group(1)[-1]
+            end_id = RuleId.try_parse(item.group(1)[:-1] + last)
+            if end_id is None or last <= first:
+                return None
+            found.append((item.start(2), item.end(2), str(end_id)))
+    return tuple(found)
+
+
+def _targets_without_grammar(span: str) -> Targets | None:
+    """The written targets of a span of lone references or of one listed reference
+    (:func:`_lone_targets`, :func:`_listed_targets`), after a digit-free lead-in outside
+    any quotation ("… means “Tap this permanent.” See rule 107.5."): what stands before
+    the first keyword, no quotation open, cannot change the reference (as for
+    :func:`_parsed_spans`'s ``from_trigger``). None: the grammar reads the span."""
+    first = _REFERENCE_TRIGGER.search(span)
+    if first is None:
+        return None
+    at = first.start()
+    if at:
+        lead_in = span[:at]
+        if _DIGIT.search(lead_in) or _HIDES_LATER_KEYWORD.search(lead_in) or _open_quote(lead_in):
+            return None
+        span = span[at:]
+    targets = _lone_targets(span)
+    if targets is None:
+        targets = _listed_targets(span)
+    if targets is None or not at:
+        return targets
+    return tuple((start + at, end + at, target) for start, end, target in targets)
 
 
 # --- written targets kept per edition --------------------------------------------------------
