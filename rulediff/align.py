@@ -4172,6 +4172,7 @@ def align(old: Edition, new: Edition, *, use_cache: bool = True) -> Alignment:
     # Last of the joins: a rule it takes is no longer a free rival for the rescue passes.
     _follow_reworded_sentences_into_taken_rules(rules, splits, merges)
     _follow_closed_slots(rules, splits, merges)
+    rescue.pair_slot_rule_it_holds(rules, splits, merges)
     _follow_runs_into_taken_rules(rules, splits, merges)
     _drop_foreign_sources(rules, merges)
     _withdraw_new_subject_matches(rules, splits)

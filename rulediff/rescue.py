@@ -1953,6 +1953,83 @@ def pair_in_slot(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, li
         _take(p, i, j, "structure", targets_of, sources_of)
 
 
+def pair_slot_rule_it_holds(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """A free old rule goes to the free rule of its slot that it says nearly whole.
+
+    A rule whose core statement was kept at its place while its exceptions moved into
+    new sibling rules shares with the kept statement only the family's vocabulary (so
+    :func:`pair_in_slot` finds no stem of their own) and is much longer than it (so no
+    similarity of the whole texts is high). What tells them apart from a rule replaced
+    at its place is that the old rule says nearly all the words of the new one: at
+    least ``SLOT_HELD`` of the new rule's rare-word mass (IDF), as
+    :func:`rulediff.align._return_to_slot` asks of a weakly linked rule. The slot is
+    where the old rule's matched neighbours put it (:func:`_between`); the new rule must
+    lead the other free rules of the slot by ``SLOT_LEAD``, and the old rule must be the
+    free old rule of the new rule's own slot that says it most, by the same lead (a
+    sibling written on the same frame says as much of it and leaves both free). The
+    pair passes the rescue pass's checks on a candidate."""
+    from .align import (  # align imports us
+        SLOT_HELD,
+        SLOT_LEAD,
+        _under_new_subject,
+        _written_for_new_subject,
+    )
+
+    targets_of, sources_of = _links(p, splits, merges)
+    old, new, _index, idf = _weights(p)
+
+    def held(i: int, j: int) -> float:
+        """The share (IDF) of new ``j``'s stems that old ``i`` says."""
+        total = new.mass[j]
+        return sum(idf[w] for w in new.stems[j] & old.stems[i]) / total if total else 0.0
+
+    def most_held(scored: list[tuple[float, int]]) -> int | None:
+        """The one clearly most held, at ``SLOT_HELD`` at least."""
+        ranked = sorted(scored, key=lambda t: (-t[0], t[1]))
+        if not ranked or ranked[0][0] < SLOT_HELD:
+            return None
+        if len(ranked) > 1 and ranked[1][0] > ranked[0][0] - SLOT_LEAD:
+            return None
+        return ranked[0][1]
+
+    pairs = []
+    for parent_id, kids_o in p.old_children.items():
+        parent = p.old_by_place.get(parent_id) if parent_id is not None else None
+        if parent is None:
+            continue
+        for po, i in enumerate(kids_o):
+            if p.old[i].heading or targets_of.get(i):
+                continue
+            for q in targets_of.get(parent, ()):
+                kids_n = p.new_children.get(p.new[q].place, [])
+                slot = [
+                    j
+                    for j in _between(kids_o, kids_n, po, targets_of)
+                    if not p.new[j].heading and not sources_of.get(j) and len(new.stems[j]) >= 3
+                ]
+                j = most_held([(held(i, j), j) for j in slot])
+                if j is None:
+                    continue
+                back = [
+                    a
+                    for a in _between(kids_n, kids_o, kids_n.index(j), sources_of)
+                    if not p.old[a].heading and not targets_of.get(a)
+                ]
+                if most_held([(held(a, j), a) for a in back]) != i:
+                    continue
+                pairs.append((i, j))
+    for i, j in pairs:
+        if targets_of.get(i) or sources_of.get(j):
+            continue
+        if not p.same_topic(i, j) or p.defines_other(i, j) or p.on_new_frame(i, j):
+            continue
+        if _under_new_subject(p, j) or _written_for_new_subject(p, i, j):
+            continue
+        _take(p, i, j, "structure", targets_of, sources_of)
+
+
 def _closer_once_swept(p: _Pairing, i: int, j: int) -> float:
     """How close new ``j`` is to old ``i`` with the pair's recurring wording changes
     applied to ``i`` (a renamed zone read by its new name)."""

@@ -1839,3 +1839,71 @@ def test_a_rule_is_not_placed_by_one_siblings_pieces_without_a_sentence_there() 
     assert "mana pool empties" in new.rule("500.5").text.lower()
     m = align(old, new).match_for_old("300.4")
     assert m is not None and m.new_ids == ("500.5",), m
+
+
+# --- round 23 (recall23b): a free rule said nearly whole by the old rule of its slot ---
+
+
+def test_a_free_rule_goes_to_the_rule_of_its_slot_that_it_says_nearly_whole() -> None:
+    # The old colour rule (a die's colour dates from when it entered the set, with
+    # exceptions) kept its core statement at its place, shorter; the exceptions went.
+    # The family says "set" and "moment" elsewhere, so the two share no word of their
+    # own (``pair_in_slot`` leaves them), but the old rule says every word of the new one.
+    from rulediff.rescue import pair_in_slot, pair_slot_rule_it_holds
+
+    colour_old = (
+        "A die's colour is the one it had at the moment it entered the set, unless it is "
+        "a red or blue die swapped with another player or painted during the game."
+    )
+    colour_new = "A die has its colour from the moment it enters the set."
+    last = "A die that leaves the set at any moment is out of the game."
+    p = _slot_pairing((colour_old,), (colour_new,), last=last)
+    pair_in_slot(p, {}, {})
+    assert all(j < 0 for j in p.o2n[3:-1])
+    pair_slot_rule_it_holds(p, {}, {})
+    i = next(k for k, n in enumerate(p.old) if n.id == "100.2")
+    assert p.new[p.o2n[i]].id == "200.2" and p.method[i] == "structure"
+
+
+def test_a_slot_rule_the_old_rule_does_not_say_clearly_whole_stays_free() -> None:
+    from rulediff.rescue import pair_slot_rule_it_holds
+
+    colour_old = (
+        "A die's colour is the one it had at the moment it entered the set, unless it is "
+        "a red or blue die swapped with another player or painted during the game."
+    )
+    colour_new = "A die has its colour from the moment it enters the set."
+    last = "A die that leaves the set at any moment is out of the game."
+    # A rule replaced at its place by one of other words.
+    p = _slot_pairing((colour_old,), ("Cracked dice are rerolled once per turn.",), last=last)
+    pair_slot_rule_it_holds(p, {}, {})
+    assert all(j < 0 for j in p.o2n[3:-1])
+    # Two rules of the slot that the old rule says alike: the words do not decide.
+    p = _slot_pairing(
+        (colour_old,),
+        (colour_new, "A swapped die has its colour from the moment it enters."),
+        last=last,
+    )
+    pair_slot_rule_it_holds(p, {}, {})
+    assert all(j < 0 for j in p.o2n[3:-1])
+    # Two old rules of the new rule's slot that say it alike: neither is its counterpart.
+    twin = "Each die has the colour it had at the moment it entered the set, like its cup."
+    p = _slot_pairing((colour_old, twin), (colour_new,), last=last)
+    pair_slot_rule_it_holds(p, {}, {})
+    assert all(j < 0 for j in p.o2n[3:-1])
+
+
+def test_a_timestamp_rule_goes_to_the_kept_statement_at_its_place_in_the_corpus() -> None:
+    # 2012-07-01 → 2018-06-08: the rule giving an object's timestamp as the time it
+    # entered its zone, with the attached and face-up exceptions, kept only its first
+    # statement at its number; the exceptions became new sibling rules. Its neighbours
+    # keep their numbers (texts read at run time).
+    old, new = corpus_edition("2012-07-01"), corpus_edition("2018-06-08")
+    assert "unless" in old.rule("613.6c").text and "timestamp" in old.rule("613.6c").text
+    assert "unless" not in new.rule("613.6c").text and "zone" in new.rule("613.6c").text
+    a = align(old, new)
+    m = a.match_for_old("613.6c")
+    assert m is not None and m.new_ids == ("613.6c",) and m.method == "structure", m
+    for kept in ("613.6b", "613.6d"):
+        m = a.match_for_old(kept)
+        assert m is not None and m.new_ids == (kept,), m
