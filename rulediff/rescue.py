@@ -184,16 +184,18 @@ def _best_of_the_free(
     targets_of: Mapping[int, list[int]],
 ) -> bool:
     """Free new ``b``, the clear choice of free old ``a``, chooses ``a`` too once the old
-    rules it ranks higher are set aside: each of those already has its counterpart, so
-    ``b``'s likeness to them is a family's shared
-    wording, and ``a`` leads every other free old rule by ``RESCUE_MARGIN``. Only for
-    rules without subrules on both sides: the opening rule of a list ("proceeds in the
-    following order", "some things don't use the stack") sums up its items, and its
-    closest free text is one item's."""
+    rules it ranks higher are set aside: each of those already has its counterpart and
+    none is ``RESCUE_MARGIN`` closer to ``b`` than ``a`` is (the text does not choose
+    them: ``b``'s likeness to them is its family's shared wording), and ``a`` leads every
+    other free old rule by ``RESCUE_MARGIN``. A taken rule clearly closer makes ``b`` a
+    new rule on that rule's frame (a new step sharing the stock sentence of the steps
+    beside it). Only for rules without subrules on both sides: the opening rule of a
+    list ("proceeds in the following order", "some things don't use the stack") sums up
+    its items, and its closest free text is one item's."""
     if p.old_children.get(p.old[a].place) or p.new_children.get(p.new[b].place):
         return False
     free = [t for t in partner if not targets_of.get(t[1])]
-    if not free or free[0][1] != a:
+    if not free or free[0][1] != a or free[0][0] <= partner[0][0] - RESCUE_MARGIN:
         return False
     return len(free) == 1 or free[1][0] <= free[0][0] - RESCUE_MARGIN
 

@@ -1872,7 +1872,8 @@ def _gear_pairing():
 def test_a_free_rule_is_the_best_of_the_free_once_the_taken_rules_are_set_aside() -> None:
     # Synthetic. New 200.3 ranks old 100.1 (taken) first and old 100.3 (free) second,
     # the next free old rule far behind: with the taken rule set aside, 100.3 is its
-    # clear choice. A free rival within the margin, or a list rule on either side, is not.
+    # clear choice. A free rival within the margin, a taken rule a margin closer, or a
+    # list rule on either side, is not.
     from rulediff.rescue import _best_of_the_free
 
     p = _gear_pairing()
@@ -1881,6 +1882,8 @@ def test_a_free_rule_is_the_best_of_the_free_once_the_taken_rules_are_set_aside(
     assert _best_of_the_free(p, 3, 3, ranked, taken)
     close = [(0.66, 1, 0.5), (0.62, 3, 0.47), (0.60, 2, 0.45)]
     assert not _best_of_the_free(p, 3, 3, close, taken)
+    framed = [(0.75, 1, 0.6), (0.62, 3, 0.47), (0.40, 2, 0.3)]  # the taken rule clearly closer
+    assert not _best_of_the_free(p, 3, 3, framed, taken)
     assert not _best_of_the_free(p, 2, 3, ranked, taken)  # its best free rule is another
     assert not _best_of_the_free(p, 4, 4, [(0.6, 1, 0.5), (0.55, 4, 0.4)], taken)  # lists
 
