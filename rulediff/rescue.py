@@ -176,6 +176,30 @@ def _free_close(
     return [b for score, b, _s in scored if score > top - RESCUE_MARGIN and not taken.get(b)]
 
 
+def _best_of_the_free(
+    p: _Pairing,
+    a: int,
+    b: int,
+    partner: Sequence[tuple[float, int, float]],
+    targets_of: Mapping[int, list[int]],
+) -> bool:
+    """Free new ``b``, the clear choice of free old ``a``, chooses ``a`` too once the old
+    rules it ranks higher are set aside: each of those already has its counterpart and
+    none is ``RESCUE_MARGIN`` closer to ``b`` than ``a`` is (the text does not choose
+    them: ``b``'s likeness to them is its family's shared wording), and ``a`` leads every
+    other free old rule by ``RESCUE_MARGIN``. A taken rule clearly closer makes ``b`` a
+    new rule on that rule's frame (a new step sharing the stock sentence of the steps
+    beside it). Only for rules without subrules on both sides: the opening rule of a
+    list ("proceeds in the following order", "some things don't use the stack") sums up
+    its items, and its closest free text is one item's."""
+    if p.old_children.get(p.old[a].place) or p.new_children.get(p.new[b].place):
+        return False
+    free = [t for t in partner if not targets_of.get(t[1])]
+    if not free or free[0][1] != a or free[0][0] <= partner[0][0] - RESCUE_MARGIN:
+        return False
+    return len(free) == 1 or free[1][0] <= free[0][0] - RESCUE_MARGIN
+
+
 def _take(
     p: _Pairing,
     i: int,
@@ -471,7 +495,10 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
         taken = bool(sources_of.get(j) if side == "old" else targets_of.get(i))
         if not taken:
             mutual = ranked["new" if side == "old" else "old"].get(b)
-            if not mutual or mutual[0][1] != a:
+            if not mutual or (
+                mutual[0][1] != a
+                and not (side == "old" and _best_of_the_free(p, a, b, mutual, targets_of))
+            ):
                 turned_down.add((side, b))
                 continue  # two free rules pair only when each is the other's best
             if _lead_made_by_refusal(

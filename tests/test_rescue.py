@@ -1907,3 +1907,73 @@ def test_a_timestamp_rule_goes_to_the_kept_statement_at_its_place_in_the_corpus(
     for kept in ("613.6b", "613.6d"):
         m = a.match_for_old(kept)
         assert m is not None and m.new_ids == (kept,), m
+
+
+def _gear_pairing():
+    """Two toy editions of a gear section: old 100.1–100.3 and a list rule 100.4 with
+    one item; new 200.1–200.4 and a list rule 200.5 with one item."""
+    from rulediff.align import _Node, _Pairing
+
+    old_rules = [
+        ("100", "Gear", None),
+        ("100.1", "Gear is a kind of piece a player may strap to a runner.", "100"),
+        ("100.2", "A runner wearing gear moves one extra square each turn.", "100"),
+        ("100.3", "A piece that is not gear that speaks of the strapped runner means none.", "100"),
+        ("100.4", "Gear comes off in the following order.", "100"),
+        ("100.4a", "First the helmet.", "100.4"),
+    ]
+    new_rules = [
+        ("200", "Gear", None),
+        ("200.1", "Gear is a kind of piece a player may strap to a runner.", "200"),
+        ("200.2", "A runner wearing gear moves one extra square each turn.", "200"),
+        ("200.3", "A piece speaking of the strapped runner means the runner it is on.", "200"),
+        ("200.4", "Gear comes off in the following order.", "200"),
+        ("200.4a", "First the helmet.", "200.4"),
+    ]
+
+    def nodes(rules):
+        return [_Node(i, t, parent, "." not in i, k) for k, (i, t, parent) in enumerate(rules)]
+
+    return _Pairing(nodes(old_rules), nodes(new_rules))
+
+
+def test_a_free_rule_is_the_best_of_the_free_once_the_taken_rules_are_set_aside() -> None:
+    # Synthetic. New 200.3 ranks old 100.1 (taken) first and old 100.3 (free) second,
+    # the next free old rule far behind: with the taken rule set aside, 100.3 is its
+    # clear choice. A free rival within the margin, a taken rule a margin closer, or a
+    # list rule on either side, is not.
+    from rulediff.rescue import _best_of_the_free
+
+    p = _gear_pairing()
+    taken = {1: [1]}
+    ranked = [(0.66, 1, 0.5), (0.62, 3, 0.47), (0.40, 2, 0.3)]
+    assert _best_of_the_free(p, 3, 3, ranked, taken)
+    close = [(0.66, 1, 0.5), (0.62, 3, 0.47), (0.60, 2, 0.45)]
+    assert not _best_of_the_free(p, 3, 3, close, taken)
+    framed = [(0.75, 1, 0.6), (0.62, 3, 0.47), (0.40, 2, 0.3)]  # the taken rule clearly closer
+    assert not _best_of_the_free(p, 3, 3, framed, taken)
+    assert not _best_of_the_free(p, 2, 3, ranked, taken)  # its best free rule is another
+    assert not _best_of_the_free(p, 4, 4, [(0.6, 1, 0.5), (0.55, 4, 0.4)], taken)  # lists
+
+
+@functools.cache
+def m2022() -> Alignment:
+    return align(corpus_edition("2013-02-01"), corpus_edition("2022-06-10"))
+
+
+def test_rule_reversed_in_place_pairs_past_the_taken_rules_of_its_family() -> None:
+    # 2013-02-01 → 2022-06-10 (a comparison pair, read at run time): the old rule that a
+    # non-Equipment's "equipped creature" means none became the equipment family's rule
+    # that the phrase means the creature the permanent is attached to. The new rule is
+    # closer to two taken rules of the family than to it, but it is the best free one.
+    m = m2022().match_for_old("301.7")
+    assert m is not None and m.new_ids == ("301.5e",) and m.method == "content", m
+
+
+def test_list_openers_stay_with_their_lists() -> None:
+    # 2008-02-01 → 2009-10-01: the old rule that combat damage uses the stack is not the
+    # new opener of the list of things that don't use the stack; that opener stays with
+    # the old section it continues.
+    a = align(corpus_edition("2008-02-01"), corpus_edition("2009-10-01"))
+    m = a.match_for_new("405.6")
+    assert m is not None and m.old_ids == ("408.2",), m
