@@ -25,6 +25,7 @@ from rulediff.align import (
     _BigramIndex,
     _coverage,
     _Node,
+    _Pairing,
     align,
     comparison_key,
     placeholder_references,
@@ -2840,11 +2841,26 @@ def test_places_name_each_printing_of_a_number() -> None:
 # --- round 22 (prec22): in a run of parallel rules, the member saying the old rule's own words ---
 
 
+def _with_chores_paired_at_the_top(old: list[_Node], new: list[_Node]) -> _Pairing:
+    """Both sides given the same section of rules on other things (so that rare words
+    weigh more), paired on their first two nodes."""
+    chores = ["weeding", "pruning", "mulching", "raking", "sowing", "fencing", "hoeing"]
+    for side in (old, new):
+        side.append(_Node("300", "Chores", None, True, len(side)))
+        for n, chore in enumerate(chores, start=1):
+            text = f"A gardener may spend a turn {chore} a bed instead of tending it."
+            side.append(_Node(f"300.{n}", text, "300", False, len(side)))
+    p = _Pairing(old, new)
+    p.pair(0, 0, 100.0, "anchor")
+    p.pair(1, 1, 100.0, "anchor")
+    return p
+
+
 def _parallel_run_pairing(striped: str):
     """An old rule on pouring water from a striped symbol, and a new run of two rules
     written to one frame: ``striped`` (the striped symbol's rule, as given) and the
     dotted symbol's rule, close to the old one on the whole text."""
-    from rulediff.align import _Node, _Pairing
+    from rulediff.align import _Node
 
     old = [
         _Node("104", "Water Symbols", None, True, 0),
@@ -2869,17 +2885,7 @@ def _parallel_run_pairing(striped: str):
         _Node("106.8", striped, "106.1", False, 2),
         _Node("106.9", dotted, "106.1", False, 3),
     ]
-    # the rest of each edition: rules on other things, so that rare words weigh more
-    chores = ["weeding", "pruning", "mulching", "raking", "sowing", "fencing", "hoeing"]
-    for side in (old, new):
-        side.append(_Node("300", "Chores", None, True, len(side)))
-        for n, chore in enumerate(chores, start=1):
-            text = f"A gardener may spend a turn {chore} a bed instead of tending it."
-            side.append(_Node(f"300.{n}", text, "300", False, len(side)))
-    p = _Pairing(old, new)
-    p.pair(0, 0, 100.0, "anchor")
-    p.pair(1, 1, 100.0, "anchor")
-    return p
+    return _with_chores_paired_at_the_top(old, new)
 
 
 def test_a_fuzzy_link_in_a_run_of_parallel_rules_goes_to_the_member_saying_its_own_words() -> None:
@@ -2937,7 +2943,7 @@ def _grown_member_pairing(old_text: str, grown: str, other: str):
     """An old rule under a matched parent, and two new siblings: ``grown`` (the old
     rule's rewrite, grown by a clause) and ``other`` (another subject on the same
     opening), plus filler rules so that rare words weigh more."""
-    from rulediff.align import _Node, _Pairing
+    from rulediff.align import _Node
 
     mix = "Each gardener mixes their seed tray so the seeds lie in a random order."
     old = [
@@ -2951,16 +2957,7 @@ def _grown_member_pairing(old_text: str, grown: str, other: str):
         _Node("103.2c", grown, "103.2", False, 2),
         _Node("103.2d", other, "103.2", False, 3),
     ]
-    chores = ["weeding", "pruning", "mulching", "raking", "sowing", "fencing", "hoeing"]
-    for side in (old, new):
-        side.append(_Node("300", "Chores", None, True, len(side)))
-        for n, chore in enumerate(chores, start=1):
-            text = f"A gardener may spend a turn {chore} a bed instead of tending it."
-            side.append(_Node(f"300.{n}", text, "300", False, len(side)))
-    p = _Pairing(old, new)
-    p.pair(0, 0, 100.0, "anchor")
-    p.pair(1, 1, 100.0, "anchor")
-    return p
+    return _with_chores_paired_at_the_top(old, new)
 
 
 _RELAY_OLD = (
