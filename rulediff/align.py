@@ -1268,6 +1268,35 @@ def _own_words_in_sibling(
     return False
 
 
+#: A link resting on a sibling frame is left when the old rule's words missing from the
+#: new rule weigh (IDF) at least this share of the words they share.
+FRAME_LEFT_OUT = 0.5
+
+
+def _rests_on_sibling_frame(p: _Pairing, i: int, j: int) -> bool:
+    """A link of old ``i`` to new ``j`` away from ``i``'s place (its parent is matched,
+    ``j`` stands under another parent) whose every shared word a sibling of ``j`` says
+    too, while ``i`` leaves much of itself out of ``j``. A run of
+    parallel rules repeats one clause ("... that much of this kind of mana is added to
+    that player's pool") for case after case; an old rule of another section that ends
+    on the same clause meets the whole run alike, and none of the words that set it
+    apart (it leaves out at least :data:`FRAME_LEFT_OUT` of what it shares). The
+    clause says nothing of where the old rule went: the link is left."""
+    home = p.mapped_parent(i)
+    parent = p.new[j].parent
+    if home is None or parent is None or home == parent:
+        return False
+    old, new, _index, idf = rescue._weights(p)  # computed once per pairing, kept
+    shared = old.stems[i] & new.stems[j]
+    kept = sum(idf[w] for w in shared)
+    if old.mass[i] - kept < FRAME_LEFT_OUT * kept:
+        return False  # ``j`` says nearly all ``i`` says: a member of the run, reworded
+    return any(
+        k != j and not p.new[k].heading and shared <= new.stems[k]
+        for k in p.new_children.get(parent, ())
+    )
+
+
 def _rival_in_place(p: _Pairing, i: int, j: int, rivals: list[tuple[str, int]]) -> bool:
     """New ``j`` would take old ``i`` from a parent matched elsewhere while another old
     text about as close stands in place (its parent's counterpart is ``j``'s parent).
@@ -3758,13 +3787,17 @@ def _withdraw_frame_matches(p: _Pairing) -> None:
     frame (a near copy, :data:`COPY_SIMILARITY`) and the old rule says none of the words
     that tell the two apart (snow mana and generic mana; wither and lifelink): only the
     frame matched. The old rule is then paired only within its own section (``withdrawn``),
-    or stays removed."""
-    for i, rivals in sorted(p.alternatives.items()):
-        j = p.o2n[i]
+    or stays removed. The same when every word the old rule shares with the new one a
+    sibling of the new one says too (:func:`_rests_on_sibling_frame`), copy or not."""
+    for i, j in enumerate(p.o2n):
         if j < 0 or p.old[i].heading or p.method.get(i) != "fuzzy":
             continue
         if p.score.get(i, 100.0) >= WEAK_FUZZY or _in_own_section(p, i, j):
             continue
+        if _rests_on_sibling_frame(p, i, j):
+            p.withdraw(i)
+            continue
+        rivals = p.alternatives.get(i, ())
         said = _words(p.old[i].lower)
         for side, k in rivals:
             if side != "new" or fuzz.ratio(p.new[j].lower, p.new[k].lower) < COPY_SIMILARITY:

@@ -3323,3 +3323,99 @@ def test_run_of_a_free_rule_from_another_section_in_a_taken_rule_in_the_corpus()
     a = align(corpus_edition("2002-02-20"), corpus_edition("2011-02-04"))
     assert by_old(a, "502.23b").kind == "removed"
     assert by_new(a, "404.2").old_ids == ("217.4b",)
+
+
+# --- round 23b (prec23b): a link resting only on a clause a run of new siblings repeats ---
+
+
+def _frame_run_pairing(variant_rule: str):
+    """An old variant section whose rule ``variant_rule`` ends on the clause a new run
+    of water-symbol rules repeats for each symbol, the variant matched in both editions,
+    plus filler rules so that rare words weigh more."""
+    from rulediff.align import _Node, _Pairing
+
+    crest = "Each gardener picks a champion whose crest shows one or more colours."
+    old = [
+        _Node("903", "Garden Variant", None, True, 0),
+        _Node("903.1", crest, "903", False, 1),
+        _Node("903.8", variant_rule, "903", False, 2),
+        _Node("104", "Water Symbols", None, True, 3),
+        _Node("104.1", "There are several kinds of water symbols.", "104", False, 4),
+    ]
+    run = (
+        "If an effect would pour water shown by {} into a gardener's can, that much plain "
+        "water is poured into that gardener's can."
+    )
+    new = [
+        _Node("903", "Garden Variant", None, True, 0),
+        _Node("903.1", crest, "903", False, 1),
+        _Node("106", "Water Symbols", None, True, 2),
+        _Node("106.1", "There are several kinds of water symbols.", "106", False, 3),
+        _Node("106.10", run.format("a dotted water symbol"), "106", False, 4),
+        _Node("106.11", run.format("one or more frosted water symbols"), "106", False, 5),
+    ]
+    chores = ["weeding", "pruning", "mulching", "raking", "sowing", "fencing", "hoeing"]
+    for side in (old, new):
+        side.append(_Node("300", "Chores", None, True, len(side)))
+        for n, chore in enumerate(chores, start=1):
+            text = f"A gardener may spend a turn {chore} a bed instead of tending it."
+            side.append(_Node(f"300.{n}", text, "300", False, len(side)))
+    p = _Pairing(old, new)
+    for k in range(2):
+        p.pair(k, k, 100.0, "anchor")
+    p.pair(3, 2, 100.0, "anchor")
+    p.pair(4, 3, 100.0, "anchor")
+    return p
+
+
+def test_a_variant_rule_ending_on_a_run_s_clause_is_left_out_of_the_run() -> None:
+    # Paraphrase of the shape: the variant's rule (water of a colour outside the
+    # champion's crest comes as plain water) shares with the frosted-symbol rule only
+    # the clause the dotted-symbol rule says too; its own words (colour, crest,
+    # champion) meet neither. The link is withdrawn: the old rule stays free.
+    from rulediff.align import MIN_TOTAL, _rests_on_sibling_frame, _solve, _withdraw_frame_matches
+
+    variant = (
+        "If water would be poured into a gardener's can of a colour that isn't on their "
+        "champion's crest, that much plain water is poured into that gardener's can instead."
+    )
+    p = _frame_run_pairing(variant)
+    ratios = {(2, j): fuzz.ratio(p.old[2].lower, p.new[j].lower) for j in (4, 5)}
+    assert max(ratios.values()) >= MIN_TOTAL  # the whole text alone would link it
+    assert _rests_on_sibling_frame(p, 2, 5) and _rests_on_sibling_frame(p, 2, 4)
+    _solve(p, ratios, min_total=MIN_TOTAL, by_condition=True)
+    assert p.o2n[2] >= 0  # the whole-text match links it to a member of the run ...
+    _withdraw_frame_matches(p)
+    assert p.o2n[2] < 0 and 2 in p.withdrawn  # ... and the frame test undoes it
+
+
+def test_a_member_of_the_run_moved_from_the_variant_keeps_its_link() -> None:
+    # The old rule is the frosted-symbol rule itself, standing in the variant section and
+    # moved to the run: it says nearly all the new rule says, so the link stands.
+    from rulediff.align import MIN_TOTAL, _rests_on_sibling_frame, _solve, _withdraw_frame_matches
+
+    moved = (
+        "If an effect would pour water shown by one or more frosted water symbols into a "
+        "gardener's can, the same amount of plain water is poured into the gardener's can."
+    )
+    p = _frame_run_pairing(moved)
+    ratios = {(2, j): fuzz.ratio(p.old[2].lower, p.new[j].lower) for j in (4, 5)}
+    assert not _rests_on_sibling_frame(p, 2, 5)
+    _solve(p, ratios, min_total=MIN_TOTAL, by_condition=True)
+    _withdraw_frame_matches(p)
+    assert p.new[p.o2n[2]].id == "106.11"
+
+
+def test_the_variant_colourless_mana_rules_are_left_out_of_the_mana_symbol_run() -> None:
+    # 2010-07-16 → 2024-02-02 and 2012-02-01 → 2019-01-25: the Commander variant's rule
+    # (mana of a colour outside the general's cost, or the commander's identity, comes
+    # as colourless) ends on the clause of the new generic and snow mana rules; the new
+    # editions drop the variant rule, which stays removed.
+    old, new = corpus_edition("2010-07-16"), corpus_edition("2024-02-02")
+    assert "general" in old.rule("903.8").text.lower()
+    assert "snow" in new.rule("106.11").text.lower()
+    assert align(old, new).match_for_old("903.8").kind == "removed"
+    old, new = corpus_edition("2012-02-01"), corpus_edition("2019-01-25")
+    assert "color identity" in old.rule("903.9").text.lower()
+    assert "generic" in new.rule("106.10").text.lower()
+    assert align(old, new).match_for_old("903.9").kind == "removed"
