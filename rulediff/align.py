@@ -48,6 +48,7 @@ is small, picklable and cached per pair of editions (see :func:`align_cached`).
 
 from __future__ import annotations
 
+import bisect
 import functools
 import heapq
 import logging
@@ -3483,6 +3484,118 @@ def _drop_foreign_sources(p: _Pairing, merges: dict[int, list[int]]) -> None:
             p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "merge")
 
 
+#: A word in at most this share of an edition's rules names a subject (a deck, a zone, a
+#: kind of card), not the frame around it ("each", "player", "card").
+SUBJECT_WORD_SHARE = 0.05
+
+
+def _rare_words(nodes: Sequence[_Node]) -> frozenset[str]:
+    """The stems found in at most ``SUBJECT_WORD_SHARE`` of the rules of ``nodes`` (or in
+    one rule, in a small edition)."""
+    counts: Counter[str] = Counter()
+    rules = [n for n in nodes if not n.heading]
+    for n in rules:
+        counts.update(_words(n.lower))
+    most = max(1.0, SUBJECT_WORD_SHARE * len(rules))
+    return frozenset(w for w, c in counts.items() if c <= most)
+
+
+def _join_parallel_twins(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """An old rule written to the same frame as a twin (another deck, zone, face) went
+    where its twin went, when the new rule names its subject or names neither twin's.
+
+    Two parallel old rules (``PARALLEL_FRAME_SIMILARITY``) that the new edition writes as
+    one rule leave one twin free, or linked weakly elsewhere by the shared frame. When the
+    new rule the other twin holds says the free twin's own words (those its twin lacks),
+    or says neither twin's own words (one general word for both subjects, while the free
+    twin's subject is still in the new edition), the free twin is one more source
+    (``merged``). A new rule naming only the held twin's subject is the held twin's
+    alone (as :func:`_drop_foreign_sources`). A weak link (below ``WEAK_FUZZY``) is given
+    up for the merge only when the twin's rule is closer to the free twin's text.
+    """
+    in_splits, in_merges = _grouped(splits, merges)
+    texts = [n.lower for n in p.old]
+    new_words: frozenset[str] | None = None
+    subject_words: frozenset[str] | None = None
+    joins: list[tuple[int, int]] = []
+    loose = [
+        i
+        for i, node in enumerate(p.old)
+        if not node.heading
+        and i not in splits
+        and i not in in_merges
+        and (p.o2n[i] < 0 or (p.score.get(i, 0.0) < WEAK_FUZZY and p.o2n[i] not in merges))
+    ]
+    if not loose:
+        return
+    # texts this close differ in length by at most a third: read only those
+    by_length = sorted((len(node.lower), k) for k, node in enumerate(p.old) if not node.heading)
+    lengths = [length for length, _k in by_length]
+    shortest = PARALLEL_FRAME_SIMILARITY / (200.0 - PARALLEL_FRAME_SIMILARITY)
+    for i in loose:
+        node, held = p.old[i], p.o2n[i]
+        size = len(node.lower)
+        window = by_length[
+            bisect.bisect_left(lengths, size * shortest) : bisect.bisect_right(
+                lengths, size / shortest
+            )
+        ]
+        twins = [
+            k
+            for _text, _score, m in process.extract_iter(
+                node.lower,
+                [texts[k] for _length, k in window],
+                scorer=fuzz.ratio,
+                score_cutoff=PARALLEL_FRAME_SIMILARITY,
+            )
+            if (k := window[m][1]) != i
+            and fuzz.token_set_ratio(node.lower, p.old[k].lower) >= PARALLEL_FRAME_SIMILARITY
+        ]
+        if len(twins) != 1:
+            continue  # a run of many parallel rules (steps, keywords): each has its own
+        (k,) = twins
+        j = p.o2n[k]
+        if j < 0:
+            j = next((m for m, group in merges.items() if k in group), -1)
+        if j < 0 or j == held or k in splits or j in in_splits or p.new[j].heading:
+            continue
+        if subject_words is None:
+            subject_words = _rare_words(p.old)
+        own = _own_words(node, (p.old[k],)) & subject_words
+        twin_own = _own_words(p.old[k], (node,)) & subject_words
+        if not own or not twin_own:
+            continue  # a duplicate or a rule inside the other: not two subjects
+        target = _words(p.new[j].lower)
+        if not own & target:
+            # the new rule does not name the free twin's subject: it must name neither
+            if twin_own & target:
+                continue  # the new rule names only the twin's subject
+            if held >= 0:
+                continue  # a rule general for both is no reason to leave its own link
+            if new_words is None:
+                new_words = frozenset().union(*(_words(n.lower) for n in p.new))
+            if not own & new_words:
+                continue  # its subject left the game: removed, not merged
+            if not p.same_topic(i, j):
+                continue  # under another keyword or zone: a template sentence of it
+        if held >= 0 and fuzz.ratio(node.lower, p.new[j].lower) <= fuzz.ratio(
+            node.lower, p.new[held].lower
+        ):
+            continue  # its own link is as close: the frame alone does not move it
+        joins.append((i, j))
+    for i, j in joins:
+        held = p.o2n[i]
+        if held >= 0:
+            p.o2n[i] = -1
+            p.n2o[held] = -1
+            p.score.pop(i, None)
+            p.method.pop(i, None)
+            p.alternatives.pop(i, None)
+        _join_merge(p, i, j, splits, merges, in_merges)
+
+
 # --- splits and merges -------------------------------------------------------------------
 
 
@@ -4208,6 +4321,7 @@ def align(old: Edition, new: Edition, *, use_cache: bool = True) -> Alignment:
     rescue.pair_slot_rule_it_holds(rules, splits, merges)
     _follow_runs_into_taken_rules(rules, splits, merges)
     _drop_foreign_sources(rules, merges)
+    _join_parallel_twins(rules, splits, merges)
     _withdraw_new_subject_matches(rules, splits)
     _withdraw_crossed_pointers(rules, splits, merges)
     _withdraw_links_under_new_rules(rules, splits, merges)

@@ -3419,3 +3419,52 @@ def test_the_variant_colourless_mana_rules_are_left_out_of_the_mana_symbol_run()
     assert "color identity" in old.rule("903.9").text.lower()
     assert "generic" in new.rule("106.10").text.lower()
     assert align(old, new).match_for_old("903.9").kind == "removed"
+
+
+def test_free_parallel_twin_joins_the_general_rule_its_twin_holds() -> None:
+    # Two rules written to one frame for two leagues; the new edition writes one rule for
+    # every league. The free twin is one more source, unless the new rule names only the
+    # held twin's league, or the free twin's league is gone from the new edition. (The
+    # step is run by itself: on a toy edition later passes may pair the free rule anyway.)
+    from rulediff.align import _join_parallel_twins, _match_rules, _Pairing, _rule_nodes
+
+    field = "from the hall to the field and raises it."
+    red = f"300.1a As a round of a red league starts, each captain moves the red banner {field}"
+    blue = f"300.1b As a round of a blue league starts, the blue captain moves its pennant {field}"
+    old = BASE + f"\n3. Leagues\n\n300. Rounds\n\n{red}\n\n{blue}\n"
+    kept_blue = "300.2. The blue league keeps its pennant in the hall."
+
+    def merges_found(new_rule: str, extra: str = kept_blue) -> dict[str, list[str]]:
+        new = BASE + f"\n3. Leagues\n\n300. Rounds\n\n300.1a {new_rule}\n\n{extra}\n"
+        p = _Pairing(_rule_nodes(edition(old)), _rule_nodes(edition(new)))
+        _match_rules(p)
+        assert p.o2n[p.old_by_place["300.1a"]] == p.new_by_place["300.1a"]
+        assert p.o2n[p.old_by_place["300.1b"]] < 0
+        merges: dict[int, list[int]] = {}
+        _join_parallel_twins(p, {}, merges)
+        return {p.new[j].id: [p.old[i].id for i in group] for j, group in merges.items()}
+
+    general = f"As a round starts, each captain moves each of their flags {field}"
+    assert merges_found(general) == {"300.1a": ["300.1a", "300.1b"]}
+    # The new rule names the red league only: it is the red rule's alone.
+    only_red = f"As a round of a red league starts, each captain moves each red banner {field}"
+    assert merges_found(only_red) == {}
+    # The blue league is gone from the new edition: its rule is removed, not merged.
+    assert merges_found(general, "300.2. Each league keeps its flags in the hall.") == {}
+
+
+def test_free_parallel_twin_joins_the_general_rule_in_the_corpus() -> None:
+    # The Archenemy subgame rules written beside their Planechase twins became the one
+    # rule for every supplementary deck; the meld rule that melded permanents can't be
+    # turned face down went, with its double-faced twin, into the rule naming both (not
+    # into the face-down rule sharing the frame). The multiplayer mulligan rule keeps its
+    # own successor in the mulligan rule, though its multiplayer-section twin went to a
+    # rule saying the same.
+    a = align(corpus_edition("2018-06-08"), corpus_edition("2026-06-19"))
+    assert by_new(a, "729.2a").old_ids == ("719.2a", "719.2d")
+    assert by_new(a, "729.5a").old_ids == ("719.5a", "719.5d")
+    assert by_new(a, "712.16").old_ids == ("711.10", "712.10")
+    assert by_new(a, "708.2b").kind == "added"
+    b = align(corpus_edition("2015-07-17"), corpus_edition("2026-06-19"))
+    assert by_new(b, "729.2a").old_ids == ("715.2a", "715.2d")
+    assert by_old(b, "103.4c").new_ids == ("103.5c",)
