@@ -2956,6 +2956,8 @@ def _family_of(p: _Pairing, group: Sequence[int]) -> set[int]:
 SURPLUS_SAID = 80.0
 #: ... when the counterpart says it this much less closely (it dropped that sentence).
 SURPLUS_LEAD = 15.0
+#: A sentence with at most this many content words is said only with all of them.
+SHORT_SENTENCE_WORDS = 3
 
 
 def _unit_keys(nodes: Sequence[_Node], k: int, swept: Callable[[str], str] | None) -> list[str]:
@@ -2970,6 +2972,16 @@ def _unit_keys(nodes: Sequence[_Node], k: int, swept: Callable[[str], str] | Non
 
 def _closest(key: str, keys: Iterable[str]) -> float:
     return max((fuzz.ratio(key, k) for k in keys), default=0.0)
+
+
+def _loses_a_word_of_short_sentence(key: str, other: str) -> bool:
+    """In a sentence of few content words (:data:`SHORT_SENTENCE_WORDS`) one changed
+    word is a fifth of its letters and the whole of what it says ("a keyword is a
+    triggered ability" → "... a static ability"): close in letters, another statement."""
+    words = _content_words(key)
+    if len(words) > SHORT_SENTENCE_WORDS:
+        return False
+    return bool({w[:5] for w in words} - _words(other))
 
 
 def _says_nothing_more(p: _Pairing, i: int, x: int, group: Sequence[int]) -> bool:
@@ -3034,6 +3046,8 @@ def _add_surplus_pieces(
             score, x, theirs = scored[0]
             if score < SURPLUS_SAID or score < said_kept + SURPLUS_LEAD:
                 continue
+            if _loses_a_word_of_short_sentence(key, theirs):
+                continue  # "X is a triggered ability" is not said by "X is a static ability"
             second = next((s for s, y, _t in scored if y != x), 0.0)
             if second >= score or _says_nothing_more(p, i, x, group):
                 continue  # said as closely by two free rules, or a copy of the counterpart

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from rulediff.align import _add_surplus_pieces, _Pairing, _Provenance, _rule_nodes_of, align
+from rulediff.align import (
+    _add_surplus_pieces,
+    _loses_a_word_of_short_sentence,
+    _Pairing,
+    _Provenance,
+    _rule_nodes_of,
+    align,
+)
 
 from .conftest import corpus_edition
 from .test_align import BASE, by_new, by_old, edition
@@ -55,6 +62,20 @@ def test_a_copy_for_another_subject_or_a_sentence_said_twice_is_no_piece() -> No
         "Tape measures may be used.",
     )
     assert _pieces_added(twice) == {}
+
+
+def test_a_short_sentence_with_its_one_word_changed_says_something_else() -> None:
+    assert _loses_a_word_of_short_sentence(
+        "spinning is a quick action.", "spinning is a slow action."
+    )
+    assert not _loses_a_word_of_short_sentence(
+        "then the widgets all move together.", "then the widgets move together."
+    )
+    # A longer sentence may lose a word and still be the same sentence.
+    assert not _loses_a_word_of_short_sentence(
+        "the active player moves the widget up to three spaces before resting.",
+        "the active player moves the widget up to three spaces.",
+    )
 
 
 def test_an_exception_rule_keeps_the_general_rule_it_was_cut_from() -> None:
