@@ -2966,6 +2966,145 @@ def _follow_sentences_into_free_rules(
         in_splits.add(j)
 
 
+def _family_of(p: _Pairing, group: Sequence[int]) -> set[int]:
+    """The new rules next to a counterpart group: the siblings, the parent and the
+    subrules of each member."""
+    found: set[int] = set()
+    for g in group:
+        node = p.new[g]
+        if node.parent is not None:
+            found.update(p.new_children.get(node.parent, []))
+            k = p.new_by_place.get(node.parent)
+            if k is not None:
+                found.add(k)
+        found.update(p.new_children.get(node.place, []))
+    return found - set(group)
+
+
+#: A sentence of an old rule said this closely (``fuzz.ratio`` of the comparison keys) by
+#: a free new rule next to its counterpart went there ...
+SURPLUS_SAID = 80.0
+#: ... when the counterpart says it this much less closely (it dropped that sentence).
+SURPLUS_LEAD = 15.0
+#: A sentence with at most this many content words is said only with all of them.
+SHORT_SENTENCE_WORDS = 3
+
+
+def _unit_keys(nodes: Sequence[_Node], k: int, swept: Callable[[str], str] | None) -> list[str]:
+    """The comparison keys of node ``k``'s sentences long enough to compare (not a bare
+    cross-reference), swept when ``swept`` is given (the old side)."""
+    return [
+        swept(u.key) if swept else u.key
+        for u in provenance.units(k, nodes[k].text)
+        if len(u.key.split()) >= provenance.MIN_UNIT_WORDS and not u.points_elsewhere
+    ]
+
+
+def _closest(key: str, keys: Iterable[str]) -> float:
+    return max((fuzz.ratio(key, k) for k in keys), default=0.0)
+
+
+def _loses_a_word_of_short_sentence(key: str, other: str) -> bool:
+    """In a sentence of few content words (:data:`SHORT_SENTENCE_WORDS`) one changed
+    word is a fifth of its letters and the whole of what it says ("a keyword is a
+    triggered ability" → "... a static ability"): close in letters, another statement."""
+    words = _content_words(key)
+    if len(words) > SHORT_SENTENCE_WORDS:
+        return False
+    return bool({w[:5] for w in words} - _words(other))
+
+
+def _says_nothing_more(p: _Pairing, i: int, x: int, group: Sequence[int]) -> bool:
+    """New ``x`` says none of old ``i``'s words that ``i``'s counterparts lack: beside the
+    shared sentence it adds only its own subject (the counterpart written again for a
+    team variant, a new mana symbol), so it is a copy, not a piece of ``i``."""
+    own = _own_words(p.new[x], (p.new[g] for g in group)) & _content_stems(p.new[x])
+    return not own & _words(p.old[i].lower)
+
+
+def _add_surplus_pieces(
+    p: _Pairing, prov: _Provenance, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """A sentence of an old rule that its counterpart dropped, said by a free new rule
+    beside that counterpart: the rule was split, and the free rule is one more piece.
+
+    Seen from the split side: the old rule's surplus over its counterpart (a sentence
+    the counterpart says at least :data:`SURPLUS_LEAD` less closely) is said nearly whole
+    (:data:`SURPLUS_SAID`) by one free new rule among the counterpart's siblings, parent
+    and subrules, more closely than by any other free rule there (two saying it: a stock
+    ending, the text does not decide). Not a piece: a free rule that adds none of the old
+    rule's words its counterpart lacks (the counterpart written again for another
+    subject), one a free old rule beside it says as closely (that rule's counterpart),
+    one written for a subject the old edition lacks. Sentences several rules of either
+    edition repeat word for word tell nothing and are not compared.
+    """
+    in_splits, in_merges = _grouped(splits, merges)
+    free_olds = [
+        k
+        for k, n in enumerate(p.old)
+        if p.o2n[k] < 0 and not n.heading and k not in splits and k not in in_merges
+    ]
+    stock = prov.common | {key for key, owners in prov.old_holders.items() if len(owners) > 1}
+    added: dict[int, set[int]] = {}
+    claimed: Counter = Counter()
+    for i, node in enumerate(p.old):
+        if node.heading or i in in_merges:
+            continue
+        group = splits.get(i) or ([p.o2n[i]] if p.o2n[i] >= 0 else [])
+        if not group or any(g in merges for g in group):
+            continue
+        kept = [key for g in group for key in _unit_keys(p.new, g, None)]
+        surplus = [
+            (key, said_kept)
+            for key in _unit_keys(p.old, i, p.swept)
+            if key not in stock and (said_kept := _closest(key, kept)) < 100.0 - SURPLUS_LEAD
+        ]
+        if not surplus:
+            continue
+        free = [
+            (x, [key for key in _unit_keys(p.new, x, None) if key not in stock])
+            for x in sorted(_family_of(p, group))
+            if not p.new[x].heading and _free_new(p, x, in_splits, merges)
+        ]
+        for key, said_kept in surplus:
+            scored = sorted(
+                ((fuzz.ratio(key, theirs), x, theirs) for x, keys in free for theirs in keys),
+                key=lambda t: (-t[0], t[1]),
+            )
+            if not scored:
+                continue
+            score, x, theirs = scored[0]
+            if score < SURPLUS_SAID or score < said_kept + SURPLUS_LEAD:
+                continue
+            if _loses_a_word_of_short_sentence(key, theirs):
+                continue  # "X is a triggered ability" is not said by "X is a static ability"
+            second = next((s for s, y, _t in scored if y != x), 0.0)
+            if second >= score or _says_nothing_more(p, i, x, group):
+                continue  # said as closely by two free rules, or a copy of the counterpart
+            if any(
+                _closest(theirs, _unit_keys(p.old, k, p.swept)) >= score
+                for k in free_olds
+                if p.old[k].parent == node.parent or _in_place(p, k, x)
+            ):
+                continue  # a free old rule says it as closely: maybe its counterpart
+            if (
+                _under_new_subject(p, x)
+                or _written_for_new_subject(p, i, x)
+                or _opens_with_new_subject(p, x)
+            ):
+                continue  # the sentence written again for a subject the old edition lacks
+            added.setdefault(i, set()).add(x)
+    for found in added.values():
+        claimed.update(found)
+    for i, found in sorted(added.items()):
+        pieces = [x for x in found if claimed[x] == 1]  # one old rule's piece, not two
+        if not pieces:
+            continue
+        group = splits.get(i) or [p.o2n[i]]
+        splits[i] = sorted({*group, *pieces}, key=lambda k: p.new[k].order)
+        in_splits.update(pieces)
+
+
 def _free_new(p: _Pairing, j: int, in_splits: set[int], merges: dict[int, list[int]]) -> bool:
     """New ``j`` is matched to nothing, and is no piece of a split nor a merge."""
     return p.n2o[j] < 0 and j not in in_splits and j not in merges
@@ -4320,6 +4459,7 @@ def align(old: Edition, new: Edition, *, use_cache: bool = True) -> Alignment:
     _follow_closed_slots(rules, splits, merges)
     rescue.pair_slot_rule_it_holds(rules, splits, merges)
     _follow_runs_into_taken_rules(rules, splits, merges)
+    _add_surplus_pieces(rules, prov, splits, merges)
     _drop_foreign_sources(rules, merges)
     _join_parallel_twins(rules, splits, merges)
     _withdraw_new_subject_matches(rules, splits)
