@@ -3053,6 +3053,8 @@ def _add_surplus_pieces(
         group = splits.get(i) or ([p.o2n[i]] if p.o2n[i] >= 0 else [])
         if not group or any(g in merges for g in group):
             continue
+        if len(group) == 1 and node.lower == p.new[group[0]].lower == p.swept(node.lower):
+            continue  # kept word for word (no sweep in it): it dropped nothing
         kept = [key for g in group for key in _unit_keys(p.new, g, None)]
         surplus = [
             (key, said_kept)
