@@ -3654,7 +3654,8 @@ def _join_parallel_twins(
     twin's subject is still in the new edition), the free twin is one more source
     (``merged``). A new rule naming only the held twin's subject is the held twin's
     alone (as :func:`_drop_foreign_sources`). A weak link (below ``WEAK_FUZZY``) is given
-    up for the merge only when the twin's rule is closer to the free twin's text.
+    up for the merge only when the twin's rule names more of the free twin's subject than
+    the linked rule does and is closer to the free twin's text.
     """
     in_splits, in_merges = _grouped(splits, merges)
     texts = [n.lower for n in p.old]
@@ -3721,6 +3722,8 @@ def _join_parallel_twins(
                 continue  # its subject left the game: removed, not merged
             if not p.same_topic(i, j):
                 continue  # under another keyword or zone: a template sentence of it
+        if held >= 0 and len(own & _words(p.new[held].lower)) >= len(own & target):
+            continue  # its own link names its subject as well: no reason to leave it
         if held >= 0 and fuzz.ratio(node.lower, p.new[j].lower) <= fuzz.ratio(
             node.lower, p.new[held].lower
         ):

@@ -3468,3 +3468,13 @@ def test_free_parallel_twin_joins_the_general_rule_in_the_corpus() -> None:
     b = align(corpus_edition("2015-07-17"), corpus_edition("2026-06-19"))
     assert by_new(b, "729.2a").old_ids == ("715.2a", "715.2d")
     assert by_old(b, "103.4c").new_ids == ("103.5c",)
+
+
+def test_a_twin_linked_to_a_rule_naming_its_subject_stays_there_in_the_corpus() -> None:
+    # The back-face symbol rule and its front-face twin each keep their own successor:
+    # the new front-face rule happens to say the back-face rule's symbol word (a set's
+    # front symbol is a moon), and is a hair closer by edit ratio, but the back-face
+    # rule's own link names both its words (audit23c, three held-out pairs).
+    a = align(corpus_edition("2014-07-18"), corpus_edition("2017-07-08"))
+    assert by_old(a, "711.1b").new_ids == ("711.1b",)
+    assert by_new(a, "711.1a").old_ids == ("711.1a",)
