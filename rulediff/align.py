@@ -2993,11 +2993,10 @@ SHORT_SENTENCE_WORDS = 3
 def _unit_keys(nodes: Sequence[_Node], k: int, swept: Callable[[str], str] | None) -> list[str]:
     """The comparison keys of node ``k``'s sentences long enough to compare (not a bare
     cross-reference), swept when ``swept`` is given (the old side)."""
-    return [
-        swept(u.key) if swept else u.key
-        for u in provenance.units(k, nodes[k].text)
-        if len(u.key.split()) >= provenance.MIN_UNIT_WORDS and not u.points_elsewhere
+    keys = [
+        key for key in provenance.unit_keys(nodes[k].text) if not provenance.points_elsewhere(key)
     ]
+    return [swept(key) for key in keys] if swept else keys
 
 
 def _closest(key: str, keys: Iterable[str]) -> float:

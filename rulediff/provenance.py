@@ -64,7 +64,13 @@ class Unit:
     def points_elsewhere(self) -> bool:
         """Only sends the reader to another rule ("See rule 712, …"): a cross-reference,
         not content of the rule it stands in."""
-        return bool(_POINTER.match(self.key))
+        return points_elsewhere(self.key)
+
+
+def points_elsewhere(key: str) -> bool:
+    """A unit's comparison key only sends the reader to another rule (see
+    :attr:`Unit.points_elsewhere`)."""
+    return bool(_POINTER.match(key))
 
 
 def units(owner: int, text: str) -> list[Unit]:
