@@ -4044,14 +4044,19 @@ def _withdraw_frame_matches(p: _Pairing) -> None:
     that tell the two apart (snow mana and generic mana; wither and lifelink): only the
     frame matched. The old rule is then paired only within its own section (``withdrawn``),
     or stays removed. The same when every word the old rule shares with the new one a
-    sibling of the new one says too (:func:`_rests_on_sibling_frame`), copy or not."""
+    sibling of the new one says too (:func:`_rests_on_sibling_frame`), copy or not, and
+    for that test any link below :data:`CONFIDENT_TOTAL`: a short rule that is mostly
+    the run's clause ("X have no subtypes") scores high on the clause alone."""
     for i, j in enumerate(p.o2n):
         if j < 0 or p.old[i].heading or p.method.get(i) != "fuzzy":
             continue
-        if p.score.get(i, 100.0) >= WEAK_FUZZY or _in_own_section(p, i, j):
+        score = p.score.get(i, 100.0)
+        if score >= CONFIDENT_TOTAL or _in_own_section(p, i, j):
             continue
         if _rests_on_sibling_frame(p, i, j):
             p.withdraw(i)
+            continue
+        if score >= WEAK_FUZZY:
             continue
         rivals = p.alternatives.get(i, ())
         said = _words(p.old[i].lower)

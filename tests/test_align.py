@@ -3421,6 +3421,100 @@ def test_the_variant_colourless_mana_rules_are_left_out_of_the_mana_symbol_run()
     assert align(old, new).match_for_old("903.9").kind == "removed"
 
 
+def _flavour_run_pairing(old_rule: str):
+    """An old riddle section whose rule ``old_rule`` is matched in both editions by its
+    parent, and a new flavour rule whose subrules say "... have no flavours" or name
+    flavours for kind after kind; filler rules so that rare words weigh more."""
+    from rulediff.align import _Node, _Pairing
+
+    old = [
+        _Node("212", "Card Kinds", None, True, 0),
+        _Node("212.7", "Riddles", "212", True, 1),
+        _Node("212.7a", "A riddle is read aloud when it is played.", "212.7", False, 2),
+        _Node("212.7c", old_rule, "212.7", False, 3),
+    ]
+    new = [
+        _Node("204", "Flavours", None, True, 0),
+        _Node("204.3", "Cards of some kinds have flavours.", "204", False, 1),
+        _Node("204.3j", "Riddles and hexes share flavours: spell flavours.", "204.3", False, 2),
+        _Node("204.3m", "Beacon tiles have their own list of flavours.", "204.3", False, 3),
+        _Node("204.3n", "Lantern cards have no flavours.", "204.3", False, 4),
+        _Node("307", "Riddles", None, True, 5),
+        _Node("307.1", "A riddle is read aloud when it is played.", "307", False, 6),
+    ]
+    chores = ["weeding", "pruning", "mulching", "raking", "sowing", "fencing", "hoeing"]
+    for side in (old, new):
+        side.append(_Node("300", "Chores", None, True, len(side)))
+        for n, chore in enumerate(chores, start=1):
+            text = f"A gardener may spend a turn {chore} a bed instead of tending it."
+            side.append(_Node(f"300.{n}", text, "300", False, len(side)))
+    p = _Pairing(old, new)
+    p.pair(0, 0, 100.0, "anchor")
+    p.pair(1, 5, 100.0, "anchor")
+    p.pair(2, 6, 100.0, "anchor")
+    return p
+
+
+def test_a_short_rule_that_is_mostly_a_run_s_clause_is_left_out_above_the_weak_band() -> None:
+    # Paraphrase of the shape: "riddles have no flavours" (its section kept elsewhere)
+    # scores above WEAK_FUZZY against "lantern cards have no flavours" on the clause
+    # alone, which the run's other members say too. The link is withdrawn.
+    from rulediff.align import (
+        CONFIDENT_TOTAL,
+        MIN_TOTAL,
+        WEAK_FUZZY,
+        _rests_on_sibling_frame,
+        _solve,
+        _withdraw_frame_matches,
+    )
+
+    p = _flavour_run_pairing("Riddles have no flavours.")
+    ratios = {(3, j): fuzz.ratio(p.old[3].lower, p.new[j].lower) for j in (2, 3, 4)}
+    assert WEAK_FUZZY <= ratios[(3, 4)] < CONFIDENT_TOTAL
+    assert _rests_on_sibling_frame(p, 3, 4)
+    _solve(p, ratios, min_total=MIN_TOTAL, by_condition=True)
+    assert p.new[p.o2n[3]].id == "204.3n"  # the whole-text match takes the lantern rule ...
+    _withdraw_frame_matches(p)
+    assert p.o2n[3] < 0 and 3 in p.withdrawn  # ... and the frame test undoes it
+
+
+def test_a_reworded_member_of_the_run_above_the_weak_band_keeps_its_link() -> None:
+    # The old rule is the lantern rule itself, reworded and moved into the run: it says
+    # all the new rule says, so the link stands.
+    from rulediff.align import (
+        MIN_TOTAL,
+        WEAK_FUZZY,
+        _rests_on_sibling_frame,
+        _solve,
+        _withdraw_frame_matches,
+    )
+
+    p = _flavour_run_pairing("Lantern cards never have flavours.")
+    ratios = {(3, j): fuzz.ratio(p.old[3].lower, p.new[j].lower) for j in (2, 3, 4)}
+    assert ratios[(3, 4)] >= WEAK_FUZZY
+    assert not _rests_on_sibling_frame(p, 3, 4)
+    _solve(p, ratios, min_total=MIN_TOTAL, by_condition=True)
+    _withdraw_frame_matches(p)
+    assert p.new[p.o2n[3]].id == "204.3n"
+
+
+def test_the_sorcery_and_two_headed_giant_rules_leave_the_runs_clause() -> None:
+    # 2003-12-01 → 2009-10-01 (and 2003-07-01 → 2010-02-01): the rule that sorceries
+    # have no subtypes met the vanguard rule of the new subtype list on its clause alone;
+    # the new edition gives sorceries subtypes, so the rule stays removed.
+    # 2009-07-11 → 2021-02-05: the Two-Headed Giant defending-team rule met a Two-Headed
+    # Giant state-based action on the run's opening; it goes to the defending-team rule
+    # in its own place instead.
+    old, new = corpus_edition("2003-12-01"), corpus_edition("2009-10-01")
+    assert "sorceries" in old.rule("212.7c").text.lower()
+    assert "vanguard" in new.rule("204.3n").text.lower()
+    assert align(old, new).match_for_old("212.7c").kind == "removed"
+    old, new = corpus_edition("2009-07-11"), corpus_edition("2021-02-05")
+    assert "defending team" in old.rule("506.2b").text.lower()
+    assert "defending team" not in new.rule("704.6a").text.lower()
+    assert align(old, new).match_for_old("506.2b").new_ids == ("506.2b",)
+
+
 def test_free_parallel_twin_joins_the_general_rule_its_twin_holds() -> None:
     # Two rules written to one frame for two leagues; the new edition writes one rule for
     # every league. The free twin is one more source, unless the new rule names only the
