@@ -4037,6 +4037,23 @@ def _restated_for_new_subject(p: _Pairing, i: int, j: int) -> bool:
     return home >= 0 and p.new[home].heading and home not in p.new_heads[j]
 
 
+def _decided_on_sibling_frame(p: _Pairing, i: int, j: int) -> bool:
+    """A fuzzy link from :data:`WEAK_FUZZY` up to :data:`CONFIDENT_TOTAL`, out of the old
+    rule's own section, that rests on a sibling frame (:func:`_rests_on_sibling_frame`)
+    while no sibling of the new rule is a tied rival. A short rule that is mostly the
+    run's clause ("these cards have no subtypes") scores high on the clause alone and
+    looks decided; the reader is told nothing. When a member of the run ties with the
+    link, the match is already flagged ``ambiguous`` with that member beside it, and the
+    reader decides: it stays."""
+    score = p.score.get(i, 100.0)
+    if not WEAK_FUZZY <= score < CONFIDENT_TOTAL or _in_own_section(p, i, j):
+        return False
+    parent = p.new[j].parent
+    if any(side == "new" and p.new[k].parent == parent for side, k in p.alternatives.get(i, ())):
+        return False  # a tied member of the run: flagged ambiguous, left to the reader
+    return _rests_on_sibling_frame(p, i, j)
+
+
 def _withdraw_frame_matches(p: _Pairing) -> None:
     """Undo a weak text match (below :data:`WEAK_FUZZY`) out of the old rule's own
     section when the text cannot tell the new rule from a runner-up written on the same
@@ -4044,19 +4061,17 @@ def _withdraw_frame_matches(p: _Pairing) -> None:
     that tell the two apart (snow mana and generic mana; wither and lifelink): only the
     frame matched. The old rule is then paired only within its own section (``withdrawn``),
     or stays removed. The same when every word the old rule shares with the new one a
-    sibling of the new one says too (:func:`_rests_on_sibling_frame`), copy or not, and
-    for that test any link below :data:`CONFIDENT_TOTAL`: a short rule that is mostly
-    the run's clause ("X have no subtypes") scores high on the clause alone."""
+    sibling of the new one says too (:func:`_rests_on_sibling_frame`), copy or not; above
+    :data:`WEAK_FUZZY` too when the link looks decided (:func:`_decided_on_sibling_frame`)."""
     for i, j in enumerate(p.o2n):
         if j < 0 or p.old[i].heading or p.method.get(i) != "fuzzy":
             continue
-        score = p.score.get(i, 100.0)
-        if score >= CONFIDENT_TOTAL or _in_own_section(p, i, j):
+        if p.score.get(i, 100.0) >= WEAK_FUZZY or _in_own_section(p, i, j):
+            if _decided_on_sibling_frame(p, i, j):
+                p.withdraw(i)
             continue
         if _rests_on_sibling_frame(p, i, j):
             p.withdraw(i)
-            continue
-        if score >= WEAK_FUZZY:
             continue
         rivals = p.alternatives.get(i, ())
         said = _words(p.old[i].lower)
