@@ -3724,7 +3724,8 @@ def _says_container(parent: _Node, rule: _Node) -> bool:
     said = words & {_root(w) for w in letter_words(rule.lower)}
     if words and len(said) >= CONTAINER_WORDS * len(words):
         return True
-    return not rule.heading and parent.lower.rstrip().endswith(":") and rule.lower.rstrip().endswith(":")
+    lists = parent.lower.rstrip().endswith(":") and rule.lower.rstrip().endswith(":")
+    return lists and not rule.heading
 
 
 def _depth(p: _Pairing, j: int) -> int:

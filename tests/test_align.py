@@ -1290,13 +1290,14 @@ def test_reworded_sentence_of_a_free_sibling_in_a_taken_rule_makes_it_a_merge_so
 def test_reworded_sentence_of_a_free_sibling_in_a_taken_rule_in_the_corpus() -> None:
     # Subgames: main-game triggers waited for the subgame's end; the new end-of-subgame
     # rule puts them on the stack then. Evasion: the old section's opening definition
-    # went into the new blocking-restrictions rule with its two siblings.
+    # went into the new blocking-restrictions rule with its two siblings, and the
+    # section's heading with them (its rules all went there, and the rule names it).
     old, new = corpus_edition("2003-12-01"), corpus_edition("2009-10-01")
     a = align(old, new)
     m = by_new(a, "712.5")
     assert m.kind == "merged" and m.old_ids == ("506.2", "506.6"), m
     m = by_new(a, "509.1b")
-    assert m.kind == "merged" and m.old_ids == ("501.1", "501.2", "501.3"), m
+    assert m.kind == "merged" and m.old_ids == ("501", "501.1", "501.2", "501.3"), m
 
 
 def test_statement_of_a_free_rule_from_a_taken_rule_makes_it_a_piece() -> None:
@@ -3480,7 +3481,6 @@ def test_a_twin_linked_to_a_rule_naming_its_subject_stays_there_in_the_corpus() 
     assert by_new(a, "711.1a").old_ids == ("711.1a",)
 
 
-
 def _emptied_container_merges(old: str, new: str) -> dict[str, list[str]]:
     """The merges :func:`_join_emptied_containers` makes once rules and headings are
     matched (the step run by itself, as the twins' step above)."""
@@ -3524,17 +3524,18 @@ def test_list_intro_joins_the_held_rule_its_listed_subrules_went_under() -> None
     old = BASE + (
         f"\n3. Leagues\n\n300. Rounds\n\n300.1. {_ROUND}\n\n"
         "300.2. A captain may order the flags of the team freely, within these limits:\n\n"
-        + "".join(f"300.2{c} {t}\n\n" for c, t in zip("abc", limits))
+        + "".join(f"300.2{c} {t}\n\n" for c, t in zip("abc", limits, strict=True))
     )
 
     def new(intro: str) -> str:
         return BASE + (
             f"\n3. Leagues\n\n300. Rounds\n\n300.1. {_ROUND} {intro}\n\n"
-            + "".join(f"300.1{c} {t}\n\n" for c, t in zip("abc", limits))
+            + "".join(f"300.1{c} {t}\n\n" for c, t in zip("abc", limits, strict=True))
         )
 
     joined = {"300.1": ["300.1", "300.2"]}
-    assert _emptied_container_merges(old, new("A captain orders the flags by these rules:")) == joined
+    says_its_words = new("A captain orders the flags by these rules:")
+    assert _emptied_container_merges(old, says_its_words) == joined
     assert _emptied_container_merges(old, new("These rules come next:")) == joined
     assert _emptied_container_merges(old, new("The referee then checks the field.")) == {}
 
