@@ -3640,6 +3640,104 @@ def _rare_words(nodes: Sequence[_Node]) -> frozenset[str]:
     return frozenset(w for w, c in counts.items() if c <= most)
 
 
+#: A free old parent went where its subrules went when at least this share of its
+#: matched subrules went under (or into) one new rule ...
+CONTAINER_SHARE = 0.75
+#: ... and at least this share of its subrules were matched at all ...
+CONTAINER_MATCHED = 0.5
+#: ... and the new rule says at least this share of the parent's content words.
+CONTAINER_WORDS = 0.5
+
+
+def _join_emptied_containers(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> dict[int, int]:
+    """A heading or list intro whose subrules went under one new rule that another old
+    rule holds is one more source of that rule (GumTree's container matching, for a
+    container whose counterpart is taken).
+
+    :func:`_match_by_children` pairs a parent only with a free new parent. When the old
+    heading (or the rule introducing a list) and its first rule were folded into one new
+    rule that heads the moved subrules, that rule is held by the first rule and the
+    parent is left removed. A free old parent with ``CONTAINER_MATCHED`` of its
+    subrules matched (two at least), ``CONTAINER_SHARE`` of which went under or into
+    one new rule, joins that rule's sources when the rule is held 1:1 or as a merge
+    (never a piece of a split: a rule is never both), says ``CONTAINER_WORDS`` of the
+    parent's content words (its title, its intro), and is a heading only if the parent
+    is: a heading whose subrules went under a broader section is not that section.
+    The deepest such rule is taken (a rule under a section, not the section).
+
+    Returns each joined new rule held 1:1 until then, with its holder: the parent adds
+    only a title or an intro, so that pair still shows how the edition reworded texts.
+    """
+    in_splits, in_merges = _grouped(splits, merges)
+    went: dict[int, set[int]] = defaultdict(set)
+    for i, j in enumerate(p.o2n):
+        if j >= 0:
+            went[i].add(j)
+    for i, pieces in splits.items():
+        went[i].update(pieces)
+    for j, sources in merges.items():
+        for i in sources:
+            went[i].add(j)
+    joins: list[tuple[int, int]] = []
+    for i, node in enumerate(p.old):
+        if p.o2n[i] >= 0 or i in splits or i in in_merges:
+            continue
+        kids = p.old_children.get(node.place, ())
+        matched = [k for k in kids if went.get(k)]
+        if len(matched) < 2 or len(matched) < CONTAINER_MATCHED * len(kids):
+            continue
+        votes: Counter[int] = Counter()
+        for k in matched:
+            under: set[int] = set()
+            for j in went[k]:
+                under.add(j)
+                parent = p.new_by_place.get(p.new[j].parent or "")
+                if parent is not None:
+                    under.add(parent)
+            votes.update(under)
+        enough = [j for j, c in votes.items() if c >= 2 and c >= CONTAINER_SHARE * len(matched)]
+        if not enough:
+            continue
+        j = max(enough, key=lambda m: (_depth(p, m), -p.new[m].order))
+        if j in in_splits or (p.n2o[j] < 0 and j not in merges):
+            continue
+        if p.new[j].heading and not node.heading:
+            continue  # an intro is not a heading
+        if not _says_container(node, p.new[j]):
+            continue
+        joins.append((i, j))
+    held_before: dict[int, int] = {}
+    for i, j in joins:
+        if j not in merges:
+            held_before[j] = p.n2o[j]
+        _join_merge(p, i, j, splits, merges, in_merges)
+    return held_before
+
+
+def _says_container(parent: _Node, rule: _Node) -> bool:
+    """New ``rule`` says what old ``parent`` said of its subrules: ``CONTAINER_WORDS`` of
+    its content words (inflection aside: "Bands with Other" in "Banding"), or, both
+    introducing a list (ending on a colon), the intro's role."""
+    words = {_root(w) for w in _content_words(parent.lower)}
+    said = words & {_root(w) for w in letter_words(rule.lower)}
+    if words and len(said) >= CONTAINER_WORDS * len(words):
+        return True
+    lists = parent.lower.rstrip().endswith(":") and rule.lower.rstrip().endswith(":")
+    return lists and not rule.heading
+
+
+def _depth(p: _Pairing, j: int) -> int:
+    """How many rules stand above new rule ``j``."""
+    depth = 0
+    parent = p.new[j].parent
+    while parent is not None and (k := p.new_by_place.get(parent)) is not None:
+        depth += 1
+        parent = p.new[k].parent
+    return depth
+
+
 def _join_parallel_twins(
     p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
 ) -> None:
@@ -4486,6 +4584,7 @@ def align(old: Edition, new: Edition, *, use_cache: bool = True) -> Alignment:
     _add_surplus_pieces(rules, prov, splits, merges)
     _drop_foreign_sources(rules, merges)
     _join_parallel_twins(rules, splits, merges)
+    held_before_containers = _join_emptied_containers(rules, splits, merges)
     _withdraw_new_subject_matches(rules, splits)
     _withdraw_crossed_pointers(rules, splits, merges)
     _withdraw_links_under_new_rules(rules, splits, merges)
@@ -4518,6 +4617,12 @@ def align(old: Edition, new: Edition, *, use_cache: bool = True) -> Alignment:
                 if len(pair.old) == 1 and len(pair.new) == 1:
                     o, n = pairing.old[pair.old[0]], pairing.new[pair.new[0]]
                     yield o.text, n.text, o.parent if pairing is not glossary else o.id
+                elif pairing is rules and len(pair.new) == 1:
+                    # a heading or intro joined as a source: its holder's pair still counts
+                    holder = held_before_containers.get(pair.new[0], -1)
+                    if holder in pair.old:
+                        o, n = rules.old[holder], rules.new[pair.new[0]]
+                        yield o.text, n.text, o.parent
 
     sweep_counts = _detect_sweeps(text_pairs())
     sweeps = set(sweep_counts)

@@ -1290,13 +1290,14 @@ def test_reworded_sentence_of_a_free_sibling_in_a_taken_rule_makes_it_a_merge_so
 def test_reworded_sentence_of_a_free_sibling_in_a_taken_rule_in_the_corpus() -> None:
     # Subgames: main-game triggers waited for the subgame's end; the new end-of-subgame
     # rule puts them on the stack then. Evasion: the old section's opening definition
-    # went into the new blocking-restrictions rule with its two siblings.
+    # went into the new blocking-restrictions rule with its two siblings, and the
+    # section's heading with them (its rules all went there, and the rule names it).
     old, new = corpus_edition("2003-12-01"), corpus_edition("2009-10-01")
     a = align(old, new)
     m = by_new(a, "712.5")
     assert m.kind == "merged" and m.old_ids == ("506.2", "506.6"), m
     m = by_new(a, "509.1b")
-    assert m.kind == "merged" and m.old_ids == ("501.1", "501.2", "501.3"), m
+    assert m.kind == "merged" and m.old_ids == ("501", "501.1", "501.2", "501.3"), m
 
 
 def test_statement_of_a_free_rule_from_a_taken_rule_makes_it_a_piece() -> None:
@@ -3572,3 +3573,105 @@ def test_a_twin_linked_to_a_rule_naming_its_subject_stays_there_in_the_corpus() 
     a = align(corpus_edition("2014-07-18"), corpus_edition("2017-07-08"))
     assert by_old(a, "711.1b").new_ids == ("711.1b",)
     assert by_new(a, "711.1a").old_ids == ("711.1a",)
+
+
+def _emptied_container_merges(old: str, new: str) -> dict[str, list[str]]:
+    """The merges :func:`_join_emptied_containers` makes once rules and headings are
+    matched (the step run by itself, as the twins' step above)."""
+    from rulediff.align import (
+        _join_emptied_containers,
+        _match_headings,
+        _match_rules,
+        _Pairing,
+        _rule_nodes,
+    )
+
+    p = _Pairing(_rule_nodes(edition(old)), _rule_nodes(edition(new)))
+    _match_rules(p)
+    _match_headings(p)
+    merges: dict[int, list[int]] = {}
+    _join_emptied_containers(p, {}, merges)
+    return {p.new[j].id: [p.old[i].id for i in group] for j, group in merges.items()}
+
+
+_ROUND = (
+    "Each round lasts ten minutes on the field of the league and ends when the referee "
+    "rings the brass bell twice."
+)
+_ROUNDS = (
+    f"300.1. {_ROUND}\n\n"
+    "300.1a The home team chooses which end of the field it defends during the first round.\n\n"
+    "300.1b Between two rounds each team may rest for as long as the referee allows it.\n\n"
+    "300.1c A round that ends in a tie is played again from the start on the next day.\n\n"
+)
+
+
+def test_list_intro_joins_the_held_rule_its_listed_subrules_went_under() -> None:
+    # A rule and the intro of a list after it were folded into one new rule heading the
+    # listed subrules: the freed intro is one more source when the new rule says its words
+    # or, both introducing a list, its role; not when the new rule does neither.
+    limits = (
+        "Each team raises its red flag before its blue flag, whatever the weather.",
+        "A team with no flags left in its chest skips the raising altogether.",
+        "The captain lowers every raised flag of the team as the round ends.",
+    )
+    old = BASE + (
+        f"\n3. Leagues\n\n300. Rounds\n\n300.1. {_ROUND}\n\n"
+        "300.2. A captain may order the flags of the team freely, within these limits:\n\n"
+        + "".join(f"300.2{c} {t}\n\n" for c, t in zip("abc", limits, strict=True))
+    )
+
+    def new(intro: str) -> str:
+        return BASE + (
+            f"\n3. Leagues\n\n300. Rounds\n\n300.1. {_ROUND} {intro}\n\n"
+            + "".join(f"300.1{c} {t}\n\n" for c, t in zip("abc", limits, strict=True))
+        )
+
+    joined = {"300.1": ["300.1", "300.2"]}
+    says_its_words = new("A captain orders the flags by these rules:")
+    assert _emptied_container_merges(old, says_its_words) == joined
+    assert _emptied_container_merges(old, new("These rules come next:")) == joined
+    assert _emptied_container_merges(old, new("The referee then checks the field.")) == {}
+
+
+def test_heading_joins_the_held_rule_naming_it_not_a_broader_heading() -> None:
+    # A heading whose first rule now heads its other rules joins that rule when the rule
+    # names it; a heading whose rules went under a broader heading joins that heading only
+    # if its title is said there (a heading goes to a heading, an intro never does).
+    chest = (
+        "A chest is a wooden box by the gate of the field where a team keeps its spare flags.",
+        "No team may open the chest of another team while a round is being played on the field.",
+        "A team that loses its chest borrows one from the referee until the end of the league.",
+    )
+
+    def old(title: str) -> str:
+        return BASE + (
+            f"\n3. Leagues\n\n300. Rounds\n\n{_ROUNDS}301. {title}\n\n"
+            + "".join(f"301.{k}. {t}\n\n" for k, t in enumerate(chest, 1))
+        )
+
+    under = f"300.2. {chest[0]}\n\n300.2a {chest[1]}\n\n300.2b {chest[2]}\n"
+    flat = "".join(f"300.{k}. {t}\n\n" for k, t in enumerate(chest, 2))
+    new = BASE + f"\n3. Leagues\n\n300. Rounds\n\n{_ROUNDS}"
+    assert _emptied_container_merges(old("Chests"), new + under) == {"300.2": ["301", "301.1"]}
+    assert _emptied_container_merges(old("Chests"), new + flat) == {}
+    assert _emptied_container_merges(old("Rounds"), new + flat) == {"300": ["300", "301"]}
+
+
+def test_emptied_containers_join_their_held_rules_in_the_corpus() -> None:
+    # The combat damage rule and the intro of its damage-assignment list became one rule
+    # heading the list; the status heading's first rule became the status rule heading its
+    # other rules, the tokens heading's the token rule (held by the old definition); the
+    # triggered abilities heading joins the handling section its rules went to. The
+    # heading of ability adding and removing, whose rules went to the abilities section
+    # and two of its rules, stays removed.
+    a = aligned("2004-10-01", "2026-06-19")
+    assert by_new(a, "510.1").old_ids == ("310.1", "310.2")
+    b = aligned("2007-10-01", "2017-04-28")
+    assert by_new(b, "110.6").old_ids == ("510", "510.1")
+    assert by_new(b, "110.5").old_ids == ("200.4", "216")
+    assert by_old(b, "407").kind == "removed"
+    c = aligned("2009-05-01", "2009-07-11")
+    assert by_new(c, "603").old_ids == ("404", "410")
+    # The holder of the combat damage rule is split there: a rule is never both.
+    assert by_old(c, "310.2").kind == "removed"

@@ -1019,16 +1019,18 @@ def test_free_heading_does_not_go_to_a_list_that_says_nothing_of_its_title() -> 
     assert m is not None and m.old_ids == ("408.1i",), m
 
 
-def test_free_heading_whose_texts_went_to_another_subject_stays_removed() -> None:
+def test_free_heading_never_follows_misprinted_texts_of_another_subject() -> None:
     # 2006-05 → 2009-09: under the old heading on evasion abilities the source prints
     # the rules on a permanent's status; they went under the new status rule, which
     # says nothing of evasion, and the heading over it (on permanents) says nothing of
-    # it either: no place says the title, so the heading stays removed.
+    # it either: the heading goes to neither. Its own evasion rules went into the new
+    # blocking-restrictions rule, which names it: it joins them there (round 24).
     old, new = corpus_edition("2006-05-01"), corpus_edition("2009-09-04")
     assert old.rule("501").title and new.rule("110").title
     a = align(old, new)
     m = a.match_for_old("501")
-    assert m is not None and m.kind == "removed", m
+    assert m is not None and m.kind == "merged", m
+    assert m.new_ids == ("509.1b",) and m.old_ids == ("501", "501.1", "501.2", "501.3"), m
 
 
 #: A toy turn (paraphrase, widget game): two steps lose their trigger rule and get one
