@@ -3133,7 +3133,9 @@ def _add_reworded_surplus_pieces(
     sentence no other rule beside it says. Not a piece: a sentence the counterpart still
     says reworded (:data:`WEAK_FUZZY`), a short one of stock words, a denial ("no", "not")
     the free rule does not repeat (a rule that some costs have symbols does not say some
-    have none), a rule as well held by a free old rule beside it, and the refusals of
+    have none), a sentence kept nearly word for word inside another new rule
+    (:data:`REWORDED_SURPLUS_KEPT`: it went there, the free rule only says it again in
+    other words), a rule as well held by a free old rule beside it, and the refusals of
     :func:`_add_surplus_pieces` (a copy for another subject, a new subject's rule, a
     rule two old rules would claim).
     """
