@@ -3224,6 +3224,58 @@ def _add_reworded_surplus_pieces(
         in_splits.update(pieces)
 
 
+def _add_twin_pieces(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """An old rule weakly linked to one of two new twins (one frame written for two
+    subjects) whose other twin is free: the old rule, general for both, was split.
+
+    The twins are the counterpart and its one sibling written to the same frame
+    (``PARALLEL_FRAME_SIMILARITY``, letters and words); the old rule is as close to the
+    free twin as to its counterpart and names both twins' own subject words or neither
+    (naming only the counterpart's, the free twin is a new subject's rule).
+    """
+    in_splits, in_merges = _grouped(splits, merges)
+    subject_words: frozenset[str] | None = None
+    added: dict[int, int] = {}
+    for i, node in enumerate(p.old):
+        j = p.o2n[i]
+        if node.heading or j < 0 or i in splits or i in in_merges or j in merges:
+            continue
+        if p.score.get(i, 0.0) >= WEAK_FUZZY or p.new[j].parent is None:
+            continue
+        siblings = [
+            k
+            for k in p.new_children.get(p.new[j].parent, [])
+            if k != j
+            and not p.new[k].heading
+            and fuzz.ratio(p.new[j].lower, p.new[k].lower) >= PARALLEL_FRAME_SIMILARITY
+            and fuzz.token_set_ratio(p.new[j].lower, p.new[k].lower) >= PARALLEL_FRAME_SIMILARITY
+        ]
+        if len(siblings) != 1:
+            continue  # none, or a run of parallel rules: each has its own
+        (x,) = siblings
+        if not _free_new(p, x, in_splits, merges):
+            continue
+        if fuzz.token_set_ratio(node.lower, p.new[x].lower) < fuzz.token_set_ratio(
+            node.lower, p.new[j].lower
+        ):
+            continue
+        if subject_words is None:
+            subject_words = _rare_words(p.new)
+        said = _words(node.lower)
+        own_j = _own_words(p.new[j], (p.new[x],)) & subject_words
+        own_x = _own_words(p.new[x], (p.new[j],)) & subject_words
+        if bool(own_j & said) != bool(own_x & said):
+            continue
+        added[i] = x
+    claimed = Counter(added.values())
+    for i, x in sorted(added.items()):
+        if claimed[x] == 1:
+            splits[i] = sorted({p.o2n[i], x}, key=lambda k: p.new[k].order)
+            in_splits.add(x)
+
+
 def _free_new(p: _Pairing, j: int, in_splits: set[int], merges: dict[int, list[int]]) -> bool:
     """New ``j`` is matched to nothing, and is no piece of a split nor a merge."""
     return p.n2o[j] < 0 and j not in in_splits and j not in merges
@@ -4583,6 +4635,7 @@ def align(old: Edition, new: Edition, *, use_cache: bool = True) -> Alignment:
     _follow_runs_into_taken_rules(rules, splits, merges)
     _add_surplus_pieces(rules, prov, splits, merges)
     _add_reworded_surplus_pieces(rules, prov, splits, merges)
+    _add_twin_pieces(rules, splits, merges)
     _drop_foreign_sources(rules, merges)
     _join_parallel_twins(rules, splits, merges)
     _withdraw_new_subject_matches(rules, splits)
