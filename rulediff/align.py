@@ -3106,6 +3106,176 @@ def _add_surplus_pieces(
         in_splits.update(pieces)
 
 
+#: A surplus sentence's rare words (IDF mass) a free new rule beside the counterpart
+#: holds at least this share of went there reworded ...
+REWORDED_SURPLUS_HELD = 0.9
+#: ... when the counterpart holds at most this share (it does not say them) and no
+#: other free rule there does either ...
+REWORDED_SURPLUS_ELSEWHERE = 0.6
+#: ... and the sentence has at least this many content stems (fewer: stock words).
+REWORDED_SURPLUS_STEMS = 4
+#: A sentence found this closely (``fuzz.partial_ratio``) inside another new rule's
+#: sentence was kept there, not reworded into the free rule.
+REWORDED_SURPLUS_KEPT = 90.0
+_NEGATION = re.compile(r"\b(?:no|not|never|none|cannot)\b|n't\b")
+
+
+def _add_reworded_surplus_pieces(
+    p: _Pairing, prov: _Provenance, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """A sentence of an old rule, reworded past :func:`_add_surplus_pieces`'s letter test,
+    whose words went to a free new rule beside the counterpart: one more piece of a split.
+
+    Seen by words, not letters: nearly all the sentence's rare-word mass
+    (:data:`REWORDED_SURPLUS_HELD`) is in one free rule among the counterpart's siblings,
+    parent and subrules, while the counterpart and every other free rule there hold
+    little of it (:data:`REWORDED_SURPLUS_ELSEWHERE`): what the new rule says of that
+    sentence no other rule beside it says. Not a piece: a sentence the counterpart still
+    says reworded (:data:`WEAK_FUZZY`), a short one of stock words, a denial ("no", "not")
+    the free rule does not repeat (a rule that some costs have symbols does not say some
+    have none), a sentence kept nearly word for word inside another new rule
+    (:data:`REWORDED_SURPLUS_KEPT`: it went there, the free rule only says it again in
+    other words), a rule as well held by a free old rule beside it, and the refusals of
+    :func:`_add_surplus_pieces` (a copy for another subject, a new subject's rule, a
+    rule two old rules would claim).
+    """
+    _old_side, _new_side, _index, idf = rescue._weights(p)
+    unknown = max(idf.values(), default=1.0)
+
+    def mass(stems: frozenset[str]) -> float:
+        return sum(idf.get(w, unknown) for w in stems)
+
+    in_splits, in_merges = _grouped(splits, merges)
+    free_olds = [
+        k
+        for k, n in enumerate(p.old)
+        if p.o2n[k] < 0 and not n.heading and k not in splits and k not in in_merges
+    ]
+    stock = prov.common | {key for key, owners in prov.old_holders.items() if len(owners) > 1}
+    new_units: list[provenance.Unit] | None = None
+    added: dict[int, set[int]] = {}
+    for i, node in enumerate(p.old):
+        if node.heading or i in in_merges:
+            continue
+        group = splits.get(i) or ([p.o2n[i]] if p.o2n[i] >= 0 else [])
+        if not group or any(g in merges for g in group):
+            continue
+        free = [
+            x
+            for x in sorted(_family_of(p, group))
+            if not p.new[x].heading and _free_new(p, x, in_splits, merges)
+        ]
+        if not free:
+            continue
+        kept = [key for g in group for key in _unit_keys(p.new, g, None)]
+        kept_stems = frozenset().union(*(rescue._stems(p.new[g].lower) for g in group))
+        for key in _unit_keys(p.old, i, p.swept):
+            if key in stock or _closest(key, kept) >= WEAK_FUZZY:
+                continue
+            stems = rescue._stems(key)
+            total = mass(stems)
+            if len(stems) < REWORDED_SURPLUS_STEMS or not total:
+                continue
+            if mass(stems & kept_stems) > REWORDED_SURPLUS_ELSEWHERE * total:
+                continue
+            held = sorted(
+                ((mass(stems & rescue._stems(p.new[x].lower)) / total, x) for x in free),
+                key=lambda t: (-t[0], t[1]),
+            )
+            share, x = held[0]
+            if share < REWORDED_SURPLUS_HELD:
+                continue
+            if len(held) > 1 and held[1][0] > REWORDED_SURPLUS_ELSEWHERE:
+                continue  # another free rule beside says much of it too
+            if _NEGATION.search(key) and not _NEGATION.search(p.new[x].lower):
+                continue  # the sentence denies; the free rule does not
+            if _says_nothing_more(p, i, x, group):
+                continue
+            found = stems & rescue._stems(p.new[x].lower)
+            if any(
+                mass(found & rescue._stems(p.old[k].lower)) >= REWORDED_SURPLUS_HELD * total
+                for k in free_olds
+                if p.old[k].parent == node.parent or _in_place(p, k, x)
+            ):
+                continue  # a free old rule beside says it too: maybe its counterpart
+            if (
+                _under_new_subject(p, x)
+                or _written_for_new_subject(p, i, x)
+                or _opens_with_new_subject(p, x)
+            ):
+                continue
+            if new_units is None:
+                new_units = [u for j, n in enumerate(p.new) for u in provenance.units(j, n.text)]
+            if any(
+                u.owner != x
+                and len(u.key) >= len(key)
+                and fuzz.partial_ratio(key, u.key) >= REWORDED_SURPLUS_KEPT
+                for u in new_units
+            ):
+                continue  # kept nearly word for word inside another new rule: it went there
+            added.setdefault(i, set()).add(x)
+    claimed = Counter(x for found in added.values() for x in found)
+    for i, found in sorted(added.items()):
+        pieces = [x for x in found if claimed[x] == 1]  # one old rule's piece, not two
+        if not pieces:
+            continue
+        group = splits.get(i) or [p.o2n[i]]
+        splits[i] = sorted({*group, *pieces}, key=lambda k: p.new[k].order)
+        in_splits.update(pieces)
+
+
+def _add_twin_pieces(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """An old rule weakly linked to one of two new twins (one frame written for two
+    subjects) whose other twin is free: the old rule, general for both, was split.
+
+    The twins are the counterpart and its one sibling written to the same frame
+    (``PARALLEL_FRAME_SIMILARITY``, letters and words); the old rule is as close to the
+    free twin as to its counterpart and names both twins' own subject words or neither
+    (naming only the counterpart's, the free twin is a new subject's rule).
+    """
+    in_splits, in_merges = _grouped(splits, merges)
+    subject_words: frozenset[str] | None = None
+    added: dict[int, int] = {}
+    for i, node in enumerate(p.old):
+        j = p.o2n[i]
+        if node.heading or j < 0 or i in splits or i in in_merges or j in merges:
+            continue
+        if p.score.get(i, 0.0) >= WEAK_FUZZY or p.new[j].parent is None:
+            continue
+        siblings = [
+            k
+            for k in p.new_children.get(p.new[j].parent, [])
+            if k != j
+            and not p.new[k].heading
+            and fuzz.ratio(p.new[j].lower, p.new[k].lower) >= PARALLEL_FRAME_SIMILARITY
+            and fuzz.token_set_ratio(p.new[j].lower, p.new[k].lower) >= PARALLEL_FRAME_SIMILARITY
+        ]
+        if len(siblings) != 1:
+            continue  # none, or a run of parallel rules: each has its own
+        (x,) = siblings
+        if not _free_new(p, x, in_splits, merges):
+            continue
+        if fuzz.token_set_ratio(node.lower, p.new[x].lower) < fuzz.token_set_ratio(
+            node.lower, p.new[j].lower
+        ):
+            continue
+        if subject_words is None:
+            subject_words = _rare_words(p.new)
+        said = _words(node.lower)
+        own_j = _own_words(p.new[j], (p.new[x],)) & subject_words
+        own_x = _own_words(p.new[x], (p.new[j],)) & subject_words
+        if bool(own_j & said) != bool(own_x & said):
+            continue
+        added[i] = x
+    claimed = Counter(added.values())
+    for i, x in sorted(added.items()):
+        if claimed[x] == 1:
+            splits[i] = sorted({p.o2n[i], x}, key=lambda k: p.new[k].order)
+            in_splits.add(x)
+
+
 def _free_new(p: _Pairing, j: int, in_splits: set[int], merges: dict[int, list[int]]) -> bool:
     """New ``j`` is matched to nothing, and is no piece of a split nor a merge."""
     return p.n2o[j] < 0 and j not in in_splits and j not in merges
@@ -4582,6 +4752,8 @@ def align(old: Edition, new: Edition, *, use_cache: bool = True) -> Alignment:
     rescue.pair_slot_rule_it_holds(rules, splits, merges)
     _follow_runs_into_taken_rules(rules, splits, merges)
     _add_surplus_pieces(rules, prov, splits, merges)
+    _add_reworded_surplus_pieces(rules, prov, splits, merges)
+    _add_twin_pieces(rules, splits, merges)
     _drop_foreign_sources(rules, merges)
     _join_parallel_twins(rules, splits, merges)
     held_before_containers = _join_emptied_containers(rules, splits, merges)

@@ -1583,8 +1583,10 @@ def test_a_section_become_one_numbered_rule_is_a_freed_rules_own_section() -> No
     # numbered rule with subrules. The old sorcery-timing rule for abilities, freed
     # from its weak match (its new rule has a near copy for instants, and the old one
     # names neither), may still go back to that subrule: it stands in its own section.
+    # Round 24: naming neither, it is general for both, so the instant twin is its second
+    # piece (align._add_twin_pieces).
     a = aligned("2001-07-23", "2026-06-19")
-    assert by_old(a, "409.2").new_ids == ("602.5d",)
+    assert by_old(a, "409.2").new_ids == ("602.5d", "602.5e")
 
 
 def test_rule_matched_out_of_place_to_another_subjects_note_goes_where_its_statement_went() -> None:
