@@ -648,7 +648,6 @@ def test_sentence_units_split_at_sentences_colons_and_semicolons() -> None:
     assert len(units(0, "Parts are: the top, the base.")) == 1
 
 
-
 def test_sentence_units_and_word_pairs_are_memoized_read_only() -> None:
     """Round 24: a rule's units and a key's word pairs are built once and shared by the
     passes that ask again; what they hold is what a fresh build gives."""
@@ -666,6 +665,7 @@ def test_sentence_units_and_word_pairs_are_memoized_read_only() -> None:
     assert provenance.word_pairs(key) is pairs
     words = key.split()
     assert pairs == {f"{a} {b}" for a, b in zip(words, words[1:], strict=False)}
+
 
 # --- issue 9, eleventh round: audit ---------------------------------------------------------
 
