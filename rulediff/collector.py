@@ -37,4 +37,22 @@ def collector_paused() -> Iterator[None]:
         yield
     finally:
         if running:
+            _promote_survivors()
             gc.enable()
+
+
+def _promote_survivors() -> None:
+    """Move every tracked object to the oldest generation without walking it.
+
+    What a stage leaves alive (an edition, an alignment, the memos) is long-lived; left
+    in the youngest generation, the first allocation after the stage starts a collection
+    that walks all of it (one walk per stage, about 0.1 s of a cold 10-year changelog).
+    ``gc.freeze()`` then ``gc.unfreeze()`` splices the generations into the permanent
+    one and back into the oldest (two list splices, no walk): nothing stays frozen, and
+    a cycle among these objects is collected by the next full collection, as any
+    long-lived object's. Skipped when a caller keeps objects frozen (the site build):
+    unfreezing would hand those back to the collector.
+    """
+    if gc.get_freeze_count() == 0:
+        gc.freeze()
+        gc.unfreeze()

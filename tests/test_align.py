@@ -648,6 +648,25 @@ def test_sentence_units_split_at_sentences_colons_and_semicolons() -> None:
     assert len(units(0, "Parts are: the top, the base.")) == 1
 
 
+def test_sentence_units_and_word_pairs_are_memoized_read_only() -> None:
+    """Round 24: a rule's units and a key's word pairs are built once and shared by the
+    passes that ask again; what they hold is what a fresh build gives."""
+    from rulediff import provenance
+
+    text = "A widget spins when told. It has parts: {T} is the top; {B} too."
+    first = provenance.units(3, text)
+    assert provenance.units(3, text) is first
+    assert isinstance(first, tuple) and all(u.owner == 3 for u in first)
+    provenance.units.cache_clear()
+    assert provenance.units(3, text) == first
+    assert [u.owner for u in provenance.units(5, text)] == [5] * len(first)
+    key = "the widget spins when the widget is told"
+    pairs = provenance.word_pairs(key)
+    assert provenance.word_pairs(key) is pairs
+    words = key.split()
+    assert pairs == {f"{a} {b}" for a, b in zip(words, words[1:], strict=False)}
+
+
 # --- issue 9, eleventh round: audit ---------------------------------------------------------
 
 

@@ -50,3 +50,40 @@ def test_a_decorated_stage_leaves_the_collector_running() -> None:
     assert gc.isenabled()
     parse_text(edition_text("1. Basics\n\n100. General\n\n100.1. A rule of ours.\n"))
     assert gc.isenabled()
+
+
+def test_what_a_stage_leaves_alive_goes_to_the_oldest_generation_unfrozen() -> None:
+    """Round 24: a stage's survivors are promoted without a walk (freeze, then unfreeze
+    at once): nothing stays frozen, and cyclic garbage made in the stage is still
+    collected by a full collection."""
+    gc.collect()
+
+    class Holder:
+        pass
+
+    @collector_paused()
+    def stage() -> list[Holder]:
+        cycle = Holder()
+        cycle.me = cycle  # type: ignore[attr-defined]  # garbage once the stage returns
+        return [Holder() for _ in range(3)]
+
+    kept = stage()
+    assert gc.get_freeze_count() == 0
+    oldest = {id(o) for o in gc.get_objects(generation=2)}
+    assert all(id(h) in oldest for h in kept)
+    before = sum(isinstance(o, Holder) for o in gc.get_objects())
+    assert gc.collect() >= 1
+    assert sum(isinstance(o, Holder) for o in gc.get_objects()) == before - 1
+
+
+def test_objects_a_caller_froze_stay_frozen() -> None:
+    """The site build freezes its editions; a stage run inside it unfreezes nothing."""
+    gc.collect()
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        with collector_paused():
+            made = [object() for _ in range(10)]
+        assert made and gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()
