@@ -411,7 +411,25 @@ def _cross(
     if change is None:
         return None, rule_id, printing
     printed = _printed(change, side)
-    return (change, *printed[0]) if printed else (change, None, 1)
+    return (change, *_trunk(printed)) if printed else (change, None, 1)
+
+
+def _holds(parent: str, child: str) -> bool:
+    """``child`` is numbered under ``parent`` (510 → 510.1, 310.2 → 310.2a)."""
+    if not child.startswith(parent) or child == parent:
+        return False
+    rest = child[len(parent) :]
+    return rest.startswith(".") or rest.isalpha()
+
+
+def _trunk(printed: list[tuple[str, int]]) -> tuple[str, int]:
+    """The rule a walk follows through a group: the first in document order, except a
+    heading or list intro joined with a rule numbered under it (a container folded into
+    the rule that now heads its subrules), whose text and history that rule carries."""
+    for ident, printing in printed:
+        if not any(_holds(ident, other) for other, _ in printed):
+            return ident, printing
+    return printed[0]
 
 
 def _walk(

@@ -354,3 +354,28 @@ def test_corpus_history_of_the_keyword_number_printed_twice() -> None:
         ("2024-11-08", "renumbered", ("702.175",), ("702.176",)),
         ("2024-09-20", "added", (), ("702.175",)),
     ]
+
+
+def test_a_walk_back_through_a_folded_container_follows_the_rule_under_it() -> None:
+    """A heading (or list intro) joined with a rule numbered under it: the history of the
+    new rule goes on through that rule, whose text it carries; other groups keep the
+    first rule in document order."""
+    from rulediff.history import _trunk
+
+    assert _trunk([("510", 1), ("510.1", 1)]) == ("510.1", 1)
+    assert _trunk([("310.2", 1), ("310.2a", 1), ("311.1", 1)]) == ("310.2a", 1)
+    assert _trunk([("200.4", 1), ("216", 1)]) == ("200.4", 1)
+    assert _trunk([("702.1", 2), ("702.12", 1)]) == ("702.1", 2)  # no number under another
+
+
+def test_corpus_history_of_the_status_rule_goes_through_the_old_status_rule() -> None:
+    folder = os.environ.get("RULEDIFF_CORPUS")
+    if not folder:
+        pytest.fail("RULEDIFF_CORPUS must point at the CR corpus (../shared/corpus/mtg-cr)")
+    dates = ["2008-05-01", "2008-07-15", "2009-07-11"]
+    eds = [parse_file(Path(folder) / f"{d}.txt") for d in dates]
+    lin = build_lineage(eds, lambda e: e, use_cache=False)
+    events = kinds(rule_history(lin, "110.6"))
+    assert ("2009-07-11", "merged", ("510", "510.1"), ("110.6",)) in events, events
+    # before the merge the walk is on the status rule, not on the Status heading
+    assert events[-2][0] == "2008-07-15" and events[-2][2] == ("510.1",), events
