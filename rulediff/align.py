@@ -2817,14 +2817,6 @@ def _follow_closed_slots(
     new_stems, new_common = _rule_stems_of(p.new)
     common = old_common | new_common
 
-    def elsewhere(i: int, x: int) -> bool:
-        """Free new ``x`` is written for a subject the old edition lacks."""
-        return (
-            _under_new_subject(p, x)
-            or _written_for_new_subject(p, i, x)
-            or _opens_with_new_subject(p, x)
-        )
-
     for i in free_olds:
         slot = _slot_counterparts(p, i, splits, merges)
         taken: set[int] = set()
@@ -2841,7 +2833,7 @@ def _follow_closed_slots(
                 for x in between
                 if not p.new[x].heading
                 and _free_new(p, x, in_splits, merges)
-                and not elsewhere(i, x)
+                and not _for_subject_old_lacks(p, i, x)
             )
         if not taken:
             continue
@@ -2861,7 +2853,7 @@ def _follow_closed_slots(
             continue
         held = len(stems & new_stems[j])
         if any(
-            len(stems & new_stems[x]) > held and not elsewhere(i, x)
+            len(stems & new_stems[x]) > held and not _for_subject_old_lacks(p, i, x)
             for x in range(len(p.new))
             if not p.new[x].heading and _free_new(p, x, in_splits, merges)
         ):
@@ -3088,11 +3080,7 @@ def _add_surplus_pieces(
                 if p.old[k].parent == node.parent or _in_place(p, k, x)
             ):
                 continue  # a free old rule says it as closely: maybe its counterpart
-            if (
-                _under_new_subject(p, x)
-                or _written_for_new_subject(p, i, x)
-                or _opens_with_new_subject(p, x)
-            ):
+            if _for_subject_old_lacks(p, i, x):
                 continue  # the sentence written again for a subject the old edition lacks
             added.setdefault(i, set()).add(x)
     for found in added.values():
@@ -3198,11 +3186,7 @@ def _add_reworded_surplus_pieces(
                 if p.old[k].parent == node.parent or _in_place(p, k, x)
             ):
                 continue  # a free old rule beside says it too: maybe its counterpart
-            if (
-                _under_new_subject(p, x)
-                or _written_for_new_subject(p, i, x)
-                or _opens_with_new_subject(p, x)
-            ):
+            if _for_subject_old_lacks(p, i, x):
                 continue
             if new_units is None:
                 new_units = [u for j, n in enumerate(p.new) for u in provenance.units(j, n.text)]
@@ -4470,6 +4454,17 @@ def _opens_with_new_subject(p: _Pairing, j: int) -> bool:
     return any(
         node.heading and p.n2o[h] < 0 and _content_stems(node) & unheard
         for h, node in enumerate(p.new)
+    )
+
+
+def _for_subject_old_lacks(p: _Pairing, i: int, x: int) -> bool:
+    """Free new ``x`` is written for a subject the old edition lacks (under it, opening
+    with it, or naming it as its case while old ``i``'s topic lives on): a sentence of
+    ``i`` said again there is no piece of ``i``."""
+    return (
+        _under_new_subject(p, x)
+        or _written_for_new_subject(p, i, x)
+        or _opens_with_new_subject(p, x)
     )
 
 

@@ -6,13 +6,13 @@ from rulediff.align import (
     _add_reworded_surplus_pieces,
     _add_twin_pieces,
     _Pairing,
-    _Provenance,
     _rule_nodes_of,
     align,
 )
 
 from .conftest import corpus_edition
 from .test_align import BASE, by_new, by_old, edition
+from .test_align_surplus import pieces_added_by
 
 RULE = "100.3. The player with the tallest widget chooses who takes the first turn."
 MEASURED = "Measuring uses a brass ruler held flat against the widget."
@@ -26,17 +26,7 @@ REWORDED = (
 
 
 def _pieces_added(new_body: str, old_body: str = OLD) -> dict[str, list[str]]:
-    """Old id -> new ids of its split, after the pass, with every rule paired by number
-    and the new rules missing from the old edition left free."""
-    p = _Pairing(_rule_nodes_of(edition(old_body)), _rule_nodes_of(edition(new_body)))
-    new_index = {node.id: j for j, node in enumerate(p.new)}
-    for i, node in enumerate(p.old):
-        j = new_index.get(node.id)
-        if j is not None:
-            p.pair(i, j, 100.0, "exact")
-    splits: dict[int, list[int]] = {}
-    _add_reworded_surplus_pieces(p, _Provenance(p, []), splits, {})
-    return {p.old[i].id: [p.new[j].id for j in group] for i, group in splits.items()}
+    return pieces_added_by(_add_reworded_surplus_pieces, old_body, new_body)
 
 
 def test_a_reworded_sentence_held_whole_by_a_free_subrule_makes_it_a_piece() -> None:

@@ -19,18 +19,22 @@ LEANING = "A widget that leans to one side is measured along its longest edge."
 OLD = BASE.replace(RULE, f"{RULE} {LEANING}")
 
 
-def _pieces_added(new_body: str) -> dict[str, list[str]]:
-    """Old id -> new ids of its split, after the pass, with every rule paired by number
-    and the new rules missing from the old edition left free."""
-    p = _Pairing(_rule_nodes_of(edition(OLD)), _rule_nodes_of(edition(new_body)))
+def pieces_added_by(step, old_body: str, new_body: str) -> dict[str, list[str]]:  # type: ignore[no-untyped-def]
+    """Old id -> new ids of its split, after the piece-adding ``step``, with every rule
+    paired by number and the new rules missing from the old edition left free."""
+    p = _Pairing(_rule_nodes_of(edition(old_body)), _rule_nodes_of(edition(new_body)))
     new_index = {node.id: j for j, node in enumerate(p.new)}
     for i, node in enumerate(p.old):
         j = new_index.get(node.id)
         if j is not None:
             p.pair(i, j, 100.0, "exact")
     splits: dict[int, list[int]] = {}
-    _add_surplus_pieces(p, _Provenance(p, []), splits, {})
+    step(p, _Provenance(p, []), splits, {})
     return {p.old[i].id: [p.new[j].id for j in group] for i, group in splits.items()}
+
+
+def _pieces_added(new_body: str) -> dict[str, list[str]]:
+    return pieces_added_by(_add_surplus_pieces, OLD, new_body)
 
 
 def test_a_dropped_sentence_said_by_a_free_subrule_makes_it_a_piece() -> None:
