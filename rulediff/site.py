@@ -555,39 +555,42 @@ def build_site(
     gc.freeze()
     thresholds = gc.get_threshold()
     gc.set_threshold(thresholds[0], thresholds[1], 100)
-    old_manifest = {} if force else _read_manifest(out)
-    manifest: dict[str, str] = {}
-    stale: list[_Job] = []
-    for job in jobs_:
-        manifest[job.path] = job.key
-        if old_manifest.get(job.path) != job.key or not (out / job.path).is_file():
-            stale.append(job)
-    written: list[str] = []
-    for path, (key, make) in sorted(small.items()):
-        manifest[path] = key
-        if old_manifest.get(path) != key or not (out / path).is_file():
-            _write(out / path, make().encode("utf-8"))
-            written.append(path)
-    written += [f"static/{p.name}" for p in copy_static(out / "static")]
-
-    # Heavy pages first, so the pool's last tasks are short ones.
-    weight = {"changelog": 0, "edition": 1, "history": 2, "redirect": 3}
-    stale.sort(key=lambda j: (weight[j.kind], j.path))
-    total = len(stale)
-    report("pages", 0, total)
-    if parallel and total >= 8:
-        with _pool(jobs, state) as pool:
-            for done, path in enumerate(pool.imap_unordered(_run_job, stale, chunksize=4), 1):
+    try:
+        old_manifest = {} if force else _read_manifest(out)
+        manifest: dict[str, str] = {}
+        stale: list[_Job] = []
+        for job in jobs_:
+            manifest[job.path] = job.key
+            if old_manifest.get(job.path) != job.key or not (out / job.path).is_file():
+                stale.append(job)
+        written: list[str] = []
+        for path, (key, make) in sorted(small.items()):
+            manifest[path] = key
+            if old_manifest.get(path) != key or not (out / path).is_file():
+                _write(out / path, make().encode("utf-8"))
                 written.append(path)
+        written += [f"static/{p.name}" for p in copy_static(out / "static")]
+
+        # Heavy pages first, so the pool's last tasks are short ones.
+        weight = {"changelog": 0, "edition": 1, "history": 2, "redirect": 3}
+        stale.sort(key=lambda j: (weight[j.kind], j.path))
+        total = len(stale)
+        report("pages", 0, total)
+        if parallel and total >= 8:
+            with _pool(jobs, state) as pool:
+                for done, path in enumerate(pool.imap_unordered(_run_job, stale, chunksize=4), 1):
+                    written.append(path)
+                    report("pages", done, total)
+        else:
+            _STATE = state
+            for done, job in enumerate(stale, 1):
+                written.append(_run_job(job))
                 report("pages", done, total)
-    else:
-        _STATE = state
-        for done, job in enumerate(stale, 1):
-            written.append(_run_job(job))
-            report("pages", done, total)
-    _STATE = None
-    gc.set_threshold(*thresholds)
-    gc.unfreeze()
+    finally:
+        # also when a page cannot be written: nothing of the build stays frozen
+        _STATE = None
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()
 
     # 5. Pages of an earlier build that are no longer part of the site.
     removed: list[str] = []

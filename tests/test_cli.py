@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import functools
+import gc
 import json
 import os
 import random
@@ -669,11 +670,14 @@ def test_site_into_an_unwritable_folder_is_exit_2(
             raise PermissionError(13, "Permission denied", str(path))
 
         monkeypatch.setattr(site_module, "_write", denied)
+    frozen = gc.get_freeze_count()
     result = run_cli("site", "-o", str(out), "--corpus", str(corpus), "-j", "1")
     assert result.exit_code == 2, result.stderr
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("rulediff: error: "), result.stderr
     assert str(out) in lines[0]
+    # the build froze its editions for the collector; a failed build leaves none frozen
+    assert gc.get_freeze_count() == frozen
 
 
 @pytest.mark.parametrize("fmt", ["json"])
