@@ -534,3 +534,83 @@ def test_segments_html_is_each_segments_spans_html() -> None:
     assert str(segments_html(segments, keep="del")) == want.replace(
         f"<ins>{spans_html(segments[2].spans)}</ins>", ""
     )
+
+
+def test_escape_writes_what_markupsafe_writes() -> None:
+    # _escape returns a plain string without any of the five characters as it is
+    # (round 25: speed); every value must still print as markupsafe escapes it.
+    from markupsafe import Markup, escape
+
+    from rulediff.render.env import _escape
+
+    values = ["plain words", "", "a & b", "<i>", "it's", 'say "x"', "‘curly’ — 702.3", 7, None]
+    values += [Markup("<b>kept</b>")]
+    for value in values:
+        assert _escape(value) == str(escape(value))
+
+
+def _segments_by_full_scan(words, old, new):  # type: ignore[no-untyped-def]
+    """word_segments as it was before round 25: every reference tested for every run."""
+    from rulediff.render.changelog import _OP, _visible_space
+    from rulediff.render.views import Segment, Span
+
+    old_text = "".join(w.text for w in words if w.op != "insert")
+    new_text = "".join(w.text for w in words if w.op != "delete")
+    refs = {"old": old.references(old_text), "new": new.references(new_text)}
+    pos = {"old": 0, "new": 0}
+    out = []
+    for w in words:
+        side_name = "old" if w.op == "delete" else "new"
+        side = old if side_name == "old" else new
+        start = pos[side_name]
+        end = start + len(w.text)
+        spans = []
+        cursor = start
+        for r_start, r_end, target in refs[side_name]:
+            if r_end <= start or r_start >= end:
+                continue
+            a, b = max(r_start, start), min(r_end, end)
+            if a > cursor:
+                spans.append(Span(w.text[cursor - start : a - start]))
+            spans.append(side.link(w.text[a - start : b - start], target))
+            cursor = b
+        if w.op != "equal" and not w.text.strip():
+            spans = [_visible_space(w.text, w.op)]
+        elif cursor < end or not spans:
+            spans.append(Span(w.text[cursor - start :]))
+        out.append(Segment(_OP[w.op], tuple(spans)))
+        if w.op == "equal":
+            pos["old"] += len(w.text)
+            pos["new"] += len(w.text)
+        else:
+            pos[side_name] = end
+    return tuple(out)
+
+
+def _assert_segments_as_by_full_scan(old_edition, new_edition) -> int:  # type: ignore[no-untyped-def]
+    from rulediff.render.changelog import _Side, word_segments
+
+    d = diff(old_edition, new_edition)
+    old = _Side(old_edition, "", "o-", "old")
+    new = _Side(new_edition, "", "n-", "new")
+    linked = 0
+    for c in d.changes:
+        for words in (c.words, *(e.words for e in c.examples)):
+            got = word_segments(words, old, new)
+            assert got == _segments_by_full_scan(words, old, new)
+            linked += sum(1 for g in got for s in g.spans if s.cls and "ref" in s.cls)
+    return linked
+
+
+def test_word_segments_walk_each_sides_references_once() -> None:
+    # A side's references are in text order without overlap and its runs go forward, so
+    # word_segments passes each reference once (round 25: speed): the same segments as
+    # testing every reference against every run, on a synthetic pair.
+    dates = list(EDITIONS)
+    assert _assert_segments_as_by_full_scan(synthetic(dates[0]), synthetic(dates[-1])) > 0
+
+
+def test_word_segments_walk_each_sides_references_once_on_the_corpus() -> None:
+    # The same on a corpus pair read at run time (many references cut by runs).
+    old, new = corpus_edition("2021-06-18"), corpus_edition("2021-07-23")
+    assert _assert_segments_as_by_full_scan(old, new) > 0

@@ -97,6 +97,9 @@ def word_segments(words: Sequence[WordOp], old: _Side, new: _Side) -> tuple[Segm
     new_text = "".join(w.text for w in words if w.op != "delete")
     refs = {"old": old.references(old_text), "new": new.references(new_text)}
     pos = {"old": 0, "new": 0}
+    # The references of a side are in text order and do not overlap, and its runs go
+    # forward: those ending before a run are passed once for all (not rescanned per run).
+    passed = {"old": 0, "new": 0}
     out: list[Segment] = []
     for w in words:
         side_name = "old" if w.op == "delete" else "new"
@@ -105,9 +108,15 @@ def word_segments(words: Sequence[WordOp], old: _Side, new: _Side) -> tuple[Segm
         end = start + len(w.text)
         spans: list[Span] = []
         cursor = start
-        for r_start, r_end, target in refs[side_name]:
-            if r_end <= start or r_start >= end:
-                continue
+        side_refs = refs[side_name]
+        first = passed[side_name]
+        while first < len(side_refs) and side_refs[first][1] <= start:
+            first += 1
+        passed[side_name] = first
+        for k in range(first, len(side_refs)):
+            r_start, r_end, target = side_refs[k]
+            if r_start >= end:
+                break
             a, b = max(r_start, start), min(r_end, end)
             if a > cursor:
                 spans.append(Span(w.text[cursor - start : a - start]))
