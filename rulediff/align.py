@@ -1266,7 +1266,45 @@ def _own_words_in_sibling(
         frame = sum(idf[w] for w in linked & sibling)
         if frame >= PARALLEL_SHARED * min(new.mass[j], new.mass[k]) or not says_linked:
             return True  # one frame, or the sibling says all the link shares and more
-    return False
+    return any(_variant_words_lead(p, i, j, k) for k in free)
+
+
+def _variant_words_lead(p: _Pairing, i: int, j: int, k: int) -> bool:
+    """Old ``i`` is one variant of a run in its own edition ("[keyword] [quality]" beside
+    "[keyword]" and its other rules), and new ``k``, a sibling of new ``j``, is that
+    variant rather than ``j``. Most of what ``i`` says (at least
+    :data:`PARALLEL_SHARED` of its IDF) its old siblings say too: the run's template,
+    which tells no variant from another. What sets ``i`` apart is its variant words, the
+    stems none of its old siblings say; in the new run a variant word said by one member
+    only names that member. ``k`` is the variant when the variant words only it says
+    outweigh (by :data:`OWN_WORDS_LEAD`) those only ``j`` says. An old rule with no
+    siblings has no template to set apart: never so."""
+    siblings = [
+        s for s in p.old_children.get(p.old[i].parent, ()) if s != i and not p.old[s].heading
+    ]
+    if not siblings:
+        return False
+    old, new, _index, idf = rescue._weights(p)  # computed once per pairing, kept
+    variant = old.stems[i] - set().union(*(old.stems[s] for s in siblings))
+    if old.mass[i] - sum(idf[w] for w in variant) < PARALLEL_SHARED * old.mass[i]:
+        return False  # mostly its own words: not a variant on a run's template
+    run = [m for m in p.new_children.get(p.new[j].parent, ()) if not p.new[m].heading]
+
+    def only_in(m: int) -> float:
+        others = set().union(*(new.stems[x] for x in run if x != m))
+        return sum(idf[w] for w in variant & new.stems[m] - others)
+
+    return only_in(k) >= only_in(j) + OWN_WORDS_LEAD
+
+
+def _other_variant(p: _Pairing, i: int, x: int, group: list[int]) -> bool:
+    """New ``x``, a sibling of old ``i``'s one counterpart, is another variant of the run
+    written on the template ``i`` shares with it ("equip planeswalker" beside "equip
+    [quality]"): the counterpart holds ``i``'s variant words (:func:`_variant_words_lead`),
+    so ``x`` is no piece of ``i``."""
+    if len(group) != 1 or p.new[group[0]].parent != p.new[x].parent:
+        return False
+    return _variant_words_lead(p, i, x, group[0])
 
 
 #: A link resting on a sibling frame is left when the old rule's words missing from the
@@ -3082,6 +3120,8 @@ def _add_surplus_pieces(
             second = next((s for s, y, _t in scored if y != x), 0.0)
             if second >= score or _says_nothing_more(p, i, x, group):
                 continue  # said as closely by two free rules, or a copy of the counterpart
+            if _other_variant(p, i, x, group):
+                continue  # another variant of the run, on the template both say
             if any(
                 _closest(theirs, _unit_keys(p.old, k, p.swept)) >= score
                 for k in free_olds
@@ -3463,6 +3503,8 @@ def _follow_statements(
         kept = frozenset().union(*(_content_words(p.new[k].lower) for k in now))
         if _new_subject(statement, sentence, old_text, kept):
             continue
+        if _other_variant(p, i, j, now):
+            continue  # another variant's statement on the run's template
         found.append((score, i, j))
     found.sort(key=lambda t: (-t[0], t[1], t[2]))
     for _score, i, j in found:
