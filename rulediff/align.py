@@ -298,6 +298,11 @@ class _Pairing:
         """True once headings are matched bottom-up: from then on an old rule is no
         counterpart of its text restated for a subject the old edition lacks
         (:func:`_restated_for_new_subject`)."""
+        self.other_variants: set[tuple[int, int]] = set()
+        """(old, new) pairs turned away because a sibling of the new rule says the old
+        rule's variant words (:func:`_variant_words_lead`): the new rule is another
+        variant of the run on the old rule's template, neither its piece nor the place
+        its sentences went."""
         self.withdrawn: set[int] = set()
         """Old rules whose match to such a restatement was undone: their successor, if
         any, stands in their own section."""
@@ -1266,7 +1271,10 @@ def _own_words_in_sibling(
         frame = sum(idf[w] for w in linked & sibling)
         if frame >= PARALLEL_SHARED * min(new.mass[j], new.mass[k]) or not says_linked:
             return True  # one frame, or the sibling says all the link shares and more
-    return any(_variant_words_lead(p, i, j, k) for k in free)
+    if any(_variant_words_lead(p, i, j, k) for k in free):
+        p.other_variants.add((i, j))
+        return True
+    return False
 
 
 def _variant_words_lead(p: _Pairing, i: int, j: int, k: int) -> bool:
@@ -1297,14 +1305,11 @@ def _variant_words_lead(p: _Pairing, i: int, j: int, k: int) -> bool:
     return only_in(k) >= only_in(j) + OWN_WORDS_LEAD
 
 
-def _other_variant(p: _Pairing, i: int, x: int, group: list[int]) -> bool:
-    """New ``x``, a sibling of old ``i``'s one counterpart, is another variant of the run
-    written on the template ``i`` shares with it ("equip planeswalker" beside "equip
-    [quality]"): the counterpart holds ``i``'s variant words (:func:`_variant_words_lead`),
-    so ``x`` is no piece of ``i``."""
-    if len(group) != 1 or p.new[group[0]].parent != p.new[x].parent:
-        return False
-    return _variant_words_lead(p, i, x, group[0])
+def _other_variant(p: _Pairing, i: int, x: int) -> bool:
+    """New ``x`` is another variant of old ``i``'s run, turned away from ``i`` by ``i``'s
+    variant words (:func:`_own_words_in_sibling`): written on the template ``i`` shares
+    with it ("equip planeswalker" beside "equip [quality]"), it is no piece of ``i``."""
+    return (i, x) in p.other_variants
 
 
 #: A link resting on a sibling frame is left when the old rule's words missing from the
@@ -3120,7 +3125,7 @@ def _add_surplus_pieces(
             second = next((s for s, y, _t in scored if y != x), 0.0)
             if second >= score or _says_nothing_more(p, i, x, group):
                 continue  # said as closely by two free rules, or a copy of the counterpart
-            if _other_variant(p, i, x, group):
+            if _other_variant(p, i, x):
                 continue  # another variant of the run, on the template both say
             if any(
                 _closest(theirs, _unit_keys(p.old, k, p.swept)) >= score
@@ -3503,7 +3508,7 @@ def _follow_statements(
         kept = frozenset().union(*(_content_words(p.new[k].lower) for k in now))
         if _new_subject(statement, sentence, old_text, kept):
             continue
-        if _other_variant(p, i, j, now):
+        if _other_variant(p, i, j):
             continue  # another variant's statement on the run's template
         found.append((score, i, j))
     found.sort(key=lambda t: (-t[0], t[1], t[2]))
