@@ -298,6 +298,11 @@ class _Pairing:
         """True once headings are matched bottom-up: from then on an old rule is no
         counterpart of its text restated for a subject the old edition lacks
         (:func:`_restated_for_new_subject`)."""
+        self.other_variants: set[tuple[int, int]] = set()
+        """(old, new) pairs turned away because a sibling of the new rule says the old
+        rule's variant words (:func:`_variant_words_lead`): the new rule is another
+        variant of the run on the old rule's template, neither its piece nor the place
+        its sentences went."""
         self.withdrawn: set[int] = set()
         """Old rules whose match to such a restatement was undone: their successor, if
         any, stands in their own section."""
@@ -1266,7 +1271,45 @@ def _own_words_in_sibling(
         frame = sum(idf[w] for w in linked & sibling)
         if frame >= PARALLEL_SHARED * min(new.mass[j], new.mass[k]) or not says_linked:
             return True  # one frame, or the sibling says all the link shares and more
+    if any(_variant_words_lead(p, i, j, k) for k in free):
+        p.other_variants.add((i, j))
+        return True
     return False
+
+
+def _variant_words_lead(p: _Pairing, i: int, j: int, k: int) -> bool:
+    """Old ``i`` is one variant of a run in its own edition ("[keyword] [quality]" beside
+    "[keyword]" and its other rules), and new ``k``, a sibling of new ``j``, is that
+    variant rather than ``j``. Most of what ``i`` says (at least
+    :data:`PARALLEL_SHARED` of its IDF) its old siblings say too: the run's template,
+    which tells no variant from another. What sets ``i`` apart is its variant words, the
+    stems none of its old siblings say; in the new run a variant word said by one member
+    only names that member. ``k`` is the variant when the variant words only it says
+    outweigh (by :data:`OWN_WORDS_LEAD`) those only ``j`` says. An old rule with no
+    siblings has no template to set apart: never so."""
+    siblings = [
+        s for s in p.old_children.get(p.old[i].parent, ()) if s != i and not p.old[s].heading
+    ]
+    if not siblings:
+        return False
+    old, new, _index, idf = rescue._weights(p)  # computed once per pairing, kept
+    variant = old.stems[i] - set().union(*(old.stems[s] for s in siblings))
+    if old.mass[i] - sum(idf[w] for w in variant) < PARALLEL_SHARED * old.mass[i]:
+        return False  # mostly its own words: not a variant on a run's template
+    run = [m for m in p.new_children.get(p.new[j].parent, ()) if not p.new[m].heading]
+
+    def only_in(m: int) -> float:
+        others = set().union(*(new.stems[x] for x in run if x != m))
+        return sum(idf[w] for w in variant & new.stems[m] - others)
+
+    return only_in(k) >= only_in(j) + OWN_WORDS_LEAD
+
+
+def _other_variant(p: _Pairing, i: int, x: int) -> bool:
+    """New ``x`` is another variant of old ``i``'s run, turned away from ``i`` by ``i``'s
+    variant words (:func:`_own_words_in_sibling`): written on the template ``i`` shares
+    with it ("equip planeswalker" beside "equip [quality]"), it is no piece of ``i``."""
+    return (i, x) in p.other_variants
 
 
 #: A link resting on a sibling frame is left when the old rule's words missing from the
@@ -3074,6 +3117,8 @@ def _add_surplus_pieces(
             second = next((s for s, y, _t in scored if y != x), 0.0)
             if second >= score or _says_nothing_more(p, i, x, group):
                 continue  # said as closely by two free rules, or a copy of the counterpart
+            if _other_variant(p, i, x):
+                continue  # another variant of the run, on the template both say
             if any(
                 _closest(theirs, _unit_keys(p.old, k, p.swept)) >= score
                 for k in free_olds
@@ -3447,6 +3492,8 @@ def _follow_statements(
         kept = frozenset().union(*(_content_words(p.new[k].lower) for k in now))
         if _new_subject(statement, sentence, old_text, kept):
             continue
+        if _other_variant(p, i, j):
+            continue  # another variant's statement on the run's template
         found.append((score, i, j))
     found.sort(key=lambda t: (-t[0], t[1], t[2]))
     for _score, i, j in found:

@@ -306,6 +306,8 @@ class _Stays:
             return True  # another old sentence is a closer source of this one
         if p.restated_for_new_subject(uo.owner, un.owner):
             return True  # written again for a subject the old edition lacks
+        if (uo.owner, un.owner) in p.other_variants:
+            return True  # another variant of the run, on the old rule's template
         said = (uo.key, provenance.apply_sweeps(uo.key, self.sweeps))
         # At least as closely as the link itself (a variant rule restating a base rule's
         # sentence is no closer to it than the base rule's own counterpart), or the older

@@ -3696,3 +3696,109 @@ def test_emptied_containers_join_their_held_rules_in_the_corpus() -> None:
     assert by_new(c, "603").old_ids == ("404", "410")
     # The holder of the combat damage rule is split there: a rule is never both.
     assert by_old(c, "310.2").kind == "removed"
+
+
+# A run of variants of one keyword (paraphrases): the plain sprinkler ability, a note,
+# the "[quality] bed" variant, and the several-abilities rule. The new edition rewrites
+# the quality variant as a limit on the targets and adds a "pond" variant on the old
+# variant's template, closer on the whole text.
+_TEND_BASE = (
+    'Tend is an activated ability of Sprinkler cards. "Tend [cost]" means "[Cost]: Aim this '
+    'sprinkler at target bed you own. Activate only as a sorcery."'
+)
+_TEND_NOTE = "For more on Sprinklers, see rule 301."
+_TEND_MANY = "If a sprinkler has several tend abilities, any of them may be activated."
+_TEND_QUALITY_OLD = (
+    '"Tend [quality] bed" is a variant of the tend ability. "Tend [quality] [cost]" means '
+    '"[Cost]: Aim this sprinkler at target [quality] bed you own. Activate only as a '
+    "sorcery.\" This ability doesn't limit what the sprinkler may be aimed at."
+)
+_TEND_QUALITY_NEW = (
+    "Tend abilities may further limit which beds may be chosen as targets, usually as "
+    '"tend [quality]" or "tend [quality] bed". This ability doesn\'t limit what the '
+    "sprinkler may be aimed at."
+)
+_TEND_POND = (
+    '"Tend pond" is a variant of the tend ability. "Tend pond [cost]" means "[Cost]: Aim '
+    "this sprinkler at target pond you own as though that pond were a bed. Activate only "
+    'as a sorcery."'
+)
+
+
+def _variant_run_pairing(with_siblings: bool = True):
+    """The old run (or the quality variant alone under its heading) and the new run, the
+    unchanged members paired."""
+    from rulediff.align import _Node
+
+    old_run = [("702.6a", _TEND_BASE), ("702.6b", _TEND_NOTE)] if with_siblings else []
+    old_run.append(("702.6c", _TEND_QUALITY_OLD))
+    if with_siblings:
+        old_run.append(("702.6d", _TEND_MANY))
+    new_run = [
+        ("702.6a", _TEND_BASE),
+        ("702.6b", _TEND_NOTE),
+        ("702.6c", _TEND_QUALITY_NEW),
+        ("702.6d", _TEND_MANY),
+        ("702.6e", _TEND_POND),
+    ]
+    sides = []
+    for run in (old_run, new_run):
+        nodes = [
+            _Node("702", "Keyword Abilities", None, True, 0),
+            _Node("702.6", "Tend", "702", True, 1),
+        ]
+        nodes += [_Node(rid, text, "702.6", False, n) for n, (rid, text) in enumerate(run, 2)]
+        sides.append(nodes)
+    p = _with_chores_paired_at_the_top(*sides)
+    new_ids = {node.id: j for j, node in enumerate(p.new)}
+    for k, node in enumerate(p.old):
+        j = new_ids.get(node.id)
+        if j is not None and p.n2o[j] < 0 and node.text == p.new[j].text:
+            p.pair(k, j, 100.0, "anchor")
+    return p
+
+
+def test_a_keyword_variant_goes_to_the_member_saying_its_variant_words() -> None:
+    # The old quality variant shares most of its words with its run (the keyword's
+    # template, said by the plain ability). Its variant words (limit, what it may be
+    # aimed at) are said only by the new limit rule; the pond variant, closer on the whole
+    # text, says only "variant" of them. The free limit rule takes the old variant.
+    from rulediff.align import _own_words_in_sibling, _variant_words_lead
+
+    p = _variant_run_pairing()
+    i = next(k for k, n in enumerate(p.old) if n.id == "702.6c")
+    limit = next(k for k, n in enumerate(p.new) if n.id == "702.6c")
+    pond = next(k for k, n in enumerate(p.new) if n.id == "702.6e")
+    ratios = {j: fuzz.ratio(p.old[i].lower, p.new[j].lower) for j in (limit, pond)}
+    assert ratios[pond] > ratios[limit]  # the whole text alone picks the pond variant
+    options = [(ratios[j] + 5, ratios[j], j) for j in (pond, limit)]
+    assert _own_words_in_sibling(p, i, pond, options)
+    assert _variant_words_lead(p, i, pond, limit)
+    assert not _variant_words_lead(p, i, limit, pond)
+
+
+def test_a_lone_rule_has_no_variant_words_to_tell_the_run_apart() -> None:
+    # Guard: the same old rule with no siblings has no run template to set apart (all
+    # its words are its own), so the variant test is not asked; the own-word test alone
+    # decides, as before.
+    from rulediff.align import _variant_words_lead
+
+    p = _variant_run_pairing(with_siblings=False)
+    i = next(k for k, n in enumerate(p.old) if n.id == "702.6c")
+    limit = next(k for k, n in enumerate(p.new) if n.id == "702.6c")
+    pond = next(k for k, n in enumerate(p.new) if n.id == "702.6e")
+    assert not _variant_words_lead(p, i, pond, limit)
+
+
+def test_the_equip_quality_variant_goes_to_the_equip_restriction_rule() -> None:
+    # 2018-06-08 → 2026-06-19: the old "equip [quality] creature" variant goes to the new
+    # rule on equip abilities restricting their targets, not to the "equip
+    # planeswalker" variant written on its template; that one stays added.
+    old, new = corpus_edition("2018-06-08"), corpus_edition("2026-06-19")
+    assert "variant" in old.rule("702.6c").text.lower()
+    assert "restrict" in new.rule("702.6c").text.lower()
+    assert "planeswalker" in new.rule("702.6e").text.lower()
+    a = align(old, new)
+    assert a.match_for_old("702.6c").new_ids == ("702.6c",)
+    m = a.match_for_new("702.6e")
+    assert m is not None and m.kind == "added", m
