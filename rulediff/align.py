@@ -3130,13 +3130,7 @@ def _add_surplus_pieces(
             added.setdefault(i, set()).add(x)
     for found in added.values():
         claimed.update(found)
-    for i, found in sorted(added.items()):
-        pieces = [x for x in found if claimed[x] == 1]  # one old rule's piece, not two
-        if not pieces:
-            continue
-        group = splits.get(i) or [p.o2n[i]]
-        splits[i] = sorted({*group, *pieces}, key=lambda k: p.new[k].order)
-        in_splits.update(pieces)
+    _add_unshared_pieces(p, added, claimed, splits, in_splits)
 
 
 #: A surplus sentence's rare words (IDF mass) a free new rule beside the counterpart
@@ -3244,13 +3238,7 @@ def _add_reworded_surplus_pieces(
                 continue  # kept nearly word for word inside another new rule: it went there
             added.setdefault(i, set()).add(x)
     claimed = Counter(x for found in added.values() for x in found)
-    for i, found in sorted(added.items()):
-        pieces = [x for x in found if claimed[x] == 1]  # one old rule's piece, not two
-        if not pieces:
-            continue
-        group = splits.get(i) or [p.o2n[i]]
-        splits[i] = sorted({*group, *pieces}, key=lambda k: p.new[k].order)
-        in_splits.update(pieces)
+    _add_unshared_pieces(p, added, claimed, splits, in_splits)
 
 
 def _add_twin_pieces(
@@ -4502,6 +4490,24 @@ def _opens_with_new_subject(p: _Pairing, j: int) -> bool:
         node.heading and p.n2o[h] < 0 and _content_stems(node) & unheard
         for h, node in enumerate(p.new)
     )
+
+
+def _add_unshared_pieces(
+    p: _Pairing,
+    added: dict[int, set[int]],
+    claimed: Counter,
+    splits: dict[int, list[int]],
+    in_splits: set[int],
+) -> None:
+    """Each old rule's split gains the free rules it found that no other old rule found
+    (a sentence two old rules say is neither's piece)."""
+    for i, found in sorted(added.items()):
+        pieces = [x for x in found if claimed[x] == 1]
+        if not pieces:
+            continue
+        group = splits.get(i) or [p.o2n[i]]
+        splits[i] = sorted({*group, *pieces}, key=lambda k: p.new[k].order)
+        in_splits.update(pieces)
 
 
 def _for_subject_old_lacks(p: _Pairing, i: int, x: int) -> bool:
