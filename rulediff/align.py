@@ -3286,11 +3286,8 @@ def _add_twin_pieces(
         if bool(own_j & said) != bool(own_x & said):
             continue
         added[i] = x
-    claimed = Counter(added.values())
-    for i, x in sorted(added.items()):
-        if claimed[x] == 1:
-            splits[i] = sorted({p.o2n[i], x}, key=lambda k: p.new[k].order)
-            in_splits.add(x)
+    pieces = {i: {x} for i, x in added.items()}
+    _add_unshared_pieces(p, pieces, Counter(added.values()), splits, in_splits)
 
 
 def _free_new(p: _Pairing, j: int, in_splits: set[int], merges: dict[int, list[int]]) -> bool:

@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 from . import cache
 from .align import Alignment, EditionRef, Kind, align_cached
 from .errors import RuleNotFound
-from .model import Edition
+from .model import Edition, RuleId
 
 T = TypeVar("T")
 
@@ -416,10 +416,8 @@ def _cross(
 
 def _holds(parent: str, child: str) -> bool:
     """``child`` is numbered under ``parent`` (510 → 510.1, 310.2 → 310.2a)."""
-    if not child.startswith(parent) or child == parent:
-        return False
-    rest = child[len(parent) :]
-    return rest.startswith(".") or rest.isalpha()
+    number = RuleId.try_parse(child)
+    return number is not None and any(str(a) == parent for a in number.ancestors())
 
 
 def _trunk(printed: list[tuple[str, int]]) -> tuple[str, int]:
