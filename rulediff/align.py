@@ -3290,6 +3290,83 @@ def _add_twin_pieces(
     _add_unshared_pieces(p, pieces, Counter(added.values()), splits, in_splits)
 
 
+#: A free old subrule is rewritten as a free new subrule of its parent's counterpart
+#: when the new one says, in the same order, at least this share of its words ...
+KEPT_IN_ORDER_SHARE = 0.65
+#: ... this much more of them than any other free subrule there says.
+KEPT_IN_ORDER_LEAD = 0.2
+
+
+def _words_kept_in_order(old_words: Sequence[str], new_words: Sequence[str]) -> float:
+    """The share of ``old_words`` that ``new_words`` says in the same order."""
+    if not old_words:
+        return 0.0
+    opcodes = word_opcodes(list(old_words), list(new_words))
+    kept = sum(i2 - i1 for tag, i1, i2, _j1, _j2 in opcodes if tag == "equal")
+    return kept / len(old_words)
+
+
+def _pair_subrules_kept_in_order(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """A free old subrule whose words (the pair's recurring wording changes applied) a
+    free new subrule of its parent's counterpart says mostly in the same order, clearly
+    more of them than any other free subrule there, is that rule rewritten: a rule
+    widened by a list of new cases or a trailing exception keeps its sentence's order,
+    where a rule of the same words in another order says something else ("no X" against
+    "X are ..."). Each must be the other's clear best, keep its topic, and the new rule
+    be no rule written for a subject the old edition lacks."""
+    in_splits, in_merges = _grouped(splits, merges)
+    counterparts_of: dict[int, list[int]] = {}
+    for j, group in merges.items():
+        for i in group:
+            counterparts_of.setdefault(i, []).append(j)
+    options_of_old: dict[int, list[tuple[float, int]]] = {}
+    options_of_new: dict[int, list[tuple[float, int]]] = defaultdict(list)
+    for i, node in enumerate(p.old):
+        if p.o2n[i] >= 0 or node.heading or node.parent is None:
+            continue
+        if i in splits or i in in_merges:
+            continue
+        k = p.old_by_place.get(node.parent)
+        if k is None:
+            continue
+        homes = splits.get(k) or ([p.o2n[k]] if p.o2n[k] >= 0 else counterparts_of.get(k, []))
+        free = [
+            x
+            for h in homes
+            for x in p.new_children.get(p.new[h].place, ())
+            if not p.new[x].heading and _free_new(p, x, in_splits, merges)
+        ]
+        if not free:
+            continue
+        old_words = _ALNUM_WORD.findall(p.swept(node.lower))
+        scored = [
+            (_words_kept_in_order(old_words, _ALNUM_WORD.findall(p.new[x].lower)), x)
+            for x in sorted(set(free))
+        ]
+        options_of_old[i] = scored
+        for share, x in scored:
+            options_of_new[x].append((share, i))
+
+    def clear_best(options: list[tuple[float, int]]) -> int | None:
+        ranked = sorted(options, key=lambda t: (-t[0], t[1]))
+        if not ranked or ranked[0][0] < KEPT_IN_ORDER_SHARE:
+            return None
+        if len(ranked) > 1 and ranked[1][0] > ranked[0][0] - KEPT_IN_ORDER_LEAD:
+            return None
+        return ranked[0][1]
+
+    for i, options in sorted(options_of_old.items()):
+        j = clear_best(options)
+        if j is None or clear_best(options_of_new[j]) != i:
+            continue
+        if not p.same_topic(i, j) or _for_subject_old_lacks(p, i, j):
+            continue
+        if p.o2n[i] < 0 and p.n2o[j] < 0:
+            p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "structure")
+
+
 def _free_new(p: _Pairing, j: int, in_splits: set[int], merges: dict[int, list[int]]) -> bool:
     """New ``j`` is matched to nothing, and is no piece of a split nor a merge."""
     return p.n2o[j] < 0 and j not in in_splits and j not in merges
@@ -4799,6 +4876,7 @@ def align(old: Edition, new: Edition, *, use_cache: bool = True) -> Alignment:
     _add_surplus_pieces(rules, prov, splits, merges)
     _add_reworded_surplus_pieces(rules, prov, splits, merges)
     _add_twin_pieces(rules, splits, merges)
+    _pair_subrules_kept_in_order(rules, splits, merges)
     _drop_foreign_sources(rules, merges)
     _join_parallel_twins(rules, splits, merges)
     held_before_containers = _join_emptied_containers(rules, splits, merges)
