@@ -1185,6 +1185,8 @@ def _solve(
             continue  # a free sibling keeps the old rule's condition: the grown rewrite
         if by_condition and base < CONFIDENT_TOTAL and _own_words_in_sibling(p, i, j, by_old[i]):
             continue  # a free parallel sibling says what sets the old rule apart
+        if by_condition and base < WEAK_FUZZY and _sibling_says_all_and_more(p, i, j):
+            continue  # a free sibling, however reworded, holds all the link's evidence
         p.pair(i, j, round(base, 1), method, tuple(dict.fromkeys(rivals)))
         made += 1
     return made
@@ -1274,6 +1276,38 @@ def _own_words_in_sibling(
     if any(_variant_words_lead(p, i, j, k) for k in free):
         p.other_variants.add((i, j))
         return True
+    return False
+
+
+def _sibling_says_all_and_more(p: _Pairing, i: int, j: int) -> bool:
+    """A weak link of old ``i`` to new ``j`` while a free sibling of ``j`` says every
+    stem of ``i`` that ``j`` says and more of ``i`` besides (by :data:`OWN_WORDS_LEAD`,
+    IDF). The whole-text score of a reworded rule can fall below the candidate floor
+    while a sibling about the converse case, or a shorter neighbour, keeps more of the
+    old letters; what the link rests on then tells nothing the sibling does not, and the
+    old rule's other words point to the sibling. :func:`_own_words_in_sibling` reads only
+    siblings among the candidates; this reads them all, and only the case where ``j``
+    says nothing of ``i`` the sibling lacks, and the sibling is the closer of the two by
+    words over both texts (a long rule holding a short one's words is not closer). The
+    pair is left (a later pass may place ``i`` by its words)."""
+    old, new, _index, idf = rescue._weights(p)  # computed once per pairing, kept
+    said, linked = old.stems[i], new.stems[j]
+
+    def words_closeness(x: int) -> float:
+        """Shared stems (IDF) over the two rules' stems together (a weighted Dice)."""
+        shared = sum(idf[w] for w in said & new.stems[x])
+        return 2 * shared / ((old.mass[i] + new.mass[x]) or 1.0)
+
+    for k in p.new_children.get(p.new[j].parent, ()):
+        if k == j or p.n2o[k] >= 0 or p.new[k].heading:
+            continue
+        sibling = new.stems[k]
+        if said & linked - sibling:
+            continue  # ``j`` says something of ``i`` the sibling does not
+        if sum(idf[w] for w in said & (sibling - linked)) < OWN_WORDS_LEAD:
+            continue
+        if words_closeness(k) > words_closeness(j):
+            return True  # not merely a long rule that happens to hold the words
     return False
 
 

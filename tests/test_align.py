@@ -3048,6 +3048,86 @@ def test_the_commander_and_cost_rules_go_to_their_grown_members() -> None:
     assert align(old, new).match_for_old("112.6c").new_ids == ("113.6d",)
 
 
+# --- round 26 (prec26): a free sibling saying all a weak link rests on, and more ---
+
+_CHARM_OLD = (
+    "If a gardener's charm lends a seedling a chant that names the charm, that name "
+    "means only the charm that lent the chant, not any other charm with the same name."
+)
+_CHARM_GROWN = (
+    "If a charm's spell lends a second chant to a seedling, and that chant names the "
+    "first chant's charm, the name means only the specific charm that lent it. The "
+    "second chant means no other charm with the same name as that charm. However, if "
+    "the second chant moved the charm to another bed, the name means what the charm "
+    "became there."
+)
+_CHARM_CONVERSE = (
+    "If a chant of a charm names that charm, and a charm with another name gains that "
+    "chant, each use of the first name in the gained chant that names the first charm is "
+    "read as the second name."
+)
+
+
+def test_a_weak_link_yields_to_a_free_sibling_saying_all_it_rests_on_and_more() -> None:
+    # Paraphrases: the old rule (a lent chant naming its charm) was rewritten at length;
+    # the new converse rule (a charm gaining a chant that names another) is closer on the
+    # letters. Every stem the old rule shares with the converse rule the rewrite says
+    # too, and the rewrite says the old rule's own words besides (lends, lent, same,
+    # seedling): the weak link to the converse rule is not made, even when the rewrite
+    # is no candidate of its own (below the candidate floor).
+    from rulediff.align import WEAK_FUZZY, _sibling_says_all_and_more, _solve
+
+    p = _grown_member_pairing(_CHARM_OLD, _CHARM_GROWN, _CHARM_CONVERSE)
+    ratios = {(2, j): fuzz.ratio(p.old[2].lower, p.new[j].lower) for j in (2, 3)}
+    assert ratios[(2, 2)] < ratios[(2, 3)] < WEAK_FUZZY  # the letters pick the converse
+    assert _sibling_says_all_and_more(p, 2, 3)
+    assert not _sibling_says_all_and_more(p, 2, 2)
+    _solve(p, {(2, 3): ratios[(2, 3)]}, min_total=50.0, by_condition=True)
+    assert p.o2n[2] == -1
+    _solve(p, ratios, min_total=50.0, by_condition=True)
+    assert p.new[p.o2n[2]].id == "103.2c"
+
+
+def test_a_long_sibling_holding_a_short_links_words_does_not_take_it() -> None:
+    # The same words held by a long rule on much else (a weighted Dice over both texts
+    # lower than the link's): a long rule holding a short one's words is not closer, and
+    # the link stands.
+    from rulediff.align import _sibling_says_all_and_more
+
+    chores = (
+        " Weeding, pruning and mulching wait until the frost has lifted, and raking, "
+        "sowing, fencing and hoeing each take a whole morning of the gardener's week, "
+        "unless a neighbour lends a barrow, a ladder, a trellis or a watering trough."
+    )
+    long_rule = _CHARM_GROWN + chores * 3
+    p = _grown_member_pairing(_CHARM_OLD, long_rule, _CHARM_CONVERSE)
+    assert not _sibling_says_all_and_more(p, 2, 3)
+
+
+def test_the_granted_ability_and_revealed_top_card_rules_leave_their_converse_siblings() -> None:
+    # 2008-07-15 → 2024-06-07: the old rule on an ability granted by an object naming
+    # that object goes to its rewrite, not to the converse case (an object gaining an
+    # ability that names another). 2003-03-15 → 2024-09-20: the old rule on a revealed
+    # top card changing during an announcement goes to its rewrite alone, not also to
+    # the rule on a revealed card becoming a new object. 2007-05-01 → 2018-07-13: the
+    # short rule on the first turn keeps its short counterpart, though the long opening
+    # hand rule beside it holds all its words.
+    old, new = corpus_edition("2008-07-15"), corpus_edition("2024-06-07")
+    assert "grants" in old.rule("202.2b").text.lower()
+    assert "grants another ability" in new.rule("201.5a").text.lower()
+    assert "gains that ability" in new.rule("201.5b").text.lower()
+    assert align(old, new).match_for_old("202.2b").new_ids == ("201.5a",)
+    old, new = corpus_edition("2003-03-15"), corpus_edition("2024-09-20")
+    assert "top card" in old.rule("217.2e").text.lower()
+    assert "new object" in new.rule("401.6").text.lower()
+    assert "new object" not in old.rule("217.2e").text.lower()
+    assert align(old, new).match_for_old("217.2e").new_ids == ("401.5",)
+    old, new = corpus_edition("2007-05-01"), corpus_edition("2018-07-13")
+    assert "first turn" in old.rule("101.5").text.lower()
+    assert "first turn" in new.rule("103.7").text.lower()
+    assert align(old, new).match_for_old("101.5").new_ids == ("103.7",)
+
+
 def test_another_keywords_redundancy_sentence_is_a_template_even_when_kept_elsewhere() -> None:
     # 2015-07-17 → 2026-06-19: the old changeling redundancy sentence is gone from 2026;
     # the read ahead one says the same frame for another keyword. Other keywords'
