@@ -3401,6 +3401,71 @@ def _pair_subrules_kept_in_order(
             p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "structure")
 
 
+#: A free new rule restates its heading's free old subrules when at least this many of
+#: them each bring it words of their own ...
+RESTATED_SOURCES = 3
+#: ... at least this many content stems apiece that no other free subrule of the heading has.
+RESTATED_OWN_WORDS = 2
+
+
+def _stems_outside_asides(node: _Node) -> frozenset[str]:
+    """The stems of ``node``'s content words outside its asides in parentheses (a
+    cross-reference and the title of the rule it names)."""
+    return frozenset(w[:5] for w in _content_words(_ASIDE.sub(" ", node.lower)))
+
+
+def _join_restated_siblings(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """A heading matched across a rewrite whose free old subrules were restated together
+    in one free new subrule: a merge of them all (a rule is removed only when none of
+    its content survives).
+
+    One reworded sibling alone is too far from the new rule to be linked; what shows the
+    merge is that several of them each bring the new rule words that no other free
+    sibling has (``RESTATED_OWN_WORDS``), at least ``RESTATED_SOURCES`` of them: a rule
+    written fresh for the heading shares a word or two with one sibling by chance, not
+    words of its own with three. The heading's title words say nothing, nor do asides in
+    parentheses (a cross-reference's title is no content). A sibling claimed for two new
+    rules decides neither.
+    """
+    in_splits, in_merges = _grouped(splits, merges)
+    for x, y in enumerate(p.o2n):
+        if y < 0 or x in splits or x in in_merges:
+            continue
+        olds = [
+            i
+            for i in p.old_children.get(p.old[x].place, ())
+            if p.o2n[i] < 0 and i not in in_merges and i not in splits and not p.old[i].heading
+        ]
+        if len(olds) < RESTATED_SOURCES:
+            continue
+        news = [
+            j
+            for j in p.new_children.get(p.new[y].place, ())
+            if not p.new[j].heading and _free_new(p, j, in_splits, merges)
+        ]
+        title = _content_stems(p.old[x]) | _content_stems(p.new[y])
+        found: dict[int, list[int]] = {}
+        for j in news:
+            said = _stems_outside_asides(p.new[j]) - title
+            brought = {i: said & _stems_outside_asides(p.old[i]) for i in olds}
+            sources = [
+                i
+                for i in olds
+                if len(brought[i].difference(*(brought[k] for k in olds if k != i)))
+                >= RESTATED_OWN_WORDS
+            ]
+            if len(sources) >= RESTATED_SOURCES:
+                found[j] = sources
+        claimed = Counter(i for sources in found.values() for i in sources)
+        for j, sources in sorted(found.items()):
+            if any(claimed[i] > 1 for i in sources):
+                continue
+            merges[j] = sorted(sources, key=lambda k: p.old[k].order)
+            in_merges.update(sources)
+
+
 def _free_new(p: _Pairing, j: int, in_splits: set[int], merges: dict[int, list[int]]) -> bool:
     """New ``j`` is matched to nothing, and is no piece of a split nor a merge."""
     return p.n2o[j] < 0 and j not in in_splits and j not in merges
@@ -4911,6 +4976,7 @@ def align(old: Edition, new: Edition, *, use_cache: bool = True) -> Alignment:
     _add_reworded_surplus_pieces(rules, prov, splits, merges)
     _add_twin_pieces(rules, splits, merges)
     _pair_subrules_kept_in_order(rules, splits, merges)
+    _join_restated_siblings(rules, splits, merges)
     _drop_foreign_sources(rules, merges)
     _join_parallel_twins(rules, splits, merges)
     held_before_containers = _join_emptied_containers(rules, splits, merges)

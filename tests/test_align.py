@@ -3759,6 +3759,79 @@ def test_heading_joins_the_held_rule_naming_it_not_a_broader_heading() -> None:
     assert _emptied_container_merges(old("Rounds"), new + flat) == {"300": ["300", "301"]}
 
 
+def _restated_merges(old: str, new: str) -> dict[str, list[str]]:
+    """The merges :func:`_join_restated_siblings` makes once rules and headings are
+    matched (the step run by itself, as the twins' step above)."""
+    from rulediff.align import (
+        _join_restated_siblings,
+        _match_headings,
+        _match_rules,
+        _Pairing,
+        _rule_nodes,
+    )
+
+    p = _Pairing(_rule_nodes(edition(old)), _rule_nodes(edition(new)))
+    _match_rules(p)
+    _match_headings(p)
+    merges: dict[int, list[int]] = {}
+    _join_restated_siblings(p, {}, merges)
+    return {p.new[j].id: [p.old[i].id for i in group] for j, group in merges.items()}
+
+
+_SLEEP_KEPT = "Hibernation is a rule of the winter league that sends a tired team off the field."
+_SLEEP_OLD = (
+    "A team waking from hibernation keeps the same captain and coach it had before.",
+    "A sleeping team remembers its score and the pennants it had won before falling asleep.",
+    "Waking from hibernation never rings the brass bell nor calls the spectators back.",
+    "The referee paints the lines of the field white on the first snowy morning.",
+)
+
+
+def _sleep_rules(rules: tuple[str, ...]) -> str:
+    return BASE + (
+        f"\n3. Leagues\n\n300. Rounds\n\n{_ROUNDS}301. Hibernation\n\n301.1. {_SLEEP_KEPT}\n\n"
+        + "".join(f"301.{k}. {t}\n\n" for k, t in enumerate(rules, 2))
+    )
+
+
+def test_free_rule_restating_several_free_siblings_merges_them() -> None:
+    # The new edition says in one rule, in new words, what three removed siblings said
+    # (captain, score, bell): each brings words no other sibling has, so all three are
+    # its sources; the unrelated sibling stays removed. A rule sharing words of its own
+    # with only two siblings, or written fresh, merges nothing.
+    old = _sleep_rules(_SLEEP_OLD)
+    restated = (
+        "Hibernation isn't a departure: the team wakes with its captain and coach, its score "
+        "and pennants intact, and no brass bell rings for the spectators."
+    )
+    fresh = "During hibernation the team trains indoors under the eye of its physician."
+    assert _restated_merges(old, _sleep_rules((restated, fresh))) == {
+        "301.2": ["301.2", "301.3", "301.4"]
+    }
+    two = (
+        "Hibernation isn't a departure: the team wakes with its captain and coach, its score "
+        "and pennants intact."
+    )
+    assert _restated_merges(old, _sleep_rules((two, fresh))) == {}
+    # A cross-reference's title says no content: the bell sibling is no third source.
+    cited = two + ' (See rule 300.1, "Brass Bell and Spectators.")'
+    assert _restated_merges(old, _sleep_rules((cited, fresh))) == {}
+    assert _restated_merges(old, _sleep_rules((fresh,))) == {}
+
+
+def test_phasing_rule_restating_removed_siblings_merges_them_in_the_corpus() -> None:
+    # The 2009 rewrite of phasing says in one new rule that phasing is no zone change,
+    # that counters stay and the phasing doesn't count in a permanent's history: what the
+    # old same-permanent and remembers-its-past rules said (blind answers). The rule on a
+    # phased-out permanent's status shares only a couple of words with two old siblings
+    # apiece: it stays added.
+    a = align(corpus_edition("2009-05-01"), corpus_edition("2009-07-11"))
+    sources = by_new(a, "702.23d").old_ids
+    assert by_new(a, "702.23d").kind == "merged"
+    assert {"502.15f", "502.15h"} <= set(sources)
+    assert by_new(a, "702.23b").kind == "added"
+
+
 def test_emptied_containers_join_their_held_rules_in_the_corpus() -> None:
     # The combat damage rule and the intro of its damage-assignment list became one rule
     # heading the list; the status heading's first rule became the status rule heading its
