@@ -110,16 +110,6 @@ def letter_words(text: str) -> tuple[str, ...]:
     return tuple(_LETTER_RUN.findall(text))
 
 
-#: Every rule number holds a digit: a text without one has no reference to put as ``§``.
-_DIGIT = re.compile(r"\d")
-
-
 def comparison_key(text: str) -> str:
-    """The key texts are matched on: typography made uniform, references as placeholders.
-
-    A text without a digit cites no rule (two thirds of the texts and sentences an
-    alignment keys), so it goes straight to its typography key: no reference look-up
-    and no memo entry of :func:`placeholder_references` for it."""
-    if _DIGIT.search(text) is None:
-        return typography_key(text)
+    """The key texts are matched on: typography made uniform, references as placeholders."""
     return typography_key(placeholder_references(text))

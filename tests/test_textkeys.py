@@ -12,14 +12,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulediff.clauses import edition_texts
-from rulediff.textkeys import (
-    _TYPO_CLASS,
-    comparison_key,
-    letter_words,
-    placeholder_references,
-    typography_key,
-)
+from rulediff.textkeys import _TYPO_CLASS, letter_words, typography_key
 from tests.conftest import corpus_edition
 
 _QUOTE_RUN = re.compile(r"\s*'(?:\s*')*\s*")
@@ -73,24 +66,3 @@ def test_letter_words_of_an_edition_are_the_findall() -> None:
     lowers = [rule.text.lower() for rule in edition.rules]
     assert len(lowers) > 1000
     assert [letter_words(t) for t in lowers] == [tuple(re.findall("[a-z]+", t)) for t in lowers]
-
-
-# --- comparison_key: a text without a digit skips the reference look-up (round 26) ----
-
-
-def test_comparison_key_of_a_digitless_text_is_its_typography_key() -> None:
-    # paraphrased: no rule number, quotes and a dash to normalize
-    text = "A player\u2019s \u201cturn\u201d \u2014 as written here \u2014 ends."
-    assert comparison_key(text) == typography_key(text)
-    assert comparison_key(text) == typography_key(placeholder_references(text))
-    cited = "As rule 702.19b says, see rules 613 and 614."
-    assert comparison_key(cited) == "As rule \u00a7 says, see rules \u00a7 and \u00a7."
-
-
-def test_comparison_key_of_an_edition_is_the_placeholder_form() -> None:
-    edition = corpus_edition("2025-11-14")
-    texts = edition_texts(edition)
-    assert sum(1 for t in texts if not re.search(r"\d", t)) > 1000
-    assert [comparison_key(t) for t in texts] == [
-        typography_key(placeholder_references(t)) for t in texts
-    ]
