@@ -848,8 +848,16 @@ def _draws_line(term: str, lower: str) -> bool:
     ) is not None
 
 
+#: The negations :func:`_denial` begins with: a text holding none of them denies no term.
+_DENIAL_OPENINGS = ("is not", "are not", "be not", "isn't", "aren't", "never be")
+
+
 def _denies(term: str, lower: str) -> bool:
-    """``lower`` says that something is not ``term``."""
+    """``lower`` says that something is not ``term``. The negation is looked for first
+    (most texts have none): the term's regex is compiled only for a text that may deny
+    it (68 compiles in a cold 10-year alignment otherwise)."""
+    if not any(opening in lower for opening in _DENIAL_OPENINGS):
+        return False
     return _denial(term).search(lower) is not None
 
 

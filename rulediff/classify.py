@@ -440,7 +440,25 @@ def _inside(short: str, long: str) -> bool:
     words = short.rstrip(".;:").strip()
     if len(words.split()) < provenance.MIN_UNIT_WORDS or len(words) >= len(long):
         return False
-    return re.search(rf"(?<!\w){re.escape(words)}(?!\w)", long) is not None
+    return _stands_whole(words, long)
+
+
+def _is_word_char(text: str, at: int) -> bool:
+    """``text[at]`` exists and is what a regex's ``\\w`` matches."""
+    return 0 <= at < len(text) and (text[at].isalnum() or text[at] == "_")
+
+
+def _stands_whole(words: str, text: str) -> bool:
+    """``re.search(rf"(?<!\\w){re.escape(words)}(?!\\w)", text)`` found something, by
+    ``str.find``: a regex compiled per sentence cost more than its one search (44 of
+    them in a cold 10-year alignment)."""
+    end = len(words)
+    at = text.find(words)
+    while at >= 0:
+        if not _is_word_char(text, at - 1) and not _is_word_char(text, at + end):
+            return True
+        at = text.find(words, at + 1)
+    return False
 
 
 def _moved_text(

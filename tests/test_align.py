@@ -3955,3 +3955,27 @@ def test_the_equip_quality_variant_goes_to_the_equip_restriction_rule() -> None:
     assert a.match_for_old("702.6c").new_ids == ("702.6c",)
     m = a.match_for_new("702.6e")
     assert m is not None and m.kind == "added", m
+
+
+def test_denial_needs_a_negation_and_is_the_regex_search() -> None:
+    """Round 26: ``_denies`` compiles the term's regex only for a text holding one of the
+    negations the regex opens with; every answer is the regex's."""
+    from rulediff.align import _DEFINES, _denial, _denies
+
+    # paraphrased: "another" and "nothing" hold "not" but are no negation
+    assert not _denies("mana ability", "another mana ability does nothing")
+    assert _denies("mana ability", "that one is not a mana ability")
+    assert _denies("blood token", "those aren't blood tokens")
+    edition = corpus_edition("2025-11-14")
+    lowers = [r.text.lower() for r in edition.rules if r.text]
+    terms = sorted({m.group(1) for t in lowers if (m := _DEFINES.match(t))})
+    assert len(terms) > 20
+    denied = 0
+    for term in terms:
+        first = term.split()[0]
+        for text in lowers:
+            if first in text:
+                expected = _denial(term).search(text) is not None
+                assert _denies(term, text) == expected, (term, text)
+                denied += expected
+    assert denied > 0

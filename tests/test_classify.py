@@ -9,6 +9,8 @@ from __future__ import annotations
 import functools
 import re
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rapidfuzz import fuzz
 
 from rulediff.align import align
@@ -264,3 +266,53 @@ def test_added_turn_based_actions_restate_the_steps_they_point_to() -> None:
         copied = [t for o, n, t in m.moved_text if (o, n) == (step, summary)]
         assert copied and copied[0] in text(summary).text
         assert summary not in {n for _o, n, _t in a.match_for_old(step).moved_text}
+
+
+# --- _inside by str.find, no regex per sentence (round 26: speed) ----------------------
+
+
+def _regex_stands_whole(words: str, text: str) -> bool:
+    """How :func:`rulediff.classify._inside` searched before: a regex per sentence."""
+    return re.search(rf"(?<!\w){re.escape(words)}(?!\w)", text) is not None
+
+
+@settings(max_examples=400)
+@given(
+    st.text(alphabet="ab _.'\u00e9", min_size=1, max_size=4),
+    st.text(alphabet="ab _.'\u00e9", max_size=30),
+)
+def test_stands_whole_is_the_regex_search(words: str, text: str) -> None:
+    from rulediff.classify import _stands_whole
+
+    assert _stands_whole(words, text) == _regex_stands_whole(words, text)
+
+
+def test_stands_whole_of_paraphrased_sentences() -> None:
+    from rulediff.classify import _inside, _stands_whole
+
+    long = "the player who wins draws two cards, then the game goes on."
+    assert _stands_whole("draws two cards", long)
+    assert not _stands_whole("draws two card", long)  # a word cut short
+    assert not _stands_whole("player who", "the xplayer who plays")  # a word char before
+    assert _stands_whole("player who", "the xplayer who plays, the player who")  # a later one
+    assert _inside("the player who wins draws two cards.", "if " + long)
+    assert not _inside("game goes on.", long)  # fewer words than a linked unit has
+
+
+def test_stands_whole_over_the_sentences_of_an_edition() -> None:
+    from rulediff.classify import _stands_whole
+
+    edition = corpus_edition("2025-11-14")
+    rules = [r for r in edition.rules if r.text]
+    asked = 0
+    for before, rule in zip(rules, rules[1:], strict=False):
+        key = units(0, rule.text)[0].key
+        for u in units(0, before.text) + units(0, rule.text):
+            words = u.key.rstrip(".;:").strip()
+            if words:
+                asked += 1
+                assert _stands_whole(words, key) == _regex_stands_whole(words, key), (
+                    rule.id,
+                    u.key,
+                )
+    assert asked > 5000
