@@ -3474,6 +3474,102 @@ def _join_restated_siblings(
             in_merges.update(sources)
 
 
+#: The free rule holding the words a counterpart dropped says the sentence at least this
+#: closely in letters (``fuzz.ratio``): below, it only reuses some of its words.
+DROPPED_WORDS_SAID = 60.0
+
+
+def _add_pieces_holding_dropped_words(
+    p: _Pairing, prov: _Provenance, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """A sentence of an old rule its counterpart says all but a few words of, said whole
+    by one free rule beside the counterpart: the words the counterpart dropped name the
+    case that free rule is written for (the rule split into one rule per case).
+
+    :func:`_add_reworded_surplus_pieces` refuses such a sentence, since the counterpart
+    holds most of its words; what decides here is the rest. The free rule holds nearly
+    all the sentence's rare-word mass (:data:`REWORDED_SURPLUS_HELD`) and every word the
+    counterpart lacks, no other free rule beside holds any of those words, and the free
+    rule says the sentence more closely in letters than the counterpart and any other
+    free rule there. The refusals of :func:`_add_reworded_surplus_pieces` hold too.
+    """
+    _old_side, _new_side, _index, idf = rescue._weights(p)
+    unknown = max(idf.values(), default=1.0)
+
+    def mass(stems: frozenset[str]) -> float:
+        return sum(idf.get(w, unknown) for w in stems)
+
+    in_splits, in_merges = _grouped(splits, merges)
+    free_olds = [
+        k
+        for k, n in enumerate(p.old)
+        if p.o2n[k] < 0 and not n.heading and k not in splits and k not in in_merges
+    ]
+    stock = prov.common | {key for key, owners in prov.old_holders.items() if len(owners) > 1}
+    new_units: list[provenance.Unit] | None = None
+    added: dict[int, set[int]] = {}
+    for i, node in enumerate(p.old):
+        if node.heading or i in in_merges:
+            continue
+        group = splits.get(i) or ([p.o2n[i]] if p.o2n[i] >= 0 else [])
+        if not group or any(g in merges for g in group):
+            continue
+        free = [
+            x
+            for x in sorted(_family_of(p, group))
+            if not p.new[x].heading and _free_new(p, x, in_splits, merges)
+        ]
+        if not free:
+            continue
+        kept = [key for g in group for key in _unit_keys(p.new, g, None)]
+        kept_stems = frozenset().union(*(rescue._stems(p.new[g].lower) for g in group))
+        for key in _unit_keys(p.old, i, p.swept):
+            said_kept = _closest(key, kept)
+            if key in stock or said_kept >= WEAK_FUZZY:
+                continue
+            stems = rescue._stems(key)
+            dropped = stems - kept_stems
+            total = mass(stems)
+            if len(stems) < REWORDED_SURPLUS_STEMS or not total or not dropped:
+                continue
+            holders = [x for x in free if dropped & rescue._stems(p.new[x].lower)]
+            if len(holders) != 1:
+                continue  # none, or the dropped words are said by several: no one case
+            (x,) = holders
+            found = stems & rescue._stems(p.new[x].lower)
+            if not dropped <= found or mass(found) < REWORDED_SURPLUS_HELD * total:
+                continue
+            said = _closest(key, _unit_keys(p.new, x, None))
+            if said < DROPPED_WORDS_SAID or said <= said_kept:
+                continue  # it reuses the words; the counterpart says it as closely
+            if any(_closest(key, _unit_keys(p.new, y, None)) >= said for y in free if y != x):
+                continue  # another free rule says it as closely in letters
+            if _NEGATION.search(key) and not _NEGATION.search(p.new[x].lower):
+                continue
+            if _says_nothing_more(p, i, x, group):
+                continue
+            if any(
+                mass(found & rescue._stems(p.old[k].lower)) >= REWORDED_SURPLUS_HELD * total
+                for k in free_olds
+                if p.old[k].parent == node.parent or _in_place(p, k, x)
+            ):
+                continue  # a free old rule beside says it too: maybe its counterpart
+            if _for_subject_old_lacks(p, i, x):
+                continue
+            if new_units is None:
+                new_units = [u for j, n in enumerate(p.new) for u in provenance.units(j, n.text)]
+            if any(
+                u.owner != x
+                and len(u.key) >= len(key)
+                and fuzz.partial_ratio(key, u.key) >= REWORDED_SURPLUS_KEPT
+                for u in new_units
+            ):
+                continue  # kept nearly word for word inside another new rule: it went there
+            added.setdefault(i, set()).add(x)
+    claimed = Counter(x for found in added.values() for x in found)
+    _add_unshared_pieces(p, added, claimed, splits, in_splits)
+
+
 def _free_new(p: _Pairing, j: int, in_splits: set[int], merges: dict[int, list[int]]) -> bool:
     """New ``j`` is matched to nothing, and is no piece of a split nor a merge."""
     return p.n2o[j] < 0 and j not in in_splits and j not in merges
@@ -4985,6 +5081,7 @@ def align(old: Edition, new: Edition, *, use_cache: bool = True) -> Alignment:
     _add_twin_pieces(rules, splits, merges)
     _pair_subrules_kept_in_order(rules, splits, merges)
     _join_restated_siblings(rules, splits, merges)
+    _add_pieces_holding_dropped_words(rules, prov, splits, merges)
     _drop_foreign_sources(rules, merges)
     _join_parallel_twins(rules, splits, merges)
     held_before_containers = _join_emptied_containers(rules, splits, merges)
