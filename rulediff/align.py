@@ -1782,12 +1782,7 @@ def _match_siblings_by_words(p: _Pairing, sweeps: Iterable[tuple[str, str]]) -> 
                     options_of_new[j].append((share, i))
 
     def clear_best(options: list[tuple[float, int]], margin: float) -> int | None:
-        ranked = sorted(options, key=lambda t: (-t[0], t[1]))
-        if not ranked or ranked[0][0] < SIBLING_WORDS:
-            return None
-        if len(ranked) > 1 and ranked[1][0] > ranked[0][0] - margin:
-            return None
-        return ranked[0][1]
+        return rescue.clear_best(options, SIBLING_WORDS, margin)
 
     for i, options in sorted(options_of_old.items()):
         # Clearly ahead of the other free rules there, or at least each other's best
@@ -3392,12 +3387,7 @@ def _pair_subrules_kept_in_order(
             options_of_new[x].append((share, i))
 
     def clear_best(options: list[tuple[float, int]]) -> int | None:
-        ranked = sorted(options, key=lambda t: (-t[0], t[1]))
-        if not ranked or ranked[0][0] < KEPT_IN_ORDER_SHARE:
-            return None
-        if len(ranked) > 1 and ranked[1][0] > ranked[0][0] - KEPT_IN_ORDER_LEAD:
-            return None
-        return ranked[0][1]
+        return rescue.clear_best(options, KEPT_IN_ORDER_SHARE, KEPT_IN_ORDER_LEAD)
 
     for i, options in sorted(options_of_old.items()):
         j = clear_best(options)

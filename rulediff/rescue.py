@@ -2012,15 +2012,6 @@ def pair_slot_rule_it_holds(
         total = new.mass[j]
         return sum(idf[w] for w in new.stems[j] & old.stems[i]) / total if total else 0.0
 
-    def most_held(scored: list[tuple[float, int]]) -> int | None:
-        """The one clearly most held, at ``SLOT_HELD`` at least."""
-        ranked = sorted(scored, key=lambda t: (-t[0], t[1]))
-        if not ranked or ranked[0][0] < SLOT_HELD:
-            return None
-        if len(ranked) > 1 and ranked[1][0] > ranked[0][0] - SLOT_LEAD:
-            return None
-        return ranked[0][1]
-
     pairs = []
     for parent_id, kids_o in p.old_children.items():
         parent = p.old_by_place.get(parent_id) if parent_id is not None else None
@@ -2036,7 +2027,7 @@ def pair_slot_rule_it_holds(
                     for j in _between(kids_o, kids_n, po, targets_of)
                     if not p.new[j].heading and not sources_of.get(j) and len(new.stems[j]) >= 3
                 ]
-                j = most_held([(held(i, j), j) for j in slot])
+                j = clear_best([(held(i, j), j) for j in slot], SLOT_HELD, SLOT_LEAD)
                 if j is None:
                     continue
                 back = [
@@ -2044,7 +2035,7 @@ def pair_slot_rule_it_holds(
                     for a in _between(kids_n, kids_o, kids_n.index(j), sources_of)
                     if not p.old[a].heading and not targets_of.get(a)
                 ]
-                if most_held([(held(a, j), a) for a in back]) != i:
+                if clear_best([(held(a, j), a) for a in back], SLOT_HELD, SLOT_LEAD) != i:
                     continue
                 pairs.append((i, j))
     for i, j in pairs:
@@ -2061,6 +2052,18 @@ def _closer_once_swept(p: _Pairing, i: int, j: int) -> float:
     """How close new ``j`` is to old ``i`` with the pair's recurring wording changes
     applied to ``i`` (a renamed zone read by its new name)."""
     return fuzz.ratio(provenance.apply_sweeps(p.old[i].lower, p.sweeps), p.new[j].lower)
+
+
+def clear_best(options: Sequence[tuple[float, int]], floor: float, margin: float) -> int | None:
+    """The option scored at least ``floor`` and ahead of every other by more than
+    ``margin`` (ties go to the lower index), else None: a pass links only where one
+    candidate clearly wins, never on a near tie."""
+    ranked = sorted(options, key=lambda t: (-t[0], t[1]))
+    if not ranked or ranked[0][0] < floor:
+        return None
+    if len(ranked) > 1 and ranked[1][0] > ranked[0][0] - margin:
+        return None
+    return ranked[0][1]
 
 
 def _between(

@@ -3676,23 +3676,23 @@ def test_a_twin_linked_to_a_rule_naming_its_subject_stays_there_in_the_corpus() 
     assert by_new(a, "711.1a").old_ids == ("711.1a",)
 
 
-def _emptied_container_merges(old: str, new: str) -> dict[str, list[str]]:
-    """The merges :func:`_join_emptied_containers` makes once rules and headings are
-    matched (the step run by itself, as the twins' step above)."""
-    from rulediff.align import (
-        _join_emptied_containers,
-        _match_headings,
-        _match_rules,
-        _Pairing,
-        _rule_nodes,
-    )
+def _merges_made_by(step, old: str, new: str) -> dict[str, list[str]]:
+    """The merges a late joining step (``step(p, splits, merges)``) makes once rules and
+    headings are matched: the step run by itself, as the twins' step above."""
+    from rulediff.align import _match_headings, _match_rules, _Pairing, _rule_nodes
 
     p = _Pairing(_rule_nodes(edition(old)), _rule_nodes(edition(new)))
     _match_rules(p)
     _match_headings(p)
     merges: dict[int, list[int]] = {}
-    _join_emptied_containers(p, {}, merges)
+    step(p, {}, merges)
     return {p.new[j].id: [p.old[i].id for i in group] for j, group in merges.items()}
+
+
+def _emptied_container_merges(old: str, new: str) -> dict[str, list[str]]:
+    from rulediff.align import _join_emptied_containers
+
+    return _merges_made_by(_join_emptied_containers, old, new)
 
 
 _ROUND = (
@@ -3760,22 +3760,9 @@ def test_heading_joins_the_held_rule_naming_it_not_a_broader_heading() -> None:
 
 
 def _restated_merges(old: str, new: str) -> dict[str, list[str]]:
-    """The merges :func:`_join_restated_siblings` makes once rules and headings are
-    matched (the step run by itself, as the twins' step above)."""
-    from rulediff.align import (
-        _join_restated_siblings,
-        _match_headings,
-        _match_rules,
-        _Pairing,
-        _rule_nodes,
-    )
+    from rulediff.align import _join_restated_siblings
 
-    p = _Pairing(_rule_nodes(edition(old)), _rule_nodes(edition(new)))
-    _match_rules(p)
-    _match_headings(p)
-    merges: dict[int, list[int]] = {}
-    _join_restated_siblings(p, {}, merges)
-    return {p.new[j].id: [p.old[i].id for i in group] for j, group in merges.items()}
+    return _merges_made_by(_join_restated_siblings, old, new)
 
 
 _SLEEP_KEPT = "Hibernation is a rule of the winter league that sends a tired team off the field."
