@@ -3203,6 +3203,40 @@ def _add_reworded_surplus_pieces(
     :func:`_add_surplus_pieces` (a copy for another subject, a new subject's rule, a
     rule two old rules would claim).
     """
+
+    def pick(key, stems, total, said_kept, free, kept_stems, mass) -> int | None:
+        if mass(stems & kept_stems) > REWORDED_SURPLUS_ELSEWHERE * total:
+            return None
+        held = sorted(
+            ((mass(stems & rescue._stems(p.new[x].lower)) / total, x) for x in free),
+            key=lambda t: (-t[0], t[1]),
+        )
+        share, x = held[0]
+        if share < REWORDED_SURPLUS_HELD:
+            return None
+        if len(held) > 1 and held[1][0] > REWORDED_SURPLUS_ELSEWHERE:
+            return None  # another free rule beside says much of it too
+        return x
+
+    _add_sentence_pieces(p, prov, splits, merges, pick)
+
+
+def _add_sentence_pieces(
+    p: _Pairing,
+    prov: _Provenance,
+    splits: dict[int, list[int]],
+    merges: dict[int, list[int]],
+    pick: Callable[..., int | None],
+) -> None:
+    """The walk both reworded-piece steps share: each sentence of a matched or split old
+    rule that its counterpart does not say in letters (:data:`WEAK_FUZZY`) and that is no
+    stock sentence, with enough content stems, is offered to ``pick`` (``key, stems,
+    total, said_kept, free, kept_stems, mass``) with the free rules beside the
+    counterpart. The free rule picked becomes one more piece unless a common refusal
+    holds: a denial the free rule does not repeat, a rule saying nothing more, a free old
+    rule beside that holds it as well, a new subject's rule, or the sentence kept nearly
+    word for word inside another new rule.
+    """
     _old_side, _new_side, _index, idf = rescue._weights(p)
     unknown = max(idf.values(), default=1.0)
 
@@ -3234,23 +3268,18 @@ def _add_reworded_surplus_pieces(
         kept = [key for g in group for key in _unit_keys(p.new, g, None)]
         kept_stems = frozenset().union(*(rescue._stems(p.new[g].lower) for g in group))
         for key in _unit_keys(p.old, i, p.swept):
-            if key in stock or _closest(key, kept) >= WEAK_FUZZY:
+            if key in stock:
+                continue
+            said_kept = _closest(key, kept)
+            if said_kept >= WEAK_FUZZY:
                 continue
             stems = rescue._stems(key)
             total = mass(stems)
             if len(stems) < REWORDED_SURPLUS_STEMS or not total:
                 continue
-            if mass(stems & kept_stems) > REWORDED_SURPLUS_ELSEWHERE * total:
+            x = pick(key, stems, total, said_kept, free, kept_stems, mass)
+            if x is None:
                 continue
-            held = sorted(
-                ((mass(stems & rescue._stems(p.new[x].lower)) / total, x) for x in free),
-                key=lambda t: (-t[0], t[1]),
-            )
-            share, x = held[0]
-            if share < REWORDED_SURPLUS_HELD:
-                continue
-            if len(held) > 1 and held[1][0] > REWORDED_SURPLUS_ELSEWHERE:
-                continue  # another free rule beside says much of it too
             if _NEGATION.search(key) and not _NEGATION.search(p.new[x].lower):
                 continue  # the sentence denies; the free rule does not
             if _says_nothing_more(p, i, x, group):
@@ -3483,81 +3512,26 @@ def _add_pieces_holding_dropped_words(
     rule says the sentence more closely in letters than the counterpart and any other
     free rule there. The refusals of :func:`_add_reworded_surplus_pieces` hold too.
     """
-    _old_side, _new_side, _index, idf = rescue._weights(p)
-    unknown = max(idf.values(), default=1.0)
 
-    def mass(stems: frozenset[str]) -> float:
-        return sum(idf.get(w, unknown) for w in stems)
+    def pick(key, stems, total, said_kept, free, kept_stems, mass) -> int | None:
+        dropped = stems - kept_stems
+        if not dropped:
+            return None
+        holders = [x for x in free if dropped & rescue._stems(p.new[x].lower)]
+        if len(holders) != 1:
+            return None  # none, or the dropped words are said by several: no one case
+        (x,) = holders
+        found = stems & rescue._stems(p.new[x].lower)
+        if not dropped <= found or mass(found) < REWORDED_SURPLUS_HELD * total:
+            return None
+        said = _closest(key, _unit_keys(p.new, x, None))
+        if said < DROPPED_WORDS_SAID or said <= said_kept:
+            return None  # it reuses the words; the counterpart says it as closely
+        if any(_closest(key, _unit_keys(p.new, y, None)) >= said for y in free if y != x):
+            return None  # another free rule says it as closely in letters
+        return x
 
-    in_splits, in_merges = _grouped(splits, merges)
-    free_olds = [
-        k
-        for k, n in enumerate(p.old)
-        if p.o2n[k] < 0 and not n.heading and k not in splits and k not in in_merges
-    ]
-    stock = prov.common | {key for key, owners in prov.old_holders.items() if len(owners) > 1}
-    new_units: list[provenance.Unit] | None = None
-    added: dict[int, set[int]] = {}
-    for i, node in enumerate(p.old):
-        if node.heading or i in in_merges:
-            continue
-        group = splits.get(i) or ([p.o2n[i]] if p.o2n[i] >= 0 else [])
-        if not group or any(g in merges for g in group):
-            continue
-        free = [
-            x
-            for x in sorted(_family_of(p, group))
-            if not p.new[x].heading and _free_new(p, x, in_splits, merges)
-        ]
-        if not free:
-            continue
-        kept = [key for g in group for key in _unit_keys(p.new, g, None)]
-        kept_stems = frozenset().union(*(rescue._stems(p.new[g].lower) for g in group))
-        for key in _unit_keys(p.old, i, p.swept):
-            said_kept = _closest(key, kept)
-            if key in stock or said_kept >= WEAK_FUZZY:
-                continue
-            stems = rescue._stems(key)
-            dropped = stems - kept_stems
-            total = mass(stems)
-            if len(stems) < REWORDED_SURPLUS_STEMS or not total or not dropped:
-                continue
-            holders = [x for x in free if dropped & rescue._stems(p.new[x].lower)]
-            if len(holders) != 1:
-                continue  # none, or the dropped words are said by several: no one case
-            (x,) = holders
-            found = stems & rescue._stems(p.new[x].lower)
-            if not dropped <= found or mass(found) < REWORDED_SURPLUS_HELD * total:
-                continue
-            said = _closest(key, _unit_keys(p.new, x, None))
-            if said < DROPPED_WORDS_SAID or said <= said_kept:
-                continue  # it reuses the words; the counterpart says it as closely
-            if any(_closest(key, _unit_keys(p.new, y, None)) >= said for y in free if y != x):
-                continue  # another free rule says it as closely in letters
-            if _NEGATION.search(key) and not _NEGATION.search(p.new[x].lower):
-                continue
-            if _says_nothing_more(p, i, x, group):
-                continue
-            if any(
-                mass(found & rescue._stems(p.old[k].lower)) >= REWORDED_SURPLUS_HELD * total
-                for k in free_olds
-                if p.old[k].parent == node.parent or _in_place(p, k, x)
-            ):
-                continue  # a free old rule beside says it too: maybe its counterpart
-            if _for_subject_old_lacks(p, i, x):
-                continue
-            if new_units is None:
-                new_units = [u for j, n in enumerate(p.new) for u in provenance.units(j, n.text)]
-            if any(
-                u.owner != x
-                and len(u.key) >= len(key)
-                and fuzz.partial_ratio(key, u.key) >= REWORDED_SURPLUS_KEPT
-                for u in new_units
-            ):
-                continue  # kept nearly word for word inside another new rule: it went there
-            added.setdefault(i, set()).add(x)
-    claimed = Counter(x for found in added.values() for x in found)
-    _add_unshared_pieces(p, added, claimed, splits, in_splits)
+    _add_sentence_pieces(p, prov, splits, merges, pick)
 
 
 def _free_new(p: _Pairing, j: int, in_splits: set[int], merges: dict[int, list[int]]) -> bool:
