@@ -4357,12 +4357,36 @@ def _find_splits(p: _Pairing) -> dict[int, list[int]]:
         j = p.o2n[i]
         if j < 0:
             continue
-        kept = [k for k in group if k == j or not _reused_for_new_subject(p, i, j, k, set(), {})]
+        kept = [
+            k
+            for k in group
+            if k == j
+            or not (_reused_for_new_subject(p, i, j, k, set(), {}) or _restates_match(p, i, j, k))
+        ]
         if len(kept) < 2:
             del splits[i]
         else:
             splits[i] = kept
     return splits
+
+
+def _restates_match(p: _Pairing, i: int, j: int, k: int) -> bool:
+    """Piece ``k`` says nothing of old ``i`` that ``i``'s match ``j`` does not: no word of
+    ``i`` that ``j`` lacks, and each sentence of ``k`` echoes an old sentence that ``j``
+    keeps at least as closely. Such a piece is ``j``'s sentence written again with a word
+    changed (the converse: "a player may lose" beside "a player may win"), new content
+    that only looks like a piece for sharing the frame."""
+    if _own_words(p.new[k], (p.new[j],)) & _words(p.old[i].lower):
+        return False
+    old_sentences = _plain_sentences(p.old[i].lower)
+    kept = _plain_sentences(p.new[j].lower)
+    if not old_sentences or not kept:
+        return False
+    for sentence in _plain_sentences(p.new[k].lower):
+        echoed = max(old_sentences, key=lambda o: fuzz.ratio(sentence, o))
+        if max(fuzz.ratio(echoed, t) for t in kept) < fuzz.ratio(sentence, echoed):
+            return False
+    return True
 
 
 #: A runner-up left unmatched that is this close to the old text is a copy of it.

@@ -3966,3 +3966,50 @@ def test_denial_needs_a_negation_and_is_the_regex_search() -> None:
                 assert _denies(term, text) == expected, (term, text)
                 denied += expected
     assert denied > 0
+
+
+def test_piece_that_only_restates_the_match_is_no_piece_of_a_split() -> None:
+    # Old: a rule that a card may award the win (with a pointer aside). New: the same rule
+    # without the aside, plus its converse (a card may award the loss) as a free rule. The
+    # converse shares the old frame but says nothing of the old rule the match does not.
+    from rulediff.align import _match_rules, _restates_match, _rule_nodes
+
+    win = "100.2d A card may declare that a player wins the game."
+    lose = "100.2e A card may declare that a player loses the game."
+    aside = "(With many players at the table, the game may go on; see rule 100.2a.)"
+    old = BASE.replace("100.3. The player", f"{win} {aside}\n\n100.3. The player")
+    new = BASE.replace("100.3. The player", f"{win}\n\n{lose}\n\n100.3. The player")
+    p = _Pairing(_rule_nodes(edition(old)), _rule_nodes(edition(new)))
+    _match_rules(p)
+    i, j, k = p.old_by_place["100.2d"], p.new_by_place["100.2d"], p.new_by_place["100.2e"]
+    assert p.o2n[i] == j
+    assert _restates_match(p, i, j, k)
+    # A piece that keeps an old sentence the match lost is a piece.
+    both = f"{win} A judge records it."
+    old2 = BASE.replace("100.3. The player", f"{both}\n\n100.3. The player")
+    new2 = BASE.replace(
+        "100.3. The player", f"{win}\n\n100.2e A judge records it.\n\n100.3. The player"
+    )
+    q = _Pairing(_rule_nodes(edition(old2)), _rule_nodes(edition(new2)))
+    _match_rules(q)
+    i, j, k = q.old_by_place["100.2d"], q.new_by_place["100.2d"], q.new_by_place["100.2e"]
+    assert not _restates_match(q, i, j, k)
+    # End to end (without the guard the converse joins a split: the pair reads closer to
+    # the old text with its aside than the match alone): the converse is added.
+    a = align(edition(old), edition(new))
+    assert by_old(a, "100.2d").new_ids == ("100.2d",)
+    assert by_new(a, "100.2e").kind == "added"
+
+
+def test_converse_of_a_rule_is_no_piece_of_its_split_in_the_corpus() -> None:
+    # The old rule that an effect may make a player win is kept (less its aside) under the
+    # ways to win; the new rule that an effect may make a player lose differs from it by
+    # one word and is new content, not a piece of the old rule.
+    old, new = corpus_edition("2009-02-01"), corpus_edition("2022-10-07")
+    kept, converse = new.rule("104.2b").text.split(), new.rule("104.3e").text.split()
+    assert len(kept) == len(converse)
+    assert sum(a != b for a, b in zip(kept, converse, strict=True)) == 1
+    assert old.rule("102.2b").text.startswith(new.rule("104.2b").text)
+    a = align(old, new)
+    assert by_old(a, "102.2b").new_ids == ("104.2b",)
+    assert by_new(a, "104.3e").kind == "added"
