@@ -51,6 +51,7 @@ from __future__ import annotations
 import bisect
 import functools
 import heapq
+import itertools
 import logging
 import re
 from collections import Counter, defaultdict
@@ -2787,7 +2788,10 @@ def _follow_reworded_sentences_into_taken_rules(
             new_stems = _sentence_stems(new_unit.key)
             if new_unit.points_elsewhere or len(new_stems) < provenance.MIN_UNIT_WORDS:
                 continue
-            if any(fuzz.ratio(new_unit.key, key) >= provenance.REWORDED_SIMILARITY for key in said):
+            reworded = provenance.REWORDED_SIMILARITY
+            if any(
+                fuzz.ratio(new_unit.key, key, score_cutoff=reworded) >= reworded for key in said
+            ):
                 continue  # its sources say it
             for i in free:
                 for unit, stems in units_of_old(i):
@@ -3072,7 +3076,10 @@ def _unit_keys(nodes: Sequence[_Node], k: int, swept: Callable[[str], str] | Non
 
 
 def _closest(key: str, keys: Iterable[str]) -> float:
-    return max((fuzz.ratio(key, k) for k in keys), default=0.0)
+    """The highest ``fuzz.ratio`` of ``key`` to any of ``keys`` (0 for none); one
+    ``extractOne`` call prepares ``key`` once instead of once per comparison."""
+    best = process.extractOne(key, keys, scorer=fuzz.ratio)
+    return 0.0 if best is None else best[1]
 
 
 def _loses_a_word_of_short_sentence(key: str, other: str) -> bool:
@@ -3708,8 +3715,9 @@ def _follow_statements(
                         keys.append(key)
             index = (owners, keys)
         owners, keys = index
-        rivals = process.extract(
-            statement, keys, scorer=fuzz.ratio, limit=None, score_cutoff=score - STATEMENT_LEAD
+        # read lazily: the first rival owned by another rule settles it
+        rivals = process.extract_iter(
+            statement, keys, scorer=fuzz.ratio, score_cutoff=score - STATEMENT_LEAD
         )
         if any(owners[k] != j for _key, _score, k in rivals):
             continue
@@ -4202,26 +4210,32 @@ def _join_parallel_twins(
     # texts this close differ in length by at most a third: read only those
     by_length = sorted((len(node.lower), k) for k, node in enumerate(p.old) if not node.heading)
     lengths = [length for length, _k in by_length]
+    # texts in the same order, so a window is one slice, not a list built per rule
+    texts_by_length = [texts[k] for _length, k in by_length]
     shortest = PARALLEL_FRAME_SIMILARITY / (200.0 - PARALLEL_FRAME_SIMILARITY)
     for i in loose:
         node, held = p.old[i], p.o2n[i]
         size = len(node.lower)
-        window = by_length[
-            bisect.bisect_left(lengths, size * shortest) : bisect.bisect_right(
-                lengths, size / shortest
+        low = bisect.bisect_left(lengths, size * shortest)
+        high = bisect.bisect_right(lengths, size / shortest)
+        # only "one twin or not" matters: the search stops at the second twin found
+        twins = list(
+            itertools.islice(
+                (
+                    k
+                    for _text, _score, m in process.extract_iter(
+                        node.lower,
+                        texts_by_length[low:high],
+                        scorer=fuzz.ratio,
+                        score_cutoff=PARALLEL_FRAME_SIMILARITY,
+                    )
+                    if (k := by_length[low + m][1]) != i
+                    and fuzz.token_set_ratio(node.lower, p.old[k].lower)
+                    >= PARALLEL_FRAME_SIMILARITY
+                ),
+                2,
             )
-        ]
-        twins = [
-            k
-            for _text, _score, m in process.extract_iter(
-                node.lower,
-                [texts[k] for _length, k in window],
-                scorer=fuzz.ratio,
-                score_cutoff=PARALLEL_FRAME_SIMILARITY,
-            )
-            if (k := window[m][1]) != i
-            and fuzz.token_set_ratio(node.lower, p.old[k].lower) >= PARALLEL_FRAME_SIMILARITY
-        ]
+        )
         if len(twins) != 1:
             continue  # a run of many parallel rules (steps, keywords): each has its own
         (k,) = twins

@@ -406,7 +406,9 @@ class _Stays:
                 theirs = (u.key, provenance.apply_sweeps(u.key, self.sweeps)) if old else (u.key,)
                 for a in keys:
                     for b in theirs:
-                        if fuzz.ratio(a, b) >= floor or _inside(*((b, a) if old else (a, b))):
+                        if fuzz.ratio(a, b, score_cutoff=floor) >= floor or _inside(
+                            *((b, a) if old else (a, b))
+                        ):
                             return True
         return False
 
@@ -633,7 +635,7 @@ def _restates(new_key: str, other_key: str) -> bool:
     the other's words, the other's ordinal opening aside ("at the start of the draw
     step, the active player draws a card" says "first, the active player draws a
     card")."""
-    if fuzz.ratio(new_key, other_key) >= _RESTATES:
+    if fuzz.ratio(new_key, other_key, score_cutoff=_RESTATES) >= _RESTATES:
         return True
     whole = other_key.rstrip(".;:").strip()
     if 2 * len(other_key) >= len(new_key) and whole in new_key and _inside(other_key, new_key):
@@ -642,7 +644,7 @@ def _restates(new_key: str, other_key: str) -> bool:
     return (
         bool(sep)
         and len(rest.split()) >= provenance.MIN_UNIT_WORDS
-        and fuzz.ratio(rest, _without_ordinal(other_key)) >= _RESTATES
+        and fuzz.ratio(rest, _without_ordinal(other_key), score_cutoff=_RESTATES) >= _RESTATES
     )
 
 

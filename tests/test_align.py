@@ -4013,3 +4013,24 @@ def test_converse_of_a_rule_is_no_piece_of_its_split_in_the_corpus() -> None:
     a = align(old, new)
     assert by_old(a, "102.2b").new_ids == ("104.2b",)
     assert by_new(a, "104.3e").kind == "added"
+
+
+def test_closest_is_the_highest_ratio_of_any_key() -> None:
+    """Round 27: ``_closest`` asks rapidfuzz once (``extractOne``) for the best ratio;
+    the answer is the plain maximum of ``fuzz.ratio`` over the keys, 0 for none."""
+    from rapidfuzz import fuzz
+
+    from rulediff import provenance
+    from rulediff.align import _closest
+
+    # paraphrased sentences
+    keys = ["a player draws two cards", "each opponent loses one life", "draw a card"]
+    assert _closest("a player draws a card", []) == 0.0
+    assert _closest("a player draws a card", keys) == max(
+        fuzz.ratio("a player draws a card", k) for k in keys
+    )
+    edition = corpus_edition("2025-11-14")
+    corpus_keys = [k for r in edition.rules[:400] if r.text for k in provenance.unit_keys(r.text)]
+    assert len(corpus_keys) > 100
+    for key in corpus_keys[::37]:
+        assert _closest(key, corpus_keys) == max(fuzz.ratio(key, k) for k in corpus_keys)
