@@ -3435,6 +3435,80 @@ def _pair_subrules_kept_in_order(
             p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "structure")
 
 
+#: A free old rule and a free new rule that open on the same run of at least this many
+#: words ...
+SHARED_OPENING_WORDS = 5
+#: ... at least this many of them content words ...
+SHARED_OPENING_CONTENT = 3
+#: ... one of which stands in at most this many rules of each edition (a subject of its own).
+SHARED_OPENING_RARE = 5
+
+
+def _pair_by_shared_opening(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """A free old rule and a free new rule that open on the same long subject phrase,
+    said by no other rule of either edition, are one rule rewritten.
+
+    A rule's opening names what it is about ("the illustration credit for a card"); a
+    rewrite that moved the rule to a new section and replaced the rest of its sentence
+    keeps that subject, while the whole-text scores fall below every threshold. The
+    shared leading words (the pair's recurring wording changes applied to the old text)
+    must be ``SHARED_OPENING_WORDS`` long with ``SHARED_OPENING_CONTENT`` content words,
+    and the phrase must stand in that one old rule and that one new rule only (a stock
+    opening, "if a player would ...", stands in many). A unique phrase of common words
+    is still no subject ("in a multiplayer game not using the ..." opens a rule of
+    winning and one of attacking): one of its content words must stand in at most
+    ``SHARED_OPENING_RARE`` rules of each edition. Both are free, neither is a
+    heading, the pair keeps its topic (``same_topic``) and the new rule is not written
+    for a subject the old edition lacks.
+    """
+    in_splits, in_merges = _grouped(splits, merges)
+    lead = SHARED_OPENING_WORDS
+    words = letter_words
+    olds: dict[tuple[str, ...], list[int]] = defaultdict(list)
+    for i, node in enumerate(p.old):
+        if p.o2n[i] >= 0 or node.heading or i in splits or i in in_merges:
+            continue
+        w = words(p.swept(node.lower))
+        if len(w) >= lead:
+            olds[w[:lead]].append(i)
+    if not olds:
+        return
+    candidates: list[tuple[int, int, str]] = []
+    for j, node in enumerate(p.new):
+        if node.heading or not _free_new(p, j, in_splits, merges):
+            continue
+        nw = words(node.lower)
+        for i in olds.get(nw[:lead], ()):
+            ow = words(p.swept(p.old[i].lower))
+            n = 0
+            while n < min(len(ow), len(nw)) and ow[n] == nw[n]:
+                n += 1
+            phrase = ow[:n]
+            if len(_content_words(" ".join(phrase))) < SHARED_OPENING_CONTENT:
+                continue
+            candidates.append((i, j, " " + " ".join(phrase) + " "))
+    if not candidates:
+        return
+    old_texts = [" " + " ".join(words(p.swept(n.lower))) + " " for n in p.old]
+    new_texts = [" " + " ".join(words(n.lower)) + " " for n in p.new]
+    for i, j, phrase in candidates:
+        if sum(phrase in t for t in old_texts) != 1 or sum(phrase in t for t in new_texts) != 1:
+            continue  # a stock opening, or the subject of other rules too
+        if p.o2n[i] >= 0 or p.n2o[j] >= 0:
+            continue
+        if not any(
+            sum(f" {w} " in t for t in old_texts) <= SHARED_OPENING_RARE
+            and sum(f" {w} " in t for t in new_texts) <= SHARED_OPENING_RARE
+            for w in _content_words(phrase)
+        ):
+            continue  # a phrase of common words: a condition or a frame, not a subject
+        if not p.same_topic(i, j) or _for_subject_old_lacks(p, i, j):
+            continue
+        p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "structure")
+
+
 #: A free new rule restates its heading's free old subrules when at least this many of
 #: them each bring it words of their own ...
 RESTATED_SOURCES = 3
@@ -5087,6 +5161,7 @@ def align(old: Edition, new: Edition, *, use_cache: bool = True) -> Alignment:
     _drop_foreign_sources(rules, merges)
     _join_parallel_twins(rules, splits, merges)
     held_before_containers = _join_emptied_containers(rules, splits, merges)
+    _pair_by_shared_opening(rules, splits, merges)
     _withdraw_new_subject_matches(rules, splits)
     _withdraw_crossed_pointers(rules, splits, merges)
     _withdraw_links_under_new_rules(rules, splits, merges)
