@@ -2829,6 +2829,109 @@ def _follow_reworded_sentences_into_taken_rules(
     _join_lone_receivers(p, found, splits, merges, in_merges)
 
 
+#: A free old sentence restated inside a free new rule: the new sentence holds at least
+#: this share of its content stems ...
+FREE_REWORDED_COVER = 0.6
+#: ... and the old sentence at least this share of the new one's.
+FREE_REWORDED_BACK = 0.5
+
+
+def _follow_reworded_sentences_into_free_rules(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """A free old rule whose sentence a free new rule restates in other words, beside
+    new text, is that rule's counterpart.
+
+    A rule rewritten around a sentence it took over (a verb renamed, the case turned into
+    "the same is true for ...", after a new opening) shares too little of its whole text
+    for the fuzzy passes, and its sentence too little wording for the sentence links.
+    Its content stems still tell: a sentence of a free new rule holding
+    ``FREE_REWORDED_COVER`` of a free old sentence's stems (``COVER_OLD_STEMS`` or more),
+    the old sentence holding ``FREE_REWORDED_BACK`` of the new one's, with no other
+    sentence of either edition (kept rules too) within ``COVER_MARGIN`` of either share
+    and neither sentence said twice in its edition. Each side must reach the other only,
+    the new rule must hold ``FREE_REWORDED_COVER`` of the whole old rule's stems (not one
+    sentence of a longer rule whose rest went away), the pair keeps its topic and its
+    name, and the new rule is not written for a subject the old edition lacks.
+    """
+    in_splits, in_merges = _grouped(splits, merges)
+    free_old = [
+        i
+        for i, node in enumerate(p.old)
+        if p.o2n[i] < 0 and not node.heading and i not in splits and i not in in_merges
+    ]
+    free_new = [
+        j
+        for j, node in enumerate(p.new)
+        if p.n2o[j] < 0 and not node.heading and j not in in_splits and j not in merges
+    ]
+    if not free_old or not free_new:
+        return
+
+    def stems_of(nodes: list[_Node], k: int) -> list[tuple[str, frozenset[str]]]:
+        return [
+            (u.key, _sentence_stems(p.swept(u.key) if nodes is p.old else u.key))
+            for u in provenance.units(k, nodes[k].text)
+            if not u.points_elsewhere
+        ]
+
+    olds = {i: [u for u in stems_of(p.old, i) if len(u[1]) >= COVER_OLD_STEMS] for i in free_old}
+    news = {j: stems_of(p.new, j) for j in free_new}
+    found: dict[int, set[int]] = defaultdict(set)
+    reached: dict[int, set[int]] = defaultdict(set)
+    every: tuple[list[tuple[int, frozenset[str]]], list[tuple[int, frozenset[str]]]] | None = None
+    holders: tuple[Counter, Counter] = (Counter(), Counter())
+    new_units = [(j, key, stems) for j, units in news.items() for key, stems in units if stems]
+    posting: dict[str, list[int]] = defaultdict(list)
+    for u, (_j, _key, stems) in enumerate(new_units):
+        for stem in stems:
+            posting[stem].append(u)
+    for i, units in olds.items():
+        for key, stems in units:
+            hits = Counter(u for stem in stems for u in posting.get(stem, ()))
+            for u, count in hits.items():
+                j, new_key, new_stems = new_units[u]
+                cover = count / len(stems)
+                back = count / len(new_stems)
+                if cover < FREE_REWORDED_COVER or back < FREE_REWORDED_BACK:
+                    continue
+                if every is None:
+                    every = ([], [])
+                    for side, nodes in enumerate((p.old, p.new)):
+                        for k, n in enumerate(nodes):
+                            for u_key, w in () if n.heading else stems_of(nodes, k):
+                                holders[side][u_key] += 1
+                                every[side].append((k, w))
+                if holders[0][key] > 1 or holders[1][new_key] > 1:
+                    continue  # a stock sentence says nothing about where a rule went
+                if any(
+                    q != j and len(stems & w) / len(stems) > cover - COVER_MARGIN
+                    for q, w in every[1]
+                ):
+                    continue  # another new sentence holds its words about as well
+                if any(
+                    k != i and len(new_stems & w) / len(new_stems) > back - COVER_MARGIN
+                    for k, w in every[0]
+                ):
+                    continue  # another old sentence says the new one about as well
+                found[i].add(j)
+                reached[j].add(i)
+    for i in sorted(found):
+        if len(found[i]) != 1:
+            continue
+        (j,) = found[i]
+        if reached[j] != {i} or p.o2n[i] >= 0 or p.n2o[j] >= 0:
+            continue
+        mine = frozenset().union(*(w for _k, w in stems_of(p.old, i)))
+        theirs = frozenset().union(*(w for _k, w in news[j]))
+        if len(mine & theirs) < FREE_REWORDED_COVER * len(mine):
+            continue  # one sentence of a longer rule: the rest of it went elsewhere or away
+        if _for_subject_old_lacks(p, i, j):
+            continue
+        if p.same_topic(i, j) and _keeps_its_name(p.old[i], p.new[j]):
+            p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "sentence")
+
+
 #: A stem found in more than this share of an edition's rules is common wording: it
 #: says nothing about where one rule went.
 SLOT_COMMON_SHARE = 0.05
@@ -5149,6 +5252,7 @@ def align(old: Edition, new: Edition, *, use_cache: bool = True) -> Alignment:
     rescue.pair_in_slot(rules, splits, merges)
     # Last of the joins: a rule it takes is no longer a free rival for the rescue passes.
     _follow_reworded_sentences_into_taken_rules(rules, splits, merges)
+    _follow_reworded_sentences_into_free_rules(rules, splits, merges)
     _follow_closed_slots(rules, splits, merges)
     rescue.pair_slot_rule_it_holds(rules, splits, merges)
     _follow_runs_into_taken_rules(rules, splits, merges)

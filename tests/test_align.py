@@ -1306,6 +1306,63 @@ def test_reworded_sentence_of_a_free_sibling_in_a_taken_rule_makes_it_a_merge_so
     assert merges_found(elsewhere, new) == {}
 
 
+def test_reworded_sentence_of_a_free_rule_in_a_free_rule_pairs_them() -> None:
+    # A rule's note was rewritten inside a new rule after a new opening sentence, its
+    # case turned into "the same holds for ...": too little shared wording for the fuzzy
+    # and sentence passes, but the new sentence holds most of the note's content stems and
+    # nothing else in either edition holds them as well. (On a toy edition the rescue
+    # passes find the lone free rules anyway: the step is run by itself.)
+    from rulediff.align import (
+        _follow_reworded_sentences_into_free_rules,
+        _match_rules,
+        _Pairing,
+        _rule_nodes,
+    )
+
+    note = (
+        "100.2d Tokens won from a rival during a duel are stacked beside the pile "
+        "until the duel is completed."
+    )
+    old = BASE.replace("100.3. The player", f"{note}\n\n100.3. The player")
+    told = (
+        "100.4. A pile may never hold more than forty tokens; any token past the fortieth "
+        "is set back in the box at once, and its owner names a rival to take one from "
+        "the box later. The same holds for tokens a player won from a rival in a duel: "
+        "they stay stacked beside that pile until the duel has been completed."
+    )
+    new = BASE.replace("2. Turns", f"{told}\n\n2. Turns")
+
+    def pairs_found(old_text: str, new_text: str) -> dict[str, str]:
+        p = _Pairing(_rule_nodes(edition(old_text)), _rule_nodes(edition(new_text)))
+        _match_rules(p)
+        before = list(p.o2n)
+        _follow_reworded_sentences_into_free_rules(p, {}, {})
+        return {
+            p.old[i].id: p.new[j].id for i, j in enumerate(p.o2n) if j >= 0 and before[i] < 0
+        }
+
+    assert pairs_found(old, new) == {"100.2d": "100.4"}
+    # A second new rule holding the same words leaves the note's home undecided.
+    rest = '201.2. The rest step ends when the active player says "done."'
+    also = (
+        "201.3. Tokens won from a rival in a duel stay stacked beside the pile until the "
+        "duel has been completed."
+    )
+    assert pairs_found(old, new.replace(rest, f"{rest}\n\n{also}")) == {}
+    # A longer old rule whose other sentences the new rule lacks is not that rule.
+    longer = note + " A player who wins three duels in a row may then take one extra turn."
+    assert pairs_found(old.replace(note, longer), new) == {}
+
+
+def test_reworded_sentence_of_a_free_rule_in_a_free_rule_in_the_corpus() -> None:
+    # Where abilities work: the old one-sentence rule (in play, unless said otherwise)
+    # became the new rule's second sentence (on the battlefield, usually), after a new
+    # opening on instants and sorceries and before the list of exceptions.
+    a = align(corpus_edition("2001-07-23"), corpus_edition("2015-03-27"))
+    m = by_old(a, "402.8")
+    assert m.new_ids == ("112.6",), m
+
+
 def test_reworded_sentence_of_a_free_sibling_in_a_taken_rule_in_the_corpus() -> None:
     # Subgames: main-game triggers waited for the subgame's end; the new end-of-subgame
     # rule puts them on the stack then. Evasion: the old section's opening definition
