@@ -4157,3 +4157,56 @@ def test_free_rules_opening_on_one_distinctive_subject_in_the_corpus() -> None:
     assert by_old(b, "800.7").new_ids != ("508.7d",)
     c = aligned("2009-07-11", "2019-08-23")
     assert by_old(c, "702.12c").new_ids != ("700.2d",)
+
+
+_MAP_OLD = (
+    "A two-sided map is laid out with its front side up by default. If a spell or ability "
+    "lays it out \u201cflipped,\u201d it is laid out with its back side up."
+)
+_MAP_STAYS_OLD = (
+    "If a player is told to lay out a sheet that isn\u2019t a two-sided map flipped, that "
+    "sheet stays in its current zone."
+)
+_MAP_NEW = (
+    "A two-sided map laid out from a zone other than the stack is laid out with its front "
+    "side up by default."
+)
+_MAP_FLIPPED_NEW = (
+    "If a spell or ability lays out a folding two-sided map \u201cflipped\u201d or "
+    "\u201cturned,\u201d it is laid out with its back side up. If a player is told to lay "
+    "out a sheet that isn\u2019t a folding two-sided map flipped or turned over, that sheet "
+    "stays in its current zone."
+)
+_MAP_HINGED_NEW = (
+    "If a player is told to lay out a hinged two-sided map whose front isn\u2019t a map, "
+    "that sheet stays in its current zone."
+)
+
+
+def test_a_sentence_kept_near_exact_in_place_beats_a_frame_text_match() -> None:
+    # The rule on a sheet that stays put is now the second sentence of a neighbour, a
+    # word or two longer; a new sibling on another kind of map reuses its frame and is
+    # its closest whole text. The sentence kept near word for word is the rule: the
+    # sibling is new, not a piece of it.
+    head = "\n3. Maps\n\n300. Two-Sided Maps\n\n300.1. Some maps are printed on both sides.\n"
+    turned = "A map is turned over only by an effect."
+    old = BASE + f"{head}\n300.2. {_MAP_OLD}\n\n300.2a {_MAP_STAYS_OLD}\n\n300.3. {turned}\n"
+    new = BASE + (
+        f"{head}\n300.2. {turned}\n\n300.3. {_MAP_NEW}\n\n300.3a {_MAP_FLIPPED_NEW}\n\n"
+        f"300.3b {_MAP_HINGED_NEW}\n"
+    )
+    a = align(edition(old), edition(new))
+    assert by_old(a, "300.2a").new_ids == ("300.3a",)
+    assert by_new(a, "300.3b").kind == "added"
+    assert by_old(a, "300.2").new_ids == ("300.3",)
+
+
+def test_a_sentence_kept_near_exact_in_place_beats_a_frame_text_match_in_the_corpus() -> None:
+    # The rule on a card put onto the battlefield transformed that can't be went into the
+    # second sentence of its neighbour; the next new rule (modal double-faced cards) only
+    # shares its frame. Its closing remark, said by other old rules too, is no evidence.
+    old, new = corpus_edition("2017-04-28"), corpus_edition("2024-09-20")
+    assert fuzz.ratio(old.rule("711.8a").text, new.rule("712.14b").text) < 85
+    a = aligned("2017-04-28", "2024-09-20")
+    assert by_old(a, "711.8a").new_ids == ("712.14a",)
+    assert by_new(a, "712.14b").kind == "added"
