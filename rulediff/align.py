@@ -2224,9 +2224,9 @@ def _kept_near_exact_elsewhere(p: _Pairing, prov: _Provenance, i: int, j0: int) 
     """Every sentence of old ``i`` went near word for word (``NEAR_SIMILARITY``) to one
     other rule standing in its place, each sentence said by no other rule of either
     edition (a closing remark several old rules share aside), while its text match ``j0``
-    is not near-exact: the sentence kept is the
-    rule, the text match a sibling built on the same frame (a rule on one kind of card
-    matched to the next rule on another kind, its own sentence now inside a neighbour).
+    is not near-exact: the sentence kept is the rule, the text match a sibling built on
+    the same frame (a rule on one kind of card matched to the next rule on another kind,
+    its own sentence now inside a neighbour).
     Why: :func:`_closer_elsewhere` asks a fixed margin over the frame, which a short
     sentence reworded by a word or two misses by a hair though its place says enough."""
     if p.score.get(i, 100.0) >= provenance.NEAR_SIMILARITY:
