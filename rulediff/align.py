@@ -2269,7 +2269,7 @@ def _sentence_splits(
     in_splits, in_merges = _grouped(splits, merges)
     # A free old rule cut into free new rules, each made mostly of its sentences.
     for i in range(len(p.old)):
-        if p.o2n[i] >= 0 or p.old[i].heading or i in splits or i in in_merges:
+        if not _free_old_text(p, i, splits, in_merges):
             continue
         pieces = sorted(
             (
@@ -2325,7 +2325,7 @@ def _sentence_splits(
         splits[i] = group
         in_splits.update(group)
     for i in range(len(p.old)):
-        if p.o2n[i] >= 0 or p.old[i].heading or i in splits or i in in_merges:
+        if not _free_old_text(p, i, splits, in_merges):
             continue
         targets = [
             j
@@ -2443,7 +2443,7 @@ def _follow_moved_text(
     """
     in_splits, in_merges = _grouped(splits, merges)
     for i in range(len(p.old)):
-        if p.o2n[i] >= 0 or p.old[i].heading or i in splits or i in in_merges:
+        if not _free_old_text(p, i, splits, in_merges):
             continue
         targets = sorted(
             ((prov.share_sent(i, j), j) for j in prov.by_old.get(i, ()) if not p.new[j].heading),
@@ -2549,7 +2549,7 @@ def _follow_grafted_clauses(
     # old parent -> its free children, in order: most kept rules have none beside them
     free_children: dict[str | None, list[int]] = defaultdict(list)
     for i, node in enumerate(p.old):
-        if p.o2n[i] < 0 and not node.heading and i not in splits and i not in in_merges:
+        if _free_old_text(p, i, splits, in_merges):
             free_children[node.parent].append(i)
     found: dict[int, set[int]] = defaultdict(set)
     for j in range(len(p.new)):
@@ -2613,11 +2613,7 @@ def _follow_runs_into_taken_rules(
     in_splits, in_merges = _grouped(splits, merges)
     old_words = _WordLists(_SweptTexts(p), "|old")
     new_words = _WordLists([n.lower for n in p.new], "|new")
-    free = [
-        i
-        for i, node in enumerate(p.old)
-        if p.o2n[i] < 0 and not node.heading and i not in splits and i not in in_merges
-    ]
+    free = [i for i in range(len(p.old)) if _free_old_text(p, i, splits, in_merges)]
     owners_of_gram: dict[tuple[str, ...], list[int]] = defaultdict(list)
     for i in free:
         for gram in old_words.grams(i):
@@ -2695,7 +2691,7 @@ def _follow_sentences_into_taken_rules(
     free_new_keys: list[str] | None = None
     found: dict[int, set[int]] = defaultdict(set)
     for i in sorted(prov.links_of_old):
-        if p.o2n[i] >= 0 or p.old[i].heading or i in splits or i in in_merges:
+        if not _free_old_text(p, i, splits, in_merges):
             continue
         for k in prov.links_of_old[i]:
             link = prov.links[k]
@@ -2789,7 +2785,7 @@ def _follow_reworded_sentences_into_taken_rules(
     in_splits, in_merges = _grouped(splits, merges)
     free_by_parent: dict[str | None, list[int]] = defaultdict(list)
     for i, node in enumerate(p.old):
-        if p.o2n[i] < 0 and not node.heading and i not in splits and i not in in_merges:
+        if _free_old_text(p, i, splits, in_merges):
             free_by_parent[node.parent].append(i)
     if not free_by_parent:
         return
@@ -2892,15 +2888,9 @@ def _follow_reworded_sentences_into_free_rules(
     name, and the new rule is not written for a subject the old edition lacks.
     """
     in_splits, in_merges = _grouped(splits, merges)
-    free_old = [
-        i
-        for i, node in enumerate(p.old)
-        if p.o2n[i] < 0 and not node.heading and i not in splits and i not in in_merges
-    ]
+    free_old = [i for i in range(len(p.old)) if _free_old_text(p, i, splits, in_merges)]
     free_new = [
-        j
-        for j, node in enumerate(p.new)
-        if p.n2o[j] < 0 and not node.heading and j not in in_splits and j not in merges
+        j for j, node in enumerate(p.new) if not node.heading and _free_new(p, j, in_splits, merges)
     ]
     if not free_old or not free_new:
         return
@@ -3030,11 +3020,7 @@ def _follow_closed_slots(
     its name there. Run last: nothing after it pairs free rules.
     """
     in_splits, in_merges = _grouped(splits, merges)
-    free_olds = [
-        i
-        for i, node in enumerate(p.old)
-        if p.o2n[i] < 0 and not node.heading and i not in splits and i not in in_merges
-    ]
+    free_olds = [i for i in range(len(p.old)) if _free_old_text(p, i, splits, in_merges)]
     if not free_olds:
         return
     old_stems, old_common = _rule_stems_of(p.old)
@@ -3606,13 +3592,13 @@ def _pair_by_shared_opening(
     in_splits, in_merges = _grouped(splits, merges)
     lead = SHARED_OPENING_WORDS
     words = letter_words
-    olds: dict[tuple[str, ...], list[int]] = defaultdict(list)
+    olds: dict[tuple[str, ...], list[tuple[int, tuple[str, ...]]]] = defaultdict(list)
     for i, node in enumerate(p.old):
-        if p.o2n[i] >= 0 or node.heading or i in splits or i in in_merges:
+        if not _free_old_text(p, i, splits, in_merges):
             continue
         w = words(p.swept(node.lower))
         if len(w) >= lead:
-            olds[w[:lead]].append(i)
+            olds[w[:lead]].append((i, w))
     if not olds:
         return
     candidates: list[tuple[int, int, str]] = []
@@ -3620,8 +3606,7 @@ def _pair_by_shared_opening(
         if node.heading or not _free_new(p, j, in_splits, merges):
             continue
         nw = words(node.lower)
-        for i in olds.get(nw[:lead], ()):
-            ow = words(p.swept(p.old[i].lower))
+        for i, ow in olds.get(nw[:lead], ()):
             n = 0
             while n < min(len(ow), len(nw)) and ow[n] == nw[n]:
                 n += 1
@@ -3755,6 +3740,12 @@ def _add_pieces_holding_dropped_words(
     _add_sentence_pieces(p, prov, splits, merges, pick)
 
 
+def _free_old_text(p: _Pairing, i: int, splits: dict[int, list[int]], in_merges: set[int]) -> bool:
+    """Old ``i`` is a rule with text matched to nothing, neither split nor a merge source:
+    what the late passes may still place."""
+    return p.o2n[i] < 0 and not p.old[i].heading and i not in splits and i not in in_merges
+
+
 def _free_new(p: _Pairing, j: int, in_splits: set[int], merges: dict[int, list[int]]) -> bool:
     """New ``j`` is matched to nothing, and is no piece of a split nor a merge."""
     return p.n2o[j] < 0 and j not in in_splits and j not in merges
@@ -3840,7 +3831,7 @@ def _follow_listed_rules(
     in_splits, in_merges = _grouped(splits, merges)
     targets, _sources = rescue._links(p, splits, merges)
     for i, node in enumerate(p.old):
-        if node.heading or p.o2n[i] >= 0 or i in splits or i in in_merges:
+        if not _free_old_text(p, i, splits, in_merges):
             continue
         if "rule" not in node.lower:
             continue  # a cheap test first: a list by reference says "see rule …"
