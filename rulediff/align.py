@@ -5227,12 +5227,18 @@ def _find_merges(p: _Pairing, taken_new: set[int]) -> dict[int, list[int]]:
 
 
 @collector_paused()
-def align(old: Edition, new: Edition, *, use_cache: bool = True) -> Alignment:
+def align(
+    old: Edition, new: Edition, *, use_cache: bool = True, through: Through | None = None
+) -> Alignment:
     """Match every rule, example and glossary entry of ``old`` to its counterpart in ``new``.
 
     ``use_cache``: read each edition's written targets from the cache (computed and
     stored when missing; see :func:`rulediff.clauses.use_edition_targets`). The
     alignment is the same either way; it is cached on its own by :func:`align_cached`.
+    ``through``: where each rule went by way of the editions between the two
+    (:class:`rulediff.history.Through`); a rule the texts leave unpaired is paired with
+    the counterpart its lineage reaches, when that one is unpaired too
+    (:func:`_follow_lineage`). Without it the two texts alone decide.
     """
     for edition in (old, new):
         use_edition_targets(edition, use_cache=use_cache)
@@ -5297,6 +5303,8 @@ def align(old: Edition, new: Edition, *, use_cache: bool = True) -> Alignment:
     _withdraw_new_subject_matches(rules, splits)
     _withdraw_crossed_pointers(rules, splits, merges)
     _withdraw_links_under_new_rules(rules, splits, merges)
+    if through is not None:
+        _follow_lineage(rules, splits, merges, through)
     rule_pairs = _groups(rules, splits, merges)
     # Old number -> new number, to read references by; old place -> new place, to tell
     # where an example's rule went (a number printed twice names two rules).
@@ -5373,6 +5381,76 @@ def align(old: Edition, new: Edition, *, use_cache: bool = True) -> Alignment:
             )
         ),
     )
+
+
+#: Where a rule went by way of the editions between two (``forward``: from the old one
+#: to the new one; else back): the numbers it has at the far end, none if it was removed.
+Through = Callable[[str, bool], frozenset[str]]
+
+
+def _follow_lineage(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]], through: Through
+) -> None:
+    """A rule the two texts leave unpaired goes where its lineage went, edition by edition.
+
+    Across many years a rule can be rewritten step by step until little of its first
+    wording is left: each step between neighbouring editions is a small, sure match, while
+    the two ends share too few words for any text pass to decide. An unpaired old rule
+    followed forward through every edition between reaches some unpaired new rules (a
+    heading only headings); each of those, followed back, must reach it and no other
+    unpaired old rule: then one is its rewrite, several its split. Unpaired old rules
+    that all reach one unpaired new rule, and only it, each way, were merged into it.
+    Chains that cross in any other way decide nothing, and rules already paired are
+    never moved: the lineage only adds to what the texts say.
+    """
+    in_splits, in_merges = _grouped(splits, merges)
+    old_at: dict[str, list[int]] = defaultdict(list)
+    new_at: dict[str, list[int]] = defaultdict(list)
+    for i, node in enumerate(p.old):
+        old_at[node.id].append(i)
+    for j, node in enumerate(p.new):
+        new_at[node.id].append(j)
+
+    def free_old(i: int) -> bool:
+        return (
+            p.o2n[i] < 0
+            and i not in splits
+            and i not in in_merges
+            and len(old_at[p.old[i].id]) == 1
+        )
+
+    def free_new(j: int) -> bool:
+        # (a number printed twice: the lineage cannot say which printing it means)
+        return _free_new(p, j, in_splits, merges) and len(new_at[p.new[j].id]) == 1
+
+    def reached(rule_id: str, forward: bool) -> list[int]:
+        at, free = (new_at, free_new) if forward else (old_at, free_old)
+        return sorted({k for n in through(rule_id, forward) for k in at.get(n, ()) if free(k)})
+
+    for i, node in enumerate(p.old):
+        if not free_old(i):
+            continue
+        targets = reached(node.id, True)
+        if not targets or any(p.new[j].heading != node.heading for j in targets):
+            continue
+        back = {j: reached(p.new[j].id, False) for j in targets}
+        if all(sources == [i] for sources in back.values()):
+            if len(targets) == 1:
+                j = targets[0]
+                p.pair(i, j, round(fuzz.ratio(node.lower, p.new[j].lower), 1), "lineage")
+            else:
+                splits[i] = targets
+                in_splits.update(targets)
+            continue
+        if len(targets) > 1 or node.heading:
+            continue
+        (j,) = targets
+        group = back[j]
+        if i in group and all(
+            not p.old[k].heading and reached(p.old[k].id, True) == [j] for k in group
+        ):
+            merges[j] = group
+            in_merges.update(group)
 
 
 def _match_examples(p: _Pairing, owners: dict[str, str]) -> None:

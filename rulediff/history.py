@@ -150,6 +150,36 @@ def step_from(alignment: Alignment) -> Step:
     )
 
 
+class Through:
+    """Where each rule of a lineage's first edition went in its last, and back: the
+    numbers it reaches by way of every edition between (:func:`rulediff.align.align`'s
+    ``through``). Splits on the way give several numbers; a removal ends the chain."""
+
+    def __init__(self, lineage: Lineage) -> None:
+        self._forward: list[dict[str, tuple[str, ...]]] = []
+        self._backward: list[dict[str, tuple[str, ...]]] = []
+        for step in lineage.steps:
+            forward: dict[str, set[str]] = {}
+            backward: dict[str, set[str]] = {}
+            for change in step.changes:
+                for rule_id in change.old_ids:
+                    forward.setdefault(rule_id, set()).update(change.new_ids)
+                for rule_id in change.new_ids:
+                    backward.setdefault(rule_id, set()).update(change.old_ids)
+            self._forward.append({k: tuple(sorted(v)) for k, v in forward.items()})
+            self._backward.append({k: tuple(sorted(v)) for k, v in backward.items()})
+        self._backward.reverse()
+
+    def __call__(self, rule_id: str, forward: bool) -> frozenset[str]:
+        """The numbers rule ``rule_id`` has at the far end (an unchanged rule keeps its own)."""
+        current = {rule_id}
+        for step in self._forward if forward else self._backward:
+            current = {n for k in current for n in step.get(k, (k,))}
+            if not current:
+                break
+        return frozenset(current)
+
+
 def step_key(old_sha: str, new_sha: str) -> str:
     """The cache key of the step (and of the alignment and diff) between two editions."""
     return f"{old_sha[:32]}-{new_sha[:32]}"

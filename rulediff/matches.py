@@ -29,7 +29,16 @@ Kind = Literal[
 KINDS: tuple[Kind, ...] = get_args(Kind)
 Domain = Literal["rule", "example", "glossary"]
 Method = Literal[
-    "anchor", "fuzzy", "structure", "sentence", "content", "term", "split", "merge", "none"
+    "anchor",
+    "fuzzy",
+    "structure",
+    "sentence",
+    "content",
+    "term",
+    "split",
+    "merge",
+    "lineage",
+    "none",
 ]
 
 

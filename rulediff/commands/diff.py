@@ -15,6 +15,7 @@ from ..errors import RuleDiffError, RuleNotFound
 from ..history import (
     Lineage,
     RuleHistory,
+    Through,
     history_as_dict,
     history_details,
     rule_history,
@@ -69,6 +70,14 @@ def _renderer(name: str) -> Callable[..., str]:
     "(about 1.8 MB more); off, a small diff is a small file.",
 )
 @click.option(
+    "--through",
+    is_flag=True,
+    help="Follow every corpus edition between OLD and NEW: a rule the two texts leave "
+    "removed (or added) goes where its lineage went, edition by edition, when that rule is "
+    "unpaired too (method 'lineage'). For far-apart editions; OLD and NEW must be in the "
+    "corpus. Slower the first time (each step between is aligned once, then cached).",
+)
+@click.option(
     "--paragraphs",
     is_flag=True,
     help="OLD and NEW are revisions of an unnumbered text (FILE or -): align their "
@@ -83,6 +92,7 @@ def diff(
     output: Path | None,
     include_all: bool,
     embed_texts: bool,
+    through: bool,
     paragraphs: bool,
     edition: str,
 ) -> None:
@@ -99,7 +109,15 @@ def diff(
         diff_paragraphs_command(old, new, edition, fmt, output)
         return
     before, after = load(old), load(new)
-    result = diff_cached(before, after, use_cache=settings().use_cache)
+    if through:
+        from ..align import align
+        from ..diff import diff as diff_editions
+
+        use_cache = settings().use_cache
+        alignment = align(before, after, use_cache=use_cache, through=_through(before, after))
+        result = diff_editions(before, after, alignment)
+    else:
+        result = diff_cached(before, after, use_cache=settings().use_cache)
     if fmt == "json":
         text = json_text(as_dict(result, include_unchanged=include_all), indent=1)
     elif fmt == "md":
@@ -117,6 +135,30 @@ def diff(
     else:
         text = to_text(result, include_unchanged=include_all)
     write_output(text, output)
+
+
+def _through(before: Edition, after: Edition) -> Through:
+    """Where each rule of ``before`` went in ``after`` by way of the corpus editions between
+    (``diff --through``)."""
+    from ..corpus import Corpus
+
+    s = settings()
+    corpus = Corpus.open(s.corpus_dir, use_cache=s.use_cache)
+    editions = corpus.editions()
+    at = {info.sha256: k for k, info in enumerate(editions)}
+    for edition, name in ((before, "OLD"), (after, "NEW")):
+        if edition.sha256 not in at:
+            raise RuleDiffError(
+                f"--through: {name} ({edition.source}) is not an edition of the corpus "
+                f"({corpus.directory}): the editions between cannot be followed"
+            )
+    first, last = at[before.sha256], at[after.sha256]
+    if first > last:
+        raise RuleDiffError(
+            f"--through: OLD ({editions[first].date}) is newer than NEW "
+            f"({editions[last].date}); swap them"
+        )
+    return Through(corpus_lineage(corpus, editions[first : last + 1]))
 
 
 # --- corpus lineage -----------------------------------------------------------------------------
