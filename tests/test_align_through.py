@@ -187,3 +187,10 @@ def test_diff_through_needs_corpus_editions(tmp_path: Path) -> None:
     )
     line = one_error_line(run_cli("diff", str(copy), "2021-06-18", "--through"), where="--through")
     assert "not an edition of the corpus" in line
+
+
+def test_diff_through_is_not_for_paragraph_texts() -> None:
+    result = run_cli("diff", "a.txt", "b.txt", "--paragraphs", "--through")
+    assert result.exit_code == 2
+    assert "--through compares corpus editions" in result.stderr
+    assert result.stdout_bytes == b""

@@ -104,6 +104,8 @@ def diff(
     revisions of a text quoting rules without numbers, located against --edition.
     """
     if paragraphs:
+        if through:
+            raise click.UsageError("--through compares corpus editions, not --paragraphs texts")
         from .locate import diff_paragraphs_command
 
         diff_paragraphs_command(old, new, edition, fmt, output)
