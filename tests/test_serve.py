@@ -92,6 +92,14 @@ def test_diff_of_any_pair_is_the_cli_json(server: Server, dates: list[str]) -> N
     assert text == cli("diff", dates[-2], dates[-1])
 
 
+def test_diff_through_is_the_cli_json(server: Server) -> None:
+    reply = server.get("/api/diff/2021-06-18/2021-09-24?through=true")
+    assert reply.status == 200
+    assert reply.body == cli("diff", "2021-06-18", "2021-09-24", "--through", "--format", "json")
+    backwards = server.get("/api/diff/2021-09-24/2021-06-18?through=true")
+    assert backwards.status == 400 and "newer than NEW" in backwards.json()["error"]
+
+
 def test_history_and_at_are_the_cli_json(server: Server) -> None:
     assert server.get("/api/history/702.19").body == cli("history", "702.19", "--format", "json")
     assert server.get("/api/history/702.19?format=text").body == cli("history", "702.19")

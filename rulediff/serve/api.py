@@ -315,23 +315,30 @@ def diff(
     new: EditionRef,
     all: bool = False,  # noqa: A002
     format: Literal["json", "text", "md"] = "json",  # noqa: A002
+    through: bool = False,
 ) -> Response:
-    """``rulediff diff OLD NEW --format json`` (``all=true``: ``--all``); also text, md.
-    Computed once per pair however many ask at once, then cached on disk."""
+    """``rulediff diff OLD NEW --format json`` (``all=true``: ``--all``; ``through=true``:
+    ``--through``); also text, md. Computed once per pair however many ask at once, then
+    cached on disk."""
     from ..commands import diff as cli  # the CLI's own renderers, wherever they live
     from ..diff import as_dict
 
     ask = Ask(request, old, new)
+    if through and ask.state.index_of(ask.infos[0]) > ask.state.index_of(ask.infos[1]):
+        raise BadRequest(f"through: OLD ({old}) is newer than NEW ({new}); swap them")
 
     def make() -> str:
-        d = pair_diff(ask.state, ask.edition(0), ask.edition(1))
+        if through:
+            d = through_diff(ask.state, ask.infos[0], ask.infos[1])
+        else:
+            d = pair_diff(ask.state, ask.edition(0), ask.edition(1))
         if format == "json":
             return dumps(as_dict(d, include_unchanged=all), indent=1)
         render = cli.to_markdown if format == "md" else cli.to_text
         return render(d, include_unchanged=all)
 
     media = JSON if format == "json" else TEXT
-    return ask.reply(ask.key("diff", format, all), make, media)
+    return ask.reply(ask.key("diff", format, all, through), make, media)
 
 
 def pair_diff(state: State, old: Edition, new: Edition) -> Any:
@@ -341,6 +348,23 @@ def pair_diff(state: State, old: Edition, new: Edition) -> Any:
     return state.flight.do(
         f"diff:{old.sha256}:{new.sha256}", lambda: diff_cached(old, new), across_processes=True
     )
+
+
+def through_diff(state: State, old: Any, new: Any) -> Any:
+    """The diff of a pair following the corpus editions between (``diff --through``),
+    computed once however many requests want it at the same time."""
+    from ..align import align
+    from ..diff import diff as diff_editions
+    from ..history import Lineage, Through
+
+    def make() -> Any:
+        lineage = lineage_of(state)
+        first, last = state.index_of(old), state.index_of(new)
+        between = Lineage(lineage.editions[first : last + 1], lineage.steps[first:last])
+        before, after = state.load(old), state.load(new)
+        return diff_editions(before, after, align(before, after, through=Through(between)))
+
+    return state.flight.do(f"through:{old.sha256}:{new.sha256}", make, across_processes=True)
 
 
 def lineage_of(state: State) -> Any:
