@@ -5398,10 +5398,13 @@ def _follow_lineage(
     the two ends share too few words for any text pass to decide. An unpaired old rule
     followed forward through every edition between reaches some unpaired new rules (a
     heading only headings); each of those, followed back, must reach it and no other
-    unpaired old rule: then one is its rewrite, several its split. Unpaired old rules
-    that all reach one unpaired new rule, and only it, each way, were merged into it.
-    Chains that cross in any other way decide nothing, and rules already paired are
-    never moved: the lineage only adds to what the texts say.
+    unpaired old rule: then one is its rewrite, several its split. When the one unpaired
+    new rule it reaches leads back to other unpaired old rules too, and each of those
+    reaches it as well, they were merged into it. An unpaired old rule whose chain
+    reaches only a rule the texts paired joins that pair as a merge, when the chain back
+    from there reaches the paired old rule and no other unpaired one
+    (:func:`_join_by_lineage`). Chains that cross in any other way decide nothing, and
+    rules already paired are never moved: the lineage only adds to what the texts say.
     """
     in_splits, in_merges = _grouped(splits, merges)
     old_at: dict[str, list[int]] = defaultdict(list)
@@ -5427,11 +5430,31 @@ def _follow_lineage(
         at, free = (new_at, free_new) if forward else (old_at, free_old)
         return sorted({k for n in through(rule_id, forward) for k in at.get(n, ()) if free(k)})
 
+    def numbered(rule_id: str, forward: bool) -> list[int]:
+        """Every rule the chain reaches, paired or not (a number printed once)."""
+        at = new_at if forward else old_at
+        return sorted(
+            {k for n in through(rule_id, forward) for k in at.get(n, ()) if len(at[n]) == 1}
+        )
+
     for i, node in enumerate(p.old):
         if not free_old(i):
             continue
         targets = reached(node.id, True)
-        if not targets or any(p.new[j].heading != node.heading for j in targets):
+        if not targets:
+            _join_by_lineage(
+                p,
+                i,
+                numbered(node.id, True),
+                splits,
+                merges,
+                in_splits,
+                in_merges,
+                lambda j: numbered(p.new[j].id, False),
+                lambda j: reached(p.new[j].id, False),
+            )
+            continue
+        if any(p.new[j].heading != node.heading for j in targets):
             continue
         back = {j: reached(p.new[j].id, False) for j in targets}
         if all(sources == [i] for sources in back.values()):
@@ -5447,10 +5470,36 @@ def _follow_lineage(
         (j,) = targets
         group = back[j]
         if i in group and all(
-            not p.old[k].heading and reached(p.old[k].id, True) == [j] for k in group
+            not p.old[k].heading and j in reached(p.old[k].id, True) for k in group
         ):
             merges[j] = group
             in_merges.update(group)
+
+
+def _join_by_lineage(
+    p: _Pairing,
+    i: int,
+    ahead: list[int],
+    splits: dict[int, list[int]],
+    merges: dict[int, list[int]],
+    in_splits: set[int],
+    in_merges: set[int],
+    back: Callable[[int], list[int]],
+    free_back: Callable[[int], list[int]],
+) -> None:
+    """Free old ``i`` whose chain reaches only new ``j``, which the texts paired with old
+    ``k``: when ``j``'s chain back reaches ``k`` and, among the free rules, ``i`` alone,
+    both were merged into ``j`` (the texts found one source, the lineage the other)."""
+    if len(ahead) != 1 or p.old[i].heading:
+        return
+    (j,) = ahead
+    k = p.n2o[j]
+    if k < 0 or p.new[j].heading or j in in_splits or j in merges:
+        return
+    if k in splits or k in in_merges or k not in back(j) or free_back(j) != [i]:
+        return
+    merges[j] = sorted((k, i))
+    in_merges.update((k, i))
 
 
 def _match_examples(p: _Pairing, owners: dict[str, str]) -> None:
