@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 import tomllib
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rulediff.align import align
 from rulediff.corpus import Corpus
@@ -227,3 +229,63 @@ def test_diff_through_is_not_for_paragraph_texts() -> None:
     assert result.exit_code == 2
     assert "--through compares corpus editions" in result.stderr
     assert result.stdout_bytes == b""
+
+
+# --- Through, property-based ------------------------------------------------------------------
+
+
+@st.composite
+def lineages(draw: st.DrawFn) -> tuple[Lineage, list[str], list[str]]:
+    """A random history of well-formed steps (renumber, remove, add, split, merge) over a
+    few rule numbers, with the first and last editions' numbers."""
+    ref = EditionRef("2030-01-01", "0" * 64)
+    current = [f"100.{k}" for k in range(1, draw(st.integers(1, 6)) + 1)]
+    first = list(current)
+    fresh = iter(f"{200 + n}.1" for n in range(1000))
+    steps = []
+    for _ in range(draw(st.integers(0, 6))):
+        changes: list[StepChange] = []
+        after = []
+        pending = list(current)
+        while pending:
+            rule = pending.pop(0)
+            op = draw(st.sampled_from(["keep", "keep", "renumber", "remove", "split", "merge"]))
+            if op == "keep":
+                after.append(rule)
+            elif op == "renumber":
+                new = next(fresh)
+                changes.append(StepChange("renumbered", (rule,), (new,), 100.0))
+                after.append(new)
+            elif op == "remove":
+                changes.append(StepChange("removed", (rule,), (), 0.0))
+            elif op == "split":
+                pieces = (next(fresh), next(fresh))
+                changes.append(StepChange("split", (rule,), pieces, 50.0))
+                after.extend(pieces)
+            elif pending:  # merge with the next rule
+                other, new = pending.pop(0), next(fresh)
+                changes.append(StepChange("merged", (rule, other), (new,), 50.0))
+                after.append(new)
+            else:
+                after.append(rule)
+        if draw(st.booleans()):
+            new = next(fresh)
+            changes.append(StepChange("added", (), (new,), 0.0))
+            after.append(new)
+        steps.append(Step(ref, ref, tuple(changes)))
+        current = after
+    return Lineage((ref,) * (len(steps) + 1), tuple(steps)), first, current
+
+
+@given(lineages())
+@settings(max_examples=200, deadline=None)
+def test_through_forward_and_back_agree(case: tuple[Lineage, list[str], list[str]]) -> None:
+    lineage, first, last = case
+    through = Through(lineage)
+    for rule in first:
+        ahead = through(rule, True)
+        assert ahead <= set(last)  # a chain ends on a number of the last edition
+        for other in last:
+            assert (other in ahead) == (rule in through(other, False))
+    for rule in last:
+        assert through(rule, False) <= set(first)
