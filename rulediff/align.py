@@ -352,16 +352,18 @@ class _Pairing:
             out = done[key] = provenance.apply_sweeps(key, sweeps)
         return out
 
-    def same_topic(self, i: int, j: int) -> bool:
+    def same_topic(self, i: int, j: int, *, lines: bool = True) -> bool:
         """False when the two texts name different keywords, steps or zones.
 
         A text under the heading "Flanking" that says "flanking" where the other text,
         under "Bushido", says "bushido" instead is a template sentence of another
         keyword, however similar the rest of the words; unless the two headings are
         themselves matched (a renamed keyword: found by where its other texts went).
+        ``lines``: also refuse a text drawing the line of a named kind against one only
+        speaking of that kind (:meth:`denies_definition`).
         """
         old, new = self.old[i], self.new[j]
-        if self.denies_definition(i, j) or (
+        if self.denies_definition(i, j, lines=lines) or (
             # opposite cases negate different conditions (the cheap test first)
             old.negated_conditions() != new.negated_conditions()
             and _opposite_conditions(old.lower, new.lower)
@@ -546,7 +548,7 @@ class _Pairing:
             title = self.swept_titles[ho] = _title_words(swept) if swept != old else frozenset()
         return bool(title) and title == _title_words(self.new[hn].lower)
 
-    def denies_definition(self, i: int, j: int) -> bool:
+    def denies_definition(self, i: int, j: int, *, lines: bool = True) -> bool:
         """True when one text opens by defining a term ("a mana ability is …") and the
         other, which does not, says that something is not that term ("… is not a mana
         ability"): the definition and the rule on what falls outside it."""
@@ -560,6 +562,8 @@ class _Pairing:
             return True
         # One text draws the line of a named kind (what is, or is not, a mana ability),
         # the other only speaks of things of that kind: not one rule reworded.
+        if not lines:
+            return False
         if self.lines_drawn is None:
             self.lines_drawn = _lines_drawn(self.old, self.new, self.defined)
         drawn_old, drawn_new = self.lines_drawn
@@ -2955,7 +2959,9 @@ def _follow_reworded_sentences_into_free_rules(
             continue  # one sentence of a longer rule: the rest of it went elsewhere or away
         if _for_subject_old_lacks(p, i, j):
             continue
-        if p.same_topic(i, j) and _keeps_its_name(p.old[i], p.new[j]):
+        # A sentence restated, each side's only match: the line drawn around a named kind
+        # ("… is not a mana ability") may be the restatement itself, so it refuses nothing.
+        if p.same_topic(i, j, lines=False) and _keeps_its_name(p.old[i], p.new[j]):
             p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "sentence")
 
 

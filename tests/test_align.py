@@ -4210,3 +4210,12 @@ def test_a_sentence_kept_near_exact_in_place_beats_a_frame_text_match_in_the_cor
     a = aligned("2017-04-28", "2024-09-20")
     assert by_old(a, "711.8a").new_ids == ("712.14a",)
     assert by_new(a, "712.14b").kind == "added"
+
+
+def test_a_restated_sentence_is_not_refused_by_a_line_drawn() -> None:
+    # 2009-07-11 605.5a restates old 406.5's mana-producing triggers as cases that are no
+    # mana ability: the line it draws is the restatement, not another topic
+    a = aligned("2009-05-01", "2009-07-11")
+    m = by_old(a, "406.5")
+    assert (m.new_ids, m.method) == (("605.5a",), "sentence")
+    assert "not a mana ability" in corpus_edition("2009-07-11").rule("605.5a").text
