@@ -1,6 +1,6 @@
 """The three speed figures of alignment (issue 9), printed, never asserted.
 
-    python bench/align_speed.py [--corpus DIR] [--skip-site]
+    python bench/align_speed.py [--corpus DIR] [--skip-site] [--skip-through]
 
 1. **cold 10-year changelog** 2015-01-23 → 2025-11-14 against ``difflib.HtmlDiff`` in
    the same run (target ≤ 0.5×): runs ``bench/diff.py --repeat 1`` and relays its lines;
@@ -10,6 +10,10 @@
 3. **whole site from an empty cache** (``rulediff site`` into a temporary directory with a
    fresh cache dir): target ≤ 60 s on 2 cores. The 1-minute load average is printed
    before and after, since the machine may be shared.
+
+Also printed, with no target: ``diff --through`` 2004-10-01 → 2026-06-19 as a whole
+process, with no step between aligned yet and with every step cached, beside the direct
+diff of the same pair (``--skip-through`` leaves it out).
 """
 
 from __future__ import annotations
@@ -50,6 +54,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--corpus", default=os.environ.get("RULEDIFF_CORPUS", ""))
     parser.add_argument("--skip-site", action="store_true")
+    parser.add_argument("--skip-through", action="store_true")
     opts = parser.parse_args()
     env = dict(os.environ, RULEDIFF_CORPUS=opts.corpus)
 
@@ -67,6 +72,25 @@ def main() -> None:
         best = min(run([sys.executable, "-c", NEIGHBOUR, *pair], env_n)[0] for _ in range(3))
         print(f"2. neighbouring pair {pair[0]} → {pair[1]}, whole process, cached editions:")
         print(f"    {best:.2f} s (best of 3; target ≤ 1.0 s: {_verdict(best <= 1.0)})")
+
+    if not opts.skip_through:
+        # no target: the price of following the editions between, cold and warm
+        with tempfile.TemporaryDirectory() as tmp:
+            env_t = dict(env, RULEDIFF_CACHE_DIR=str(Path(tmp) / "cache"))
+            pair = ["2004-10-01", "2026-06-19"]
+            args = [sys.executable, "-m", "rulediff", "diff", *pair, "--format", "json"]
+            args += ["-o", str(Path(tmp) / "out.json")]
+            direct = min(run(args, env_t)[0] for _ in range(2))  # the first fills the cache
+            cold, done = run([*args, "--through"], env_t)
+            warm = min(run([*args, "--through"], env_t)[0] for _ in range(2))
+            print(f"4. diff --through {pair[0]} → {pair[1]}, whole process:")
+            if done.returncode:
+                print(f"    failed: exit {done.returncode}")
+            else:
+                print(
+                    f"    {cold:.1f} s with no step cached, {warm:.2f} s cached "
+                    f"(direct diff {direct:.2f} s; no target)"
+                )
 
     if opts.skip_site:
         return
