@@ -160,6 +160,7 @@ for _kind in (
     Kind("targets", _targets_type, ("rulediff.clauses",), ("edition",), check=_sha_matches),
     Kind("alignment", _alignment_type, ("rulediff.align",), ("edition", "clauses")),
     Kind("diff", _diff_type, ("rulediff.diff",), ("alignment",)),
+    Kind("through-diff", _diff_type, ("rulediff.through",), ("alignment", "step")),
     Kind("step", _step_type, ("rulediff.history",), ("alignment",)),
     Kind("lineage", _lineage_type, ("rulediff.history",), ("step",)),
     Kind("flags", _flags_type, ("rulediff.flags",), ("edition", "clauses")),

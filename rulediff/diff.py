@@ -781,3 +781,4 @@ def diff_cached(
         compute,
         use_cache=use_cache,
     )
+

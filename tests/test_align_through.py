@@ -159,12 +159,16 @@ THROUGH_RECALL_FLOOR = {"2004-10-01_2026-06-19": 0.95, "2015-01-23_2025-11-14": 
 
 
 @functools.cache
-def through_lineage(old: str, new: str) -> Through:
+def through_lineage_of(old: str, new: str) -> Lineage:
     corpus = Corpus.open()
     editions = corpus.editions()
     dates = [str(info.date) for info in editions]
     first, last = dates.index(old), dates.index(new)
-    return Through(build_lineage(editions[first : last + 1], corpus.load, workers=2))
+    return build_lineage(editions[first : last + 1], corpus.load, workers=2)
+
+
+def through_lineage(old: str, new: str) -> Through:
+    return Through(through_lineage_of(old, new))
 
 
 @pytest.mark.parametrize("stem", sorted(THROUGH_RECALL_FLOOR))
@@ -289,3 +293,18 @@ def test_through_forward_and_back_agree(case: tuple[Lineage, list[str], list[str
             assert (other in ahead) == (rule in through(other, False))
     for rule in last:
         assert through(rule, False) <= set(first)
+
+
+def test_diff_through_is_cached_under_every_edition_between(tmp_path: Path) -> None:
+    from rulediff import cache
+    from rulediff.diff import as_dict
+    from rulediff.through import diff_through
+
+    old, new = corpus_edition("2021-06-18"), corpus_edition("2021-09-24")
+    lineage = through_lineage_of("2021-06-18", "2021-09-24")
+    first = diff_through(old, new, lineage)
+    cache.forget_memo()
+    again = diff_through(old, new, lineage)  # read back from disk
+    assert json.dumps(as_dict(first)) == json.dumps(as_dict(again))
+    fresh = diff_through(old, new, lineage, use_cache=False)
+    assert json.dumps(as_dict(first)) == json.dumps(as_dict(fresh))

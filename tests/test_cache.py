@@ -377,6 +377,7 @@ def _artefacts() -> dict[str, object]:
         "targets": compute_edition_targets(new),
         "alignment": align(old, new),
         "diff": diff(old, new, align(old, new)),
+        "through-diff": diff(old, new, align(old, new)),
         "step": step,
         "lineage": Lineage((step.old, step.new), (step,)),
         "flags": compute_outcomes(new),
@@ -517,7 +518,17 @@ def test_memo_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
 # --- one version scheme: the code and grammars behind each kind --------------------------------
 
 #: Which kinds an edit to a file must invalidate (at least), and which it must leave alone.
-ALL = {"edition", "clauses", "alignment", "diff", "step", "lineage", "flags", "fulltext-html"}
+ALL = {
+    "edition",
+    "clauses",
+    "alignment",
+    "diff",
+    "through-diff",
+    "step",
+    "lineage",
+    "flags",
+    "fulltext-html",
+}
 DEPENDENTS = {
     "grammars/document.lark": (ALL | {"scan"}, set()),
     "rulediff/parse.py": (ALL | {"scan"}, set()),
@@ -526,20 +537,34 @@ DEPENDENTS = {
     "grammars/clause.lark": (ALL - {"edition"}, {"edition", "scan"}),
     "rulediff/clauses.py": (ALL - {"edition"}, {"edition", "scan"}),
     "rulediff/align.py": (
-        {"alignment", "diff", "step", "lineage", "fulltext-html"},
+        {"alignment", "diff", "through-diff", "step", "lineage", "fulltext-html"},
         {"edition", "clauses", "flags", "scan"},
     ),
     "rulediff/diff.py": (
-        {"diff", "step", "lineage", "fulltext-html"},
+        {"diff", "through-diff", "step", "lineage", "fulltext-html"},
         {"edition", "clauses", "alignment", "flags", "scan"},
     ),
-    "rulediff/history.py": ({"step", "lineage"}, ALL - {"step", "lineage"} | {"scan"}),
+    "rulediff/history.py": (
+        {"step", "lineage", "through-diff"},
+        ALL - {"step", "lineage", "through-diff"} | {"scan"},
+    ),
+    "rulediff/through.py": ({"through-diff"}, ALL - {"through-diff"} | {"scan"}),
     "rulediff/flags/detectors.py": ({"flags"}, ALL - {"flags"} | {"scan"}),
     "rulediff/corpus/scan.py": ({"scan", "step", "lineage"}, {"edition", "clauses", "alignment"}),
     "rulediff/corpus/load.py": ({"scan", "step", "lineage"}, {"edition", "clauses", "alignment"}),
 }
 
-KINDS = ["edition", "clauses", "alignment", "diff", "step", "lineage", "flags", "scan"]
+KINDS = [
+    "edition",
+    "clauses",
+    "alignment",
+    "diff",
+    "through-diff",
+    "step",
+    "lineage",
+    "flags",
+    "scan",
+]
 
 
 def _versions() -> dict[str, str]:
@@ -630,8 +655,15 @@ def test_edited_copy_in_a_temporary_install_changes_the_keys(tmp_path: Path) -> 
         "clauses",
         "alignment",
         "diff",
+        "through-diff",
         "step",
         "lineage",
         "flags",
     }
-    assert {k for k in KINDS if middle[k] != after[k]} == {"alignment", "diff", "step", "lineage"}
+    assert {k for k in KINDS if middle[k] != after[k]} == {
+        "alignment",
+        "diff",
+        "through-diff",
+        "step",
+        "lineage",
+    }

@@ -15,7 +15,6 @@ from ..errors import RuleDiffError, RuleNotFound
 from ..history import (
     Lineage,
     RuleHistory,
-    Through,
     history_as_dict,
     history_details,
     rule_history,
@@ -112,12 +111,11 @@ def diff(
         return
     before, after = load(old), load(new)
     if through:
-        from ..align import align
-        from ..diff import diff as diff_editions
+        from ..through import diff_through
 
-        use_cache = settings().use_cache
-        alignment = align(before, after, use_cache=use_cache, through=_through(before, after))
-        result = diff_editions(before, after, alignment)
+        result = diff_through(
+            before, after, _lineage_between(before, after), use_cache=settings().use_cache
+        )
     else:
         result = diff_cached(before, after, use_cache=settings().use_cache)
     if fmt == "json":
@@ -139,8 +137,8 @@ def diff(
     write_output(text, output)
 
 
-def _through(before: Edition, after: Edition) -> Through:
-    """Where each rule of ``before`` went in ``after`` by way of the corpus editions between
+def _lineage_between(before: Edition, after: Edition) -> Lineage:
+    """The steps from ``before`` to ``after`` through the corpus editions between
     (``diff --through``)."""
     from ..corpus import Corpus
 
@@ -160,7 +158,7 @@ def _through(before: Edition, after: Edition) -> Through:
             f"--through: OLD ({editions[first].date}) is newer than NEW "
             f"({editions[last].date}); swap them"
         )
-    return Through(corpus_lineage(corpus, editions[first : last + 1]))
+    return corpus_lineage(corpus, editions[first : last + 1])  # type: ignore[no-any-return]
 
 
 # --- corpus lineage -----------------------------------------------------------------------------

@@ -353,16 +353,14 @@ def pair_diff(state: State, old: Edition, new: Edition) -> Any:
 def through_diff(state: State, old: Any, new: Any) -> Any:
     """The diff of a pair following the corpus editions between (``diff --through``),
     computed once however many requests want it at the same time."""
-    from ..align import align
-    from ..diff import diff as diff_editions
-    from ..history import Lineage, Through
+    from ..history import Lineage
+    from ..through import diff_through
 
     def make() -> Any:
         lineage = lineage_of(state)
         first, last = state.index_of(old), state.index_of(new)
         between = Lineage(lineage.editions[first : last + 1], lineage.steps[first:last])
-        before, after = state.load(old), state.load(new)
-        return diff_editions(before, after, align(before, after, through=Through(between)))
+        return diff_through(state.load(old), state.load(new), between)
 
     return state.flight.do(f"through:{old.sha256}:{new.sha256}", make, across_processes=True)
 
