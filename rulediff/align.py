@@ -5408,9 +5408,9 @@ def _follow_lineage(
     new rule it reaches leads back to other unpaired old rules too, and each of those
     reaches it as well, they were merged into it. An unpaired old rule whose chain
     reaches only a rule the texts paired joins that pair as a merge, when the chain back
-    from there reaches the paired old rule and no other unpaired one
-    (:func:`_join_by_lineage`). Chains that cross in any other way decide nothing, and
-    rules already paired are never moved: the lineage only adds to what the texts say.
+    from there reaches the paired old rule and no other unpaired one. Chains that cross
+    in any other way decide nothing, and rules already paired are never moved: the
+    lineage only adds to what the texts say.
     """
     in_splits, in_merges = _grouped(splits, merges)
     old_at: dict[str, list[int]] = defaultdict(list)
@@ -5432,15 +5432,16 @@ def _follow_lineage(
         # (a number printed twice: the lineage cannot say which printing it means)
         return _free_new(p, j, in_splits, merges) and len(new_at[p.new[j].id]) == 1
 
-    def reached(rule_id: str, forward: bool) -> list[int]:
-        at, free = (new_at, free_new) if forward else (old_at, free_old)
-        return sorted({k for n in through(rule_id, forward) for k in at.get(n, ()) if free(k)})
-
-    def numbered(rule_id: str, forward: bool) -> list[int]:
-        """Every rule the chain reaches, paired or not (a number printed once)."""
-        at = new_at if forward else old_at
+    def reached(rule_id: str, forward: bool, *, free: bool = True) -> list[int]:
+        """The rules the chain reaches on the other side (``free``: unpaired ones only)."""
+        at, is_free = (new_at, free_new) if forward else (old_at, free_old)
         return sorted(
-            {k for n in through(rule_id, forward) for k in at.get(n, ()) if len(at[n]) == 1}
+            {
+                k
+                for n in through(rule_id, forward)
+                for k in at.get(n, ())
+                if (is_free(k) if free else len(at[n]) == 1)
+            }
         )
 
     for i, node in enumerate(p.old):
@@ -5448,17 +5449,20 @@ def _follow_lineage(
             continue
         targets = reached(node.id, True)
         if not targets:
-            _join_by_lineage(
-                p,
-                i,
-                numbered(node.id, True),
-                splits,
-                merges,
-                in_splits,
-                in_merges,
-                lambda j: numbered(p.new[j].id, False),
-                lambda j: reached(p.new[j].id, False),
-            )
+            # its chain ends only in a rule the texts paired: it joins that pair
+            ahead = reached(node.id, True, free=False)
+            if len(ahead) != 1 or node.heading:
+                continue
+            (j,) = ahead
+            k = p.n2o[j]
+            if k < 0 or p.new[j].heading or j in in_splits or j in merges:
+                continue
+            if k in splits or k in in_merges:
+                continue
+            back_id = p.new[j].id
+            if k in reached(back_id, False, free=False) and reached(back_id, False) == [i]:
+                merges[j] = sorted((k, i))
+                in_merges.update((k, i))
             continue
         if any(p.new[j].heading != node.heading for j in targets):
             continue
@@ -5480,32 +5484,6 @@ def _follow_lineage(
         ):
             merges[j] = group
             in_merges.update(group)
-
-
-def _join_by_lineage(
-    p: _Pairing,
-    i: int,
-    ahead: list[int],
-    splits: dict[int, list[int]],
-    merges: dict[int, list[int]],
-    in_splits: set[int],
-    in_merges: set[int],
-    back: Callable[[int], list[int]],
-    free_back: Callable[[int], list[int]],
-) -> None:
-    """Free old ``i`` whose chain reaches only new ``j``, which the texts paired with old
-    ``k``: when ``j``'s chain back reaches ``k`` and, among the free rules, ``i`` alone,
-    both were merged into ``j`` (the texts found one source, the lineage the other)."""
-    if len(ahead) != 1 or p.old[i].heading:
-        return
-    (j,) = ahead
-    k = p.n2o[j]
-    if k < 0 or p.new[j].heading or j in in_splits or j in merges:
-        return
-    if k in splits or k in in_merges or k not in back(j) or free_back(j) != [i]:
-        return
-    merges[j] = sorted((k, i))
-    in_merges.update((k, i))
 
 
 def _match_examples(p: _Pairing, owners: dict[str, str]) -> None:
