@@ -1923,13 +1923,16 @@ def _own_sentence_words(lower: str, edition_text: str) -> frozenset[str]:
 
 
 _ASIDE = re.compile(r"\([^()]*\)")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+#: Where a text's units end: sentences, and the clauses a colon or semicolon closes
+#: (one pattern for every unit split of the module; a second pattern splitting at
+#: sentence ends alone was once defined here and silently shadowed by this one).
+_UNIT_END = re.compile(r"(?<=[.;:!?])\s+")
 
 
 @functools.lru_cache(maxsize=1 << 12)
 def _plain_sentences(lower: str) -> tuple[str, ...]:
-    """A text's sentences without its asides in parentheses ("(see rule …)")."""
-    return tuple(s.strip() for s in _SENTENCE_END.split(_ASIDE.sub(" ", lower)) if s.strip())
+    """A text's units (:data:`_UNIT_END`) without its asides in parentheses ("(see rule …)")."""
+    return tuple(s.strip() for s in _UNIT_END.split(_ASIDE.sub(" ", lower)) if s.strip())
 
 
 def _all_texts(nodes: list[_Node]) -> str:
@@ -2482,13 +2485,10 @@ GRAFT_WORDS = 6
 GRAFT_NEW_WORDS = 2
 
 
-_SENTENCE_END = re.compile(r"(?<=[.;:!?])\s+")
-
-
 def _word_list(lower: str, end: str) -> tuple[str, ...]:
     """The words of a text, each sentence end marked by ``end`` (a run never crosses it)."""
     words: list[str] = []
-    for unit in _SENTENCE_END.split(lower):
+    for unit in _UNIT_END.split(lower):
         words += _ALNUM_WORD.findall(unit)
         words.append(end)
     return tuple(words)
@@ -2496,14 +2496,14 @@ def _word_list(lower: str, end: str) -> tuple[str, ...]:
 
 def _sentence_with(lower: str, run: Sequence[str]) -> str:
     """The sentence of ``lower`` that holds the word run (empty if none does)."""
-    for unit in _SENTENCE_END.split(lower):
+    for unit in _UNIT_END.split(lower):
         if _holds_run(_ALNUM_WORD.findall(unit), run):
             return unit
     return ""
 
 
 def _closest_sentence(sentence: str, lower: str) -> float:
-    return max((fuzz.ratio(sentence, unit) for unit in _SENTENCE_END.split(lower)), default=0.0)
+    return max((fuzz.ratio(sentence, unit) for unit in _UNIT_END.split(lower)), default=0.0)
 
 
 def _runs(a: Sequence[str], b: Sequence[str], least: int) -> list[tuple[str, ...]]:
@@ -2659,7 +2659,7 @@ def _follow_runs_into_taken_rules(
                     # every old sentence, kept rules too: the closest one is where it came from
                     old_sentences = []
                     for k, n in enumerate(p.old):
-                        for unit in () if n.heading else _SENTENCE_END.split(old_words.texts[k]):
+                        for unit in () if n.heading else _UNIT_END.split(old_words.texts[k]):
                             old_owners.append(k)
                             old_sentences.append(unit)
                 if any(
