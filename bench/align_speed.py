@@ -6,7 +6,9 @@
    the same run (target ≤ 0.5×): runs ``bench/diff.py --repeat 1`` and relays its lines;
 2. **neighbouring pair from cached editions** 2021-06-18 → 2021-07-23, the whole process
    (interpreter start, imports, editions read from the cache, align, diff, JSON out;
-   the alignment and the diff themselves are *not* cached): target ≤ 1.0 s;
+   the alignment and the diff themselves are *not* cached): target ≤ 1.0 s. Modules are
+   imported from their compiled bytecode, as Python does by default (a
+   ``PYTHONDONTWRITEBYTECODE`` set on the machine is lifted for this figure, and said);
 3. **whole site from an empty cache** (``rulediff site`` into a temporary directory with a
    fresh cache dir): target ≤ 60 s on 2 cores. The 1-minute load average is printed
    before and after, since the machine may be shared.
@@ -69,11 +71,16 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         env_n = dict(env, RULEDIFF_CACHE_DIR=str(Path(tmp) / "cache"))
+        # Imports read the compiled modules, as Python does by default: a machine setting
+        # PYTHONDONTWRITEBYTECODE would compile the package afresh in every process.
+        lifted = bool(env_n.pop("PYTHONDONTWRITEBYTECODE", ""))
         pair = ["2021-06-18", "2021-07-23"]
-        run([sys.executable, "-c", NEIGHBOUR, *pair], env_n)  # fills the edition cache
-        best = min(run([sys.executable, "-c", NEIGHBOUR, *pair], env_n)[0] for _ in range(3))
+        neighbour = [sys.executable, "-c", NEIGHBOUR, *pair]
+        run(neighbour, env_n)  # fills the edition cache (and the bytecode cache)
+        best = min(run(neighbour, env_n)[0] for _ in range(3))
         print(f"2. neighbouring pair {pair[0]} → {pair[1]}, whole process, cached editions:")
-        print(f"    {best:.2f} s (best of 3; target ≤ 1.0 s: {_verdict(best <= 1.0)})")
+        note = " (PYTHONDONTWRITEBYTECODE lifted for it)" if lifted else ""
+        print(f"    {best:.2f} s (best of 3; target ≤ 1.0 s: {_verdict(best <= 1.0)}){note}")
 
     if not opts.skip_through:
         # no target: the price of following the editions between, cold and warm
