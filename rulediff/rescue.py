@@ -535,6 +535,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
         targets_of[i] = sorted(rest, key=lambda k: p.new[k].order)
         for j in rest:
             sources_of[j] = [i]
+    _split_into_listed_steps(p, ranked, splits, targets_of, sources_of)
     # An undecided rule whose best free candidate keeps one of its sentences (reworded
     # at most a little) that no other free close candidate keeps: the sentence decides
     # ("the active player gets priority" kept as the step's closing rule, the rest of
@@ -938,6 +939,50 @@ def _decide_by_subrules(
             if not _kept_unit(node, best, content=True)[0]:
                 continue
         _take(p, a, close[0], "structure", targets_of, sources_of)
+
+
+#: A rule announcing the list of its subrules: its text ends with a colon, or its last
+#: sentence with "the following …" ("… follows the following procedure.").
+_ANNOUNCES_LIST = re.compile(r"(?:\bthe following\b[^.;:]*[.:]|:)\s*$")
+
+
+def _split_into_listed_steps(
+    p: _Pairing,
+    ranked: Mapping[str, Mapping[int, list[tuple[float, int, float]]]],
+    splits: dict[int, list[int]],
+    targets_of: dict[int, list[int]],
+    sources_of: dict[int, list[int]],
+) -> None:
+    """A free old rule rewritten as a procedure: a new rule announces a list ("…
+    follows the following procedure."), and every item of it, all free, finds its
+    closest text (at the rescue score) in that one old rule, whose own closest text is
+    one of them. Each item alone may be a close call between old rules (the loop rules
+    rewritten as the shortcut steps); all of them choosing the same old rule is the
+    split. An item list the text does not announce (the subrules of a definition) is
+    not taken as one: there the items are cases of a topic, each free for its own
+    reason."""
+    chosen_by: dict[int, list[int]] = defaultdict(list)  # old rule → free items choosing it
+    for b, scored in ranked["new"].items():
+        if scored and scored[0][0] >= RESCUE_SCORE and not sources_of.get(b):
+            chosen_by[scored[0][1]].append(b)
+    for a, items in sorted(chosen_by.items()):
+        if targets_of.get(a) or len(items) < 2:
+            continue
+        parent = p.new_by_place.get(p.new[items[0]].parent or "")
+        if parent is None or any(p.new[b].parent != p.new[parent].place for b in items):
+            continue
+        if set(p.new_children[p.new[parent].place]) != set(items):
+            continue  # some item of the list chose another rule, or is taken
+        if not _ANNOUNCES_LIST.search(p.new[parent].lower):
+            continue
+        own = ranked["old"].get(a)
+        if not own or own[0][1] not in items:
+            continue
+        group = sorted(items, key=lambda k: p.new[k].order)
+        splits[a] = group
+        targets_of[a] = group
+        for b in group:
+            sources_of[b] = [a]
 
 
 def _relatives_held(

@@ -503,7 +503,7 @@ EVAL_MIN_PRECISION = 0.98
 #: regression and rise as recall improves. Pairs not listed are held to the goal.
 EVAL_GOAL_RECALL = 0.95
 EVAL_RECALL_FLOOR = {
-    "2009-05-01_2009-07-11": 0.93,
+    "2009-05-01_2009-07-11": 0.94,
     "2004-10-01_2026-06-19": 0.90,
 }
 #: Pairs of consecutive editions, held to 100 %.

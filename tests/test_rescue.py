@@ -11,7 +11,14 @@ import functools
 
 from rulediff.align import align
 from rulediff.matches import Alignment
-from rulediff.rescue import RESCUE_MARGIN, _family, _lead_made_by_refusal, _same_titles, _stems
+from rulediff.rescue import (
+    _ANNOUNCES_LIST,
+    RESCUE_MARGIN,
+    _family,
+    _lead_made_by_refusal,
+    _same_titles,
+    _stems,
+)
 
 from .conftest import corpus_edition
 from .helpers import toy_edition
@@ -1979,3 +1986,42 @@ def test_list_openers_stay_with_their_lists() -> None:
     a = align(corpus_edition("2008-02-01"), corpus_edition("2009-10-01"))
     m = a.match_for_new("405.6")
     assert m is not None and m.old_ids == ("408.2",), m
+
+
+# --- round 30: a rule rewritten as a procedure the new edition lists item by item -------
+
+
+def test_rule_rewritten_as_an_announced_procedure_is_split_into_its_items() -> None:
+    # 2008-10-01 → 2009-07-11: the old rule on a loop negotiated by two players (one
+    # names a number, the other lowers it or agrees) became the shortcut procedure the
+    # new edition announces and lists item by item (propose, accept or shorten, take).
+    # Each item alone is a close call between the old loop rules; all three choose this
+    # one, which chooses the first of them.
+    m = m2010().match_for_old("421.3")
+    assert m is not None
+    assert (m.kind, m.new_ids) == ("split", ("713.2a", "713.2b", "713.2c")), m
+
+
+def test_subrules_of_a_definition_are_not_a_procedure_to_split_into() -> None:
+    # 2004-10-01 → 2026-06-19: both subrules of the spell definition (a copy is a spell
+    # too) are closest to the old rule on a spell's types, but the definition does not
+    # announce them as a list: they are cases of the topic, not the old rule's pieces.
+    m = span_2004_2026().match_for_old("213.2")
+    assert m is not None and not {"112.1a", "112.1b"} & set(m.new_ids), m
+
+
+def test_a_list_is_announced_by_a_colon_or_by_the_following() -> None:
+    for text in (
+        "moving a token follows the following procedure.",
+        "a widget deals damage according to the following rules:",
+        "this rule has the following exceptions.",
+        "damage has one of the following results, depending on the widget.",
+        "the steps are:",
+    ):
+        assert _ANNOUNCES_LIST.search(text), text
+    for text in (
+        "a widget is a card on the table.",
+        "the game proceeds normally, following every other rule.",
+        "the steps are: untap, then draw.",
+    ):
+        assert not _ANNOUNCES_LIST.search(text), text
