@@ -5461,8 +5461,7 @@ def _follow_lineage(
                 continue
             back_id = p.new[j].id
             if k in reached(back_id, False, free=False) and reached(back_id, False) == [i]:
-                merges[j] = sorted((k, i))
-                in_merges.update((k, i))
+                _join_merge(p, i, j, splits, merges, in_merges)
             continue
         if any(p.new[j].heading != node.heading for j in targets):
             continue

@@ -214,6 +214,23 @@ def _take(
     sources_of[j] = [i]
 
 
+def _split(
+    p: _Pairing,
+    i: int,
+    group: Iterable[int],
+    splits: dict[int, list[int]],
+    targets_of: dict[int, list[int]],
+    sources_of: dict[int, list[int]],
+) -> None:
+    """Split free old ``i`` into the free new rules ``group`` (in document order) and
+    record the links for the later steps."""
+    pieces = sorted(group, key=lambda k: p.new[k].order)
+    splits[i] = pieces
+    targets_of[i] = list(pieces)
+    for j in pieces:
+        sources_of[j] = [i]
+
+
 def _join_merge(
     p: _Pairing,
     i: int,
@@ -528,13 +545,9 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
         if targets_of.get(i) or not rest:
             continue
         if len(rest) == 1:
-            j = rest[0]
-            p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "content")
+            _take(p, i, rest[0], "content", targets_of, sources_of)
         else:
-            splits[i] = sorted(rest, key=lambda k: p.new[k].order)
-        targets_of[i] = sorted(rest, key=lambda k: p.new[k].order)
-        for j in rest:
-            sources_of[j] = [i]
+            _split(p, i, rest, splits, targets_of, sources_of)
     _split_into_listed_steps(p, ranked, splits, targets_of, sources_of)
     # An undecided rule whose best free candidate keeps one of its sentences (reworded
     # at most a little) that no other free close candidate keeps: the sentence decides
@@ -978,11 +991,7 @@ def _split_into_listed_steps(
         own = ranked["old"].get(a)
         if not own or own[0][1] not in items:
             continue
-        group = sorted(items, key=lambda k: p.new[k].order)
-        splits[a] = group
-        targets_of[a] = group
-        for b in group:
-            sources_of[b] = [a]
+        _split(p, a, items, splits, targets_of, sources_of)
 
 
 def _relatives_held(
