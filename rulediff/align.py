@@ -4311,14 +4311,47 @@ def _join_emptied_containers(
     parent is left removed. A free old parent with ``CONTAINER_MATCHED`` of its
     subrules matched (two at least), ``CONTAINER_SHARE`` of which went under or into
     one new rule, joins that rule's sources when the rule is held 1:1 or as a merge
-    (never a piece of a split: a rule is never both), says ``CONTAINER_WORDS`` of the
+    (a piece of a split: see below), says ``CONTAINER_WORDS`` of the
     parent's content words (its title, its intro), and is a heading only if the parent
     is: a heading whose subrules went under a broader section is not that section.
     The deepest such rule is taken (a rule under a section, not the section).
 
     Returns each joined new rule held 1:1 until then, with its holder: the parent adds
     only a title or an intro, so that pair still shows how the edition reworded texts.
+    A rule that is a piece of a split is left to :func:`_join_emptied_containers_to_splits`.
     """
+    in_splits, in_merges = _grouped(splits, merges)
+    held_before: dict[int, int] = {}
+    for i, j in _emptied_containers(p, splits, merges):
+        if j in in_splits:
+            continue
+        if j not in merges:
+            held_before[j] = p.n2o[j]
+        _join_merge(p, i, j, splits, merges, in_merges)
+    return held_before
+
+
+def _join_emptied_containers_to_splits(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> dict[int, int]:
+    """Last of all: a heading or list intro whose subrules went under a piece of a split
+    (:func:`_emptied_containers`) joins that split, as the source of that piece.
+
+    The old rule 310.2 led the restrictions on dividing combat damage; in 2009-07-11 the
+    new 510.1 leads them, and 510.1 is also a piece of old 310.1 (split into 510.1 and
+    510.3). Returns ``{old rule: piece}``: :func:`rulediff.classify._groups` makes one
+    group of several old and several new rules, whose links say which went where. Run
+    after every pass that may still pair the old rule, so it is free for good.
+    """
+    in_splits, _in_merges = _grouped(splits, merges)
+    return {i: j for i, j in _emptied_containers(p, splits, merges) if j in in_splits}
+
+
+def _emptied_containers(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> list[tuple[int, int]]:
+    """``(free old parent, new rule)``: where each container of
+    :func:`_join_emptied_containers` went, the new rule taken by another old rule."""
     in_splits, in_merges = _grouped(splits, merges)
     went: dict[int, set[int]] = defaultdict(set)
     for i, j in enumerate(p.o2n):
@@ -4350,19 +4383,14 @@ def _join_emptied_containers(
         if not enough:
             continue
         j = max(enough, key=lambda m: (_depth(p, m), -p.new[m].order))
-        if j in in_splits or (p.n2o[j] < 0 and j not in merges):
-            continue
+        if j not in in_splits and p.n2o[j] < 0 and j not in merges:
+            continue  # free: for the passes pairing free rules
         if p.new[j].heading and not node.heading:
             continue  # an intro is not a heading
         if not _says_container(node, p.new[j]):
             continue
         joins.append((i, j))
-    held_before: dict[int, int] = {}
-    for i, j in joins:
-        if j not in merges:
-            held_before[j] = p.n2o[j]
-        _join_merge(p, i, j, splits, merges, in_merges)
-    return held_before
+    return joins
 
 
 def _says_container(parent: _Node, rule: _Node) -> bool:
@@ -5311,7 +5339,8 @@ def align(
     _withdraw_links_under_new_rules(rules, splits, merges)
     if through is not None:
         _follow_lineage(rules, splits, merges, through)
-    rule_pairs = _groups(rules, splits, merges)
+    joins = _join_emptied_containers_to_splits(rules, splits, merges)
+    rule_pairs = _groups(rules, splits, merges, joins)
     # Old number -> new number, to read references by; old place -> new place, to tell
     # where an example's rule went (a number printed twice names two rules).
     mapping: dict[str, str] = {}
@@ -5319,8 +5348,10 @@ def align(
     for pair in rule_pairs:
         if pair.old and pair.new:
             for i in pair.old:
-                mapping.setdefault(rules.old[i].id, rules.new[pair.new[0]].id)
-                owners.setdefault(rules.old[i].place, rules.new[pair.new[0]].place)
+                # an old rule of a group goes to the first new rule it is linked to
+                j = next((b for a, b in pair.links if a == i), pair.new[0])
+                mapping.setdefault(rules.old[i].id, rules.new[j].id)
+                owners.setdefault(rules.old[i].place, rules.new[j].place)
 
     examples = _Pairing(_example_nodes_of(old), _example_nodes_of(new))
     _match_examples(examples, owners)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -57,6 +57,8 @@ class _Pair:
     score: float
     method: Method
     alternatives: tuple[str, ...] = ()
+    links: tuple[tuple[int, int], ...] = ()
+    """In a group of several old and several new rules: which old went into which new."""
 
 
 def _text_difference(
@@ -495,15 +497,39 @@ def _moved_text(
     return tuple(out)
 
 
-def _groups(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]) -> list[_Pair]:
-    """Matches (1:1, splits, merges), then the unmatched nodes, in new document order."""
+def _groups(
+    p: _Pairing,
+    splits: dict[int, list[int]],
+    merges: dict[int, list[int]],
+    joins: Mapping[int, int] | None = None,
+) -> list[_Pair]:
+    """Matches (1:1, splits, merges), then the unmatched nodes, in new document order.
+
+    ``joins``: old rules that went into a piece of a split (old rule → the piece); each
+    joins that split's group, whose links then say which old rule went where.
+    """
     pairs: list[_Pair] = []
     in_group_old: set[int] = set()
     in_group_new: set[int] = set()
+    joined: dict[int, list[int]] = defaultdict(list)  # a split piece → old rules joining it
+    for i, j in (joins or {}).items():
+        joined[j].append(i)
     for i, group in splits.items():
-        score = fuzz.ratio(p.old[i].lower, " ".join(p.new[j].lower for j in group))
-        pairs.append(_Pair((i,), tuple(group), round(score, 1), "split"))
-        in_group_old.add(i)
+        extra = [k for j in group for k in joined.get(j, ())]
+        olds = sorted((i, *extra), key=lambda k: p.old[k].order)
+        links: tuple[tuple[int, int], ...] = ()
+        if extra:
+            links = tuple(
+                sorted(
+                    [(i, j) for j in group] + [(k, j) for j in group for k in joined.get(j, ())],
+                    key=lambda link: (p.old[link[0]].order, p.new[link[1]].order),
+                )
+            )
+        score = fuzz.ratio(
+            " ".join(p.old[k].lower for k in olds), " ".join(p.new[j].lower for j in group)
+        )
+        pairs.append(_Pair(tuple(olds), tuple(group), round(score, 1), "split", links=links))
+        in_group_old.update(olds)
         in_group_new.update(group)
     for j, group in merges.items():
         score = fuzz.ratio(" ".join(p.old[i].lower for i in group), p.new[j].lower)
@@ -572,6 +598,7 @@ def _classify(
             "moved_text": moved_text,
             "old_printings": _printings([p.old[i] for i in pair.old]),
             "new_printings": _printings([p.new[j] for j in pair.new]),
+            "links": tuple((p.old[i].id, p.new[j].id) for i, j in pair.links),
         }
         if not pair.new:
             out.append(Match(domain, "removed", old_ids, (), 0.0, "none", **common))  # type: ignore[arg-type]

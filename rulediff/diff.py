@@ -133,6 +133,15 @@ class MovedText:
 
 
 @dataclass(frozen=True, slots=True)
+class GroupLink:
+    """In a group of several old and several new rules: one old rule and a new rule its
+    text went into."""
+
+    old_id: str
+    new_id: str
+
+
+@dataclass(frozen=True, slots=True)
 class Change:
     """One match of the alignment with its edit script."""
 
@@ -171,6 +180,9 @@ class Change:
     changes of such an edition can carry the same ids and not be told apart."""
     new_printings: tuple[int, ...] = ()
     """The same for ``new_ids``."""
+    links: tuple[GroupLink, ...] = ()
+    """On a split with several old rules: which old rule went into which new one
+    (:attr:`rulediff.matches.Match.links`); empty when each went into each."""
 
     #: An item of ``changes`` in ``rulediff diff --format json`` (the schema's order).
     __json_fields__ = (
@@ -197,6 +209,7 @@ class Change:
         "restates",
         "old_printings",
         "new_printings",
+        "links",
     )
 
     @property
@@ -630,6 +643,7 @@ def _text_change(
         restates=m.restates,
         old_printings=m.old_printings,
         new_printings=m.new_printings,
+        links=tuple(GroupLink(a, b) for a, b in m.links),
     )
 
 
@@ -781,4 +795,3 @@ def diff_cached(
         compute,
         use_cache=use_cache,
     )
-

@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 from . import cache
 from .align import Alignment, EditionRef, Kind, align_cached
 from .errors import RuleNotFound
+from .matches import linked
 from .model import Edition, RuleId
 
 T = TypeVar("T")
@@ -49,6 +50,17 @@ class StepChange:
     """Which printing of its number each old id is, when one is a later printing (an
     edition that prints a number twice; :attr:`rulediff.matches.Match.old_printings`)."""
     new_printings: tuple[int, ...] = ()
+    links: tuple[tuple[str, str], ...] = ()
+    """Which old rule went into which new one, in a group of several of each
+    (:attr:`rulediff.matches.Match.links`); empty when each went into each."""
+
+    def new_ids_of(self, old_id: str) -> tuple[str, ...]:
+        """The new rules old ``old_id`` went into."""
+        return linked(self.links, old_id, self.new_ids, forward=True)
+
+    def old_ids_of(self, new_id: str) -> tuple[str, ...]:
+        """The old rules whose text went into new ``new_id``."""
+        return linked(self.links, new_id, self.old_ids, forward=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +150,7 @@ def step_from(alignment: Alignment) -> Step:
                 m.moved_text,
                 m.old_printings,
                 m.new_printings,
+                m.links,
             )
             for m in alignment.rules
             if m.kind != "unchanged"
@@ -163,9 +176,9 @@ class Through:
             backward: dict[str, set[str]] = {}
             for change in step.changes:
                 for rule_id in change.old_ids:
-                    forward.setdefault(rule_id, set()).update(change.new_ids)
+                    forward.setdefault(rule_id, set()).update(change.new_ids_of(rule_id))
                 for rule_id in change.new_ids:
-                    backward.setdefault(rule_id, set()).update(change.old_ids)
+                    backward.setdefault(rule_id, set()).update(change.old_ids_of(rule_id))
             self._forward.append({k: tuple(sorted(v)) for k, v in forward.items()})
             self._backward.append({k: tuple(sorted(v)) for k, v in backward.items()})
         self._backward.reverse()
@@ -375,6 +388,9 @@ class HistoryEvent:
     moved_text: tuple[tuple[str, str, str], ...] = ()
     """Sentences of the rule that went to other rules, or came from them (old id, new id,
     text as in the newer edition)."""
+    links: tuple[tuple[str, str], ...] = ()
+    """In a group of several old and several new rules, which old rule went into which
+    new one (:attr:`StepChange.links`); empty when each went into each."""
 
     @property
     def in_oldest(self) -> bool:
@@ -441,6 +457,9 @@ def _cross(
     if change is None:
         return None, rule_id, printing
     printed = _printed(change, side)
+    if change.links:  # a group of several old and new rules: only the rules it went to
+        reached = change.new_ids_of(rule_id) if forward else change.old_ids_of(rule_id)
+        printed = [item for item in printed if item[0] in reached]
     return (change, *_trunk(printed)) if printed else (change, None, 1)
 
 
@@ -510,6 +529,7 @@ def _event(
         change.moved,
         examples,
         change.moved_text,
+        change.links,
     )
 
 
@@ -590,6 +610,7 @@ def history_as_dict(history: RuleHistory, details: Sequence[EventDetail] = ()) -
                 for x in event.examples
             ],
             "moved_text": [{"old_id": a, "new_id": b, "text": t} for a, b, t in event.moved_text],
+            "links": [{"old_id": a, "new_id": b} for a, b in event.links],
         }
         detail = by_event.get(id(event))
         if detail is not None:

@@ -66,7 +66,7 @@ def step_edges(step: Step, old_ids: Sequence[str]) -> list[tuple[str, str, str, 
         kind = EDGE_KIND.get(change.kind)
         if kind is None:  # removed (or added, which has no old side)
             continue
-        for new_id in change.new_ids:
+        for new_id in change.new_ids_of(old_id):
             out.append((old_id, new_id, kind, change.kind, round(change.score, 1)))
     return out
 
@@ -341,7 +341,7 @@ def family_tree(lineage: Lineage, rule_id: str, k: int) -> FamilyTree:
             if change is None:
                 targets, kind = [ident], "unchanged"
             else:
-                targets, kind = list(change.new_ids), EDGE_KIND.get(change.kind, "")
+                targets, kind = list(change.new_ids_of(ident)), EDGE_KIND.get(change.kind, "")
             for t in targets if kind else []:
                 edges[((j, ident), (j + 1, t))] = kind
                 if (j + 1, t) not in nodes:
@@ -353,7 +353,7 @@ def family_tree(lineage: Lineage, rule_id: str, k: int) -> FamilyTree:
             if change is None:
                 sources, kind = [ident], "unchanged"
             else:
-                sources, kind = list(change.old_ids), EDGE_KIND.get(change.kind, "")
+                sources, kind = list(change.old_ids_of(ident)), EDGE_KIND.get(change.kind, "")
             for s in sources if kind else []:
                 edges[((j - 1, s), (j, ident))] = kind
                 if (j - 1, s) not in nodes:
@@ -455,6 +455,8 @@ def tree_from_history(history: RuleHistory, last: str | None = None) -> FamilyTr
         for n in e.new_ids:
             start(n, e.date)
             for seg in closed:
+                if e.links and (seg[0], n) not in e.links:
+                    continue  # a group of several of each: not every old rule went here
                 links.append(Link(node_id(seg[0], seg[1]), node_id(n, e.date), kind, e.date))
     followed = {history.rule}
     if events and events[-1].date > history.edition and events[-1].new_ids:

@@ -61,7 +61,8 @@ class Match:
     """One correspondence between the old and the new edition.
 
     ``old_ids`` is empty for ``added``, ``new_ids`` for ``removed``; ``split`` has one old
-    id and several new ones, ``merged`` the reverse. Ids are rule numbers (``702.36e``),
+    id and several new ones (or several of each, with ``links``), ``merged`` the reverse.
+    Ids are rule numbers (``702.36e``),
     example ids (``702.36e#ex1``: first example of 702.36e) or glossary terms.
     """
 
@@ -103,6 +104,11 @@ class Match:
     """On an ``added`` rule: the old rules whose sentences it restates while they live on
     in their own counterparts (text copied, not moved; those sentences are in
     ``moved_text``)."""
+    links: tuple[tuple[str, str], ...] = ()
+    """On a ``split`` with several old rules: ``(old_id, new_id)`` for each old rule and
+    each new rule it went into (a rule split in pieces, and another old rule whose text
+    went into one of those pieces). Empty on every other match, where each old rule
+    went into each new rule: see :meth:`new_ids_of`."""
 
     @property
     def old_id(self) -> str | None:
@@ -111,6 +117,27 @@ class Match:
     @property
     def new_id(self) -> str | None:
         return self.new_ids[0] if self.new_ids else None
+
+    def new_ids_of(self, old_id: str) -> tuple[str, ...]:
+        """The new rules old ``old_id`` went into: all of ``new_ids`` unless ``links``
+        say otherwise."""
+        return linked(self.links, old_id, self.new_ids, forward=True)
+
+    def old_ids_of(self, new_id: str) -> tuple[str, ...]:
+        """The old rules whose text went into new ``new_id``."""
+        return linked(self.links, new_id, self.old_ids, forward=False)
+
+
+def linked(
+    links: tuple[tuple[str, str], ...], ident: str, others: tuple[str, ...], *, forward: bool
+) -> tuple[str, ...]:
+    """The ids on the other side of a match that ``ident`` is linked to (``forward``: from
+    an old id to new ids): ``others`` (the whole other side) when there are no links."""
+    if not links:
+        return others
+    if forward:
+        return tuple(b for a, b in links if a == ident)
+    return tuple(dict.fromkeys(a for a, b in links if b == ident))
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +194,7 @@ class Alignment:
             for m in self.rules:
                 if m.old_ids and m.new_ids:
                     for old_id in m.old_ids:
-                        found.setdefault(old_id, m.new_ids[0])
+                        found.setdefault(old_id, m.new_ids_of(old_id)[0])
             self._index["rule_map"] = found
         return found
 

@@ -549,3 +549,27 @@ def test_printed_labels_name_later_printings_only() -> None:
     assert printed_labels(("1.2a", "1.2a"), (1, 2)) == ("1.2a", "1.2a (2nd printing)")
     assert printed_labels(("9",), (3,)) == ("9 (3rd printing)",)
     assert printed_labels(("9",), (11,)) == ("9 (11th printing)",)
+
+
+def test_links_of_a_group_in_json_text_and_markdown() -> None:
+    """A split that another old rule joined lists which old rule went where: ``links`` in
+    the JSON (schema-valid, empty on every other change) and a "pieces" line in the text
+    and Markdown changelogs, a note on the HTML card."""
+    from rulediff.render import render_changelog_html
+
+    from .test_align import lead_follows_its_list
+
+    old, new = lead_follows_its_list()
+    before, after = edition(old), edition(new)
+    d = diff(before, after)
+    doc = as_dict(d)
+    jsonschema.validate(doc, schema())
+    grouped = [c for c in doc["changes"] if c["links"]]
+    assert [(c["kind"], c["old_ids"], c["new_ids"]) for c in grouped] == [
+        ("split", ["200.2", "200.3"], ["200.2", "200.3"])
+    ]
+    assert grouped[0]["links"][-1] == {"old_id": "200.3", "new_id": "200.2"}
+    note = "pieces: 200.2 → 200.2, 200.3; 200.3 → 200.2"
+    assert f"  {note}" in to_text(d).splitlines()
+    assert f"  - {note}" in to_markdown(d).splitlines()
+    assert f'<p class="note">{note}</p>' in render_changelog_html(d, before, after, use_cache=False)

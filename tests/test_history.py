@@ -379,3 +379,41 @@ def test_corpus_history_of_the_status_rule_goes_through_the_old_status_rule() ->
     assert ("2009-07-11", "merged", ("510", "510.1"), ("110.6",)) in events, events
     # before the merge the walk is on the status rule, not on the Status heading
     assert events[-2][0] == "2008-07-15" and events[-2][2] == ("510.1",), events
+
+
+def test_history_and_lineage_follow_the_links_of_a_group() -> None:
+    """A group of two old and two new rules (a split that a list's lead joined): each
+    rule's history, trace and chart go only where its links say, not to every rule of
+    the group."""
+    from rulediff.history import Through
+    from rulediff.lineage import step_edges, tree_from_history
+
+    from .test_align import lead_follows_its_list
+
+    old, new = lead_follows_its_list()
+    lin = build_lineage(
+        [edition(old, date="May 1, 2030"), edition(new, date="May 1, 2031")],
+        lambda e: e,
+        use_cache=False,
+    )
+    (change,) = [c for c in lin.steps[0].changes if c.links]
+    assert change.old_ids == ("200.2", "200.3") and change.new_ids == ("200.2", "200.3")
+    through = Through(lin)
+    assert through("200.3", True) == {"200.2"}  # the lead went into new 200.2 only
+    assert through("200.2", True) == {"200.2", "200.3"}
+    assert through("200.3", False) == {"200.2"}  # new 200.3 came from old 200.2 only
+    assert trace_to(lin, "200.3", 0, 1) == "200.2"
+    assert trace_to(lin, "200.3", 1, 0) == "200.2"
+    edges = {(a, b) for a, b, *_ in step_edges(lin.steps[0], ["200.2", "200.3"])}
+    assert edges == {("200.2", "200.2"), ("200.2", "200.3"), ("200.3", "200.2")}
+    tree = tree_from_history(rule_history(lin, "200.2"))
+    drawn = {(link.source, link.target) for link in tree.links}
+    assert ("200.3@2030-05-01", "200.3@2031-05-01") not in drawn
+    assert ("200.3@2030-05-01", "200.2@2031-05-01") in drawn
+    doc = json.loads(json.dumps(history_as_dict(rule_history(lin, "200.3", edition=0))))
+    assert doc["events"][0]["links"] == [
+        {"old_id": "200.2", "new_id": "200.2"},
+        {"old_id": "200.2", "new_id": "200.3"},
+        {"old_id": "200.3", "new_id": "200.2"},
+    ]
+    assert all(e["links"] == [] for e in doc["events"][1:])

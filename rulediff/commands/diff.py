@@ -21,7 +21,7 @@ from ..history import (
     trace_to,
 )
 from ..model import Edition, RuleId
-from ..render.difftext import to_markdown, to_text
+from ..render.difftext import pieces_note, to_markdown, to_text
 from ..safetext import json_text
 from .common import (
     corpus_lineage,
@@ -232,6 +232,8 @@ def history_text(history: RuleHistory) -> str:
                 + ", ".join(f"{x.kind} {_arrow(x.old_ids, x.new_ids)}" for x in event.examples)
                 + "]"
             )
+        if (pieces := pieces_note(event.links)) is not None:
+            line += f"  [{pieces}]"
         lines.append(line)
     return "\n".join(lines) + "\n"
 

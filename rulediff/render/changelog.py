@@ -23,7 +23,7 @@ from .. import cache
 from ..collector import collector_paused
 from ..diff import Change, EditionDiff, ExampleChange, WordOp
 from ..model import Edition, RuleId
-from .difftext import list_notes
+from .difftext import group_note, list_notes
 from .edition import HistoryKey, glossary_items, linked_spans, rule_name, set_label, text_items
 from .env import fingerprint, template
 from .links import Links, change_anchor, glossary_anchor, rule_anchor
@@ -176,6 +176,8 @@ def _notes(c: Change) -> tuple[str, ...]:
         notes.append("moved: a new parent, or a new place among its siblings")
     if c.ambiguous and not c.alternatives:
         notes.append("ambiguous match: another candidate scored almost as well")
+    if (group := group_note(c)) is not None:
+        notes.append(group)
     notes.extend(note for lc in c.lists for note in list_notes(lc))
     if c.retargets:
         parts = [

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from ..diff import Change, EditionDiff, ListChange, WordOp
 
@@ -16,6 +17,22 @@ def list_notes(lc: ListChange) -> tuple[str, ...]:
     if lc.removed:
         out.append(f"{lc.lead} … removed: {', '.join(lc.removed)}")
     return tuple(out)
+
+
+def group_note(c: Change) -> str | None:
+    """Which old rule went where, for a group of several old and several new rules (the
+    text and HTML changelogs): "pieces: 310.1 → 510.1, 510.3; 310.2 → 510.1"."""
+    return pieces_note([(link.old_id, link.new_id) for link in c.links])
+
+
+def pieces_note(links: Iterable[tuple[str, str]]) -> str | None:
+    """:func:`group_note` from ``(old id, new id)`` pairs (also a rule history's event)."""
+    went: dict[str, list[str]] = {}
+    for a, b in links:
+        went.setdefault(a, []).append(b)
+    if not went:
+        return None
+    return "pieces: " + "; ".join(f"{a} → {', '.join(b)}" for a, b in went.items())
 
 
 def _arrow(c: Change) -> str:
@@ -63,6 +80,8 @@ def to_text(d: EditionDiff, *, include_unchanged: bool = False) -> str:
         lines.append(f"{where}  ({'; '.join(tags)}; score {c.score:g})")
         if c.kind != "unchanged" and c.kind not in ("renumbered",):
             lines.append("  " + _inline(c.words, md=False))
+        if (note := group_note(c)) is not None:
+            lines.append(f"  {note}")
         lines.extend(f"  {note}" for lc in c.lists for note in list_notes(lc))
         if c.retargets:
             lines.append("  references: " + ", ".join(f"{r.old} → {r.new}" for r in c.retargets))
@@ -105,6 +124,8 @@ def to_markdown(d: EditionDiff, *, include_unchanged: bool = False) -> str:
         out.append(f"- **{_md_escape(_arrow(c))}** — {c.kind}, {c.significance}{extra}")
         if c.kind not in ("unchanged", "renumbered"):
             out.append(f"  {_inline(words, md=True)}")
+        if (note := group_note(c)) is not None:
+            out.append(f"  - {_md_escape(note)}")
         for lc in c.lists:
             if lc.added:
                 out.append(f"  - added to the list: {_md_escape(', '.join(lc.added))}")
@@ -122,4 +143,4 @@ def to_markdown(d: EditionDiff, *, include_unchanged: bool = False) -> str:
     return "\n".join(out) + "\n"
 
 
-__all__ = ["list_notes", "to_markdown", "to_text"]
+__all__ = ["group_note", "list_notes", "pieces_note", "to_markdown", "to_text"]

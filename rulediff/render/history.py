@@ -17,6 +17,7 @@ from ..diff import word_diff
 from ..history import EventDetail, HistoryEvent, RuleHistory
 from ..lineage import tree_from_history
 from .changelog import _Side, word_segments
+from .difftext import pieces_note
 from .env import template
 from .lineage import build_life_view
 from .links import Links, change_anchor
@@ -118,6 +119,7 @@ def _event_view(
         moved_text=tuple(f"sentence {a} → {b}: \u201c{t}\u201d" for a, b, t in e.moved_text),
         part=part,
         label="first seen" if e.in_oldest else "",
+        pieces=pieces_note(e.links) or "",
     )
 
 

@@ -264,6 +264,9 @@ class EventView:
     """On a numbered rule's page, the subrule the event belongs to (``None``: the rule)."""
     label: str = ""
     """The badge, when it says more than the kind ("first seen": in the oldest edition)."""
+    pieces: str = ""
+    """Which old rule went where, in a group of several old and several new rules
+    ("pieces: 310.1 → 510.1, 510.3; 310.2 → 510.1"); empty otherwise."""
 
 
 @dataclass(frozen=True, slots=True)
