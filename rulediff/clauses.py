@@ -438,9 +438,7 @@ def parse_clauses(text: str) -> tuple[Clause, ...]:
     return tile(_structures(text, _TRIGGER), 0, len(text))
 
 
-def _structures(
-    text: str, trigger: re.Pattern[str], *, from_trigger: bool = False
-) -> list[Clause]:
+def _structures(text: str, trigger: re.Pattern[str], *, from_trigger: bool = False) -> list[Clause]:
     """The clauses other than ``text`` in the sentences of ``text`` that match ``trigger``.
 
     ``from_trigger``: parse each sentence from its first trigger on, unless a quotation
@@ -830,8 +828,25 @@ def lists(text: str) -> tuple[Clause, ...]:
     The same lists as walking :func:`parse_clauses` (tests compare them over the corpus),
     for less: only the sentences that can hold a list are parsed.
     """
-    found = _structures(text, _LIST_TRIGGER) if text else []
+    found = _structures(text, _LIST_TRIGGER) if text and _may_hold_list(text) else []
     return tuple(node for clause in found for node in clause.walk() if node.kind == "list")
+
+
+_SERIAL_HINT = re.compile(r",\s*(?:and|or)\s")
+_ARE_HINT = re.compile(r"\sare\s")
+
+
+def _may_hold_list(text: str) -> bool:
+    """Whether ``text`` holds what every form of ``_LIST_TRIGGER`` holds: "follows:", a
+    serial comma (", and", ", or") or "are" between spaces.
+
+    Why: the trigger tries its three forms at every position of a text; these scans
+    (substring tests first) are a tenth of that, and most texts fail them."""
+    return (
+        "follows:" in text
+        or ("," in text and _SERIAL_HINT.search(text) is not None)
+        or ("are" in text and _ARE_HINT.search(text) is not None)
+    )
 
 
 # --- whole editions --------------------------------------------------------------------------

@@ -54,6 +54,10 @@ _UTF8_MULTIBYTE = re.compile(
     rb"|\xed[\x80-\x9f][\x80-\xbf]|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}"
     rb"|\xf4[\x80-\x8f][\x80-\xbf]{2}"
 )
+# What every multi-byte UTF-8 character starts with: a lead byte, then a continuation byte.
+# One character class first, so the regex engine scans for it (~10x faster than the
+# pattern above on a cp1252 edition, which seldom has such a pair at all).
+_UTF8_PAIR = re.compile(rb"[\xc2-\xf4][\x80-\xbf]")
 #: Largest input file read, in MiB (editions are under 1 MiB); ``RULEDIFF_MAX_INPUT_MB``.
 MAX_INPUT_MB = 32
 MAX_INPUT_ENV = "RULEDIFF_MAX_INPUT_MB"
@@ -113,7 +117,9 @@ def decode(data: bytes, source: str = "<bytes>") -> tuple[str, str]:
                 _refuse_mixed(data, exc.start, source)
                 text = _decode_cp1252(data, source)
                 encoding = "cp1252"
-    bad = _BINARY.search(text)
+    # Single-byte and UTF-8 decodings give a control character only from its own byte,
+    # which _refuse_binary has already looked for: only a UTF-16 text is scanned again.
+    bad = _BINARY.search(text) if bom in _UTF16_BOMS else None
     if bad:
         line = text.count("\n", 0, bad.start()) + 1
         raise IngestError(
@@ -144,6 +150,8 @@ def _refuse_mixed(data: bytes, bad: int, source: str) -> None:
     them is valid multi-byte UTF-8 (every real cp1252 edition passes; a UTF-8 text with one
     bad byte does not).
     """
+    if _UTF8_PAIR.search(data) is None:
+        return  # no multi-byte character can start anywhere
     found = _UTF8_MULTIBYTE.search(data)
     if found is None:
         return

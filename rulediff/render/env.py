@@ -76,6 +76,7 @@ def environment() -> jinja2.Environment:
     env.filters["oldside"] = lambda segments: segments_html(segments, keep="del")
     env.filters["newside"] = lambda segments: segments_html(segments, keep="ins")
     env.filters["rulelinks"] = rulelinks_html
+    env.filters["fulltext"] = fulltext_html
     return env
 
 
@@ -142,6 +143,33 @@ def rulelinks_html(links: Iterable[Any], sep: str = " + ") -> Markup:
         else:
             out.append(f'<span class="rn">{_escape(r.label)}</span>')
     return Markup(_escape(sep).join(out))
+
+
+def fulltext_html(items: Iterable[Any]) -> Markup:
+    """``TextItem`` records as the rules of a full text: one line per heading, rule and
+    example, each rule anchored to itself (with its history link on a site).
+
+    A full text is ~5,000 items of a few values each: printed by a macro, autoescape made
+    a ``Markup`` object of every value, most of the cost of an embedded text."""
+    out: list[str] = []
+    for it in items:
+        anchor, label = _escape(it.anchor), _escape(it.label)
+        head = f'<a class="num" href="#{anchor}">{label}</a> {_spans_text(it.spans)}'
+        history = ""
+        if it.history:
+            history = (
+                f' <a class="hist" href="{_escape(it.history)}"'
+                f' aria-label="History of {label}">history</a>'
+            )
+        if it.level == "section":
+            out.append(f'<h2 id="{anchor}">{head}</h2>\n')
+        elif it.level == "rule":
+            out.append(f'<h3 id="{anchor}">{head}{history}</h3>\n')
+        else:
+            out.append(f'<p id="{anchor}" class="{_escape(it.level)}">{head}{history}</p>\n')
+        for example in it.examples:
+            out.append(f'<p class="example">{_spans_text(example)}</p>\n')
+    return Markup("".join(out))
 
 
 _SEGMENT_TAGS = {"": ("", ""), "ins": ("<ins>", "</ins>"), "del": ("<del>", "</del>")}
