@@ -4289,9 +4289,10 @@ def _rare_words(nodes: Sequence[_Node]) -> frozenset[str]:
     return frozenset(w for w, c in counts.items() if c <= most)
 
 
-#: A free old parent went where its subrules went when at least this share of its
-#: matched subrules went under (or into) one new rule ...
-CONTAINER_SHARE = 0.75
+#: A free old parent went where its subrules went when more than this share of its
+#: matched subrules went under (or into) one new rule, and no rule apart from that one's
+#: line (its ancestors, its descendants) holds this share of them ...
+CONTAINER_SHARE = 0.5
 #: ... and at least this share of its subrules were matched at all ...
 CONTAINER_MATCHED = 0.5
 #: ... and the new rule says at least this share of the parent's content words.
@@ -4309,8 +4310,10 @@ def _join_emptied_containers(
     heading (or the rule introducing a list) and its first rule were folded into one new
     rule that heads the moved subrules, that rule is held by the first rule and the
     parent is left removed. A free old parent with ``CONTAINER_MATCHED`` of its
-    subrules matched (two at least), ``CONTAINER_SHARE`` of which went under or into
-    one new rule, joins that rule's sources when the rule is held 1:1 or as a merge
+    subrules matched (two at least), more than ``CONTAINER_SHARE`` of which went under
+    or into one new rule (and not half of them under or into a rule apart from that
+    one's line: then they divide, as the subrules of a heading split in two do),
+    joins that rule's sources when the rule is held 1:1 or as a merge
     (a piece of a split: see below), says ``CONTAINER_WORDS`` of the
     parent's content words (its title, its intro), and is a heading only if the parent
     is: a heading whose subrules went under a broader section is not that section.
@@ -4379,10 +4382,20 @@ def _emptied_containers(
                 if parent is not None:
                     under.add(parent)
             votes.update(under)
-        enough = [j for j, c in votes.items() if c >= 2 and c >= CONTAINER_SHARE * len(matched)]
+        half = CONTAINER_SHARE * len(matched)
+        enough = [j for j, c in votes.items() if c >= 2 and c > half]
         if not enough:
             continue
         j = max(enough, key=lambda m: (_depth(p, m), -p.new[m].order))
+        if any(
+            c >= 2
+            and c >= half
+            and not _new_under(p, j, p.new[m].place)
+            and not _new_under(p, m, p.new[j].place)
+            for m, c in votes.items()
+            if m != j
+        ):
+            continue  # its subrules divide between two places: the parent was split
         if j not in in_splits and p.n2o[j] < 0 and j not in merges:
             continue  # free: for the passes pairing free rules
         if p.new[j].heading and not node.heading:
