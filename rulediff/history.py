@@ -391,6 +391,9 @@ class HistoryEvent:
     links: tuple[tuple[str, str], ...] = ()
     """In a group of several old and several new rules, which old rule went into which
     new one (:attr:`StepChange.links`); empty when each went into each."""
+    followed: tuple[str, ...] = ()
+    """The rule's own numbers in this event, newer first (the number the history walk
+    followed on each side); the other rules of a split or merge are not this rule's."""
 
     @property
     def in_oldest(self) -> bool:
@@ -415,7 +418,7 @@ class RuleHistory:
         """Every number the rule has had, newest first."""
         out: list[str] = []
         for event in self.events:
-            for ident in (*event.new_ids, *event.old_ids):
+            for ident in event.followed or (*event.new_ids, *event.old_ids):
                 if ident not in out:
                     out.append(ident)
         return tuple(out) or (self.rule,)
@@ -508,6 +511,7 @@ def _event(
     new_id: str | None,
     examples: tuple[StepChange, ...],
 ) -> HistoryEvent:
+    followed = tuple(ident for ident in (new_id, old_id) if ident)
     if change is None:
         return HistoryEvent(
             step.new.date,
@@ -518,6 +522,7 @@ def _event(
             100.0,
             False,
             examples,
+            followed=followed,
         )
     return HistoryEvent(
         step.new.date,
@@ -530,6 +535,7 @@ def _event(
         examples,
         change.moved_text,
         change.links,
+        followed,
     )
 
 

@@ -417,3 +417,7 @@ def test_history_and_lineage_follow_the_links_of_a_group() -> None:
         {"old_id": "200.3", "new_id": "200.2"},
     ]
     assert all(e["links"] == [] for e in doc["events"][1:])
+    # The numbers a rule has had are those its history followed, not every rule of the
+    # group: new 200.3 was old 200.2 (never old 200.3, nor new 200.2).
+    assert rule_history(lin, "200.3").numbers() == ("200.3", "200.2")
+    assert rule_history(lin, "200.3", edition=0).numbers() == ("200.2", "200.3")
