@@ -511,17 +511,15 @@ def _groups(
     pairs: list[_Pair] = []
     in_group_old: set[int] = set()
     in_group_new: set[int] = set()
-    joined: dict[int, list[int]] = defaultdict(list)  # a split piece → old rules joining it
-    for i, j in (joins or {}).items():
-        joined[j].append(i)
+    joins = joins or {}
     for i, group in splits.items():
-        extra = [k for j in group for k in joined.get(j, ())]
+        extra = [k for k, j in joins.items() if j in group]
         olds = sorted((i, *extra), key=lambda k: p.old[k].order)
         links: tuple[tuple[int, int], ...] = ()
         if extra:
             links = tuple(
                 sorted(
-                    [(i, j) for j in group] + [(k, j) for j in group for k in joined.get(j, ())],
+                    [(i, j) for j in group] + [(k, joins[k]) for k in extra],
                     key=lambda link: (p.old[link[0]].order, p.new[link[1]].order),
                 )
             )

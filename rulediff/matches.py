@@ -137,7 +137,7 @@ def linked(
         return others
     if forward:
         return tuple(b for a, b in links if a == ident)
-    return tuple(dict.fromkeys(a for a, b in links if b == ident))
+    return tuple(a for a, b in links if b == ident)
 
 
 @dataclass(frozen=True, slots=True)
