@@ -8,6 +8,9 @@ from collections.abc import Sequence
 from rapidfuzz.distance import Indel
 
 _TOKEN = re.compile(r"\w+(?:['\u2019]\w+)*|\s+|[^\w\s]")
+#: The tokens of :data:`_TOKEN` other than whitespace runs (no whitespace token found
+#: only to be dropped again).
+_NONSPACE_TOKEN = re.compile(r"\w+(?:['\u2019]\w+)*|[^\w\s]")
 _WORD = re.compile(r"\w")
 
 
@@ -77,8 +80,8 @@ def _chunks(old: str, new: str) -> list[tuple[str, str]]:
 
 
 def _compute_chunks(old: str, new: str) -> list[tuple[str, str]]:
-    a = [t.lower() for t in tokenize(old) if not t.isspace()]
-    b = [t.lower() for t in tokenize(new) if not t.isspace()]
+    a = [t.lower() for t in _NONSPACE_TOKEN.findall(old)]
+    b = [t.lower() for t in _NONSPACE_TOKEN.findall(new)]
     return [
         (" ".join(a[i1:i2]), " ".join(b[j1:j2]))
         for tag, i1, i2, j1, j2 in word_opcodes(a, b)
