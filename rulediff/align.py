@@ -4261,15 +4261,18 @@ def _own_words(node: _Node, others: Iterable[_Node]) -> frozenset[str]:
 PARALLEL_FRAME_SIMILARITY = 80.0
 
 
-def _drop_foreign_sources(p: _Pairing, merges: dict[int, list[int]]) -> None:
+def _drop_foreign_sources(p: _Pairing, merges: dict[int, list[int]]) -> list[tuple[int, int]]:
     """Parallel rules join one new rule only if each leaves its own subject there.
 
     Two parallel rules ("… of a Vanguard game …", "… of an Archenemy game …") joined
     into a rule that names only one of their subjects are not a merge: the other rule's
     own words (its game, its zone: those no other source has) are nowhere in the new
-    rule. Such a source is withheld (it stays removed); a duplicate, with no words of
-    its own, is kept. Headings are matched by their subrules, not their titles.
+    rule. Such a source is withheld (it stays removed, unless
+    :func:`_place_withheld_in_twins` finds it a place); a duplicate, with no words of its
+    own, is kept. Headings are matched by their subrules, not their titles. Returns the
+    withheld sources, each with the rule it was withheld from.
     """
+    withheld: list[tuple[int, int]] = []
     for j in sorted(merges):
         group = merges[j]
         if len(group) < 2 or p.new[j].heading:
@@ -4294,6 +4297,7 @@ def _drop_foreign_sources(p: _Pairing, merges: dict[int, list[int]]) -> None:
             if p.o2n[i] == j:
                 p.o2n[i] = -1
                 p.n2o[j] = -1
+            withheld.append((i, j))
         if len(kept) >= 2:
             merges[j] = kept
             continue
@@ -4301,6 +4305,46 @@ def _drop_foreign_sources(p: _Pairing, merges: dict[int, list[int]]) -> None:
         if kept and p.n2o[j] < 0:
             i = kept[0]
             p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "merge")
+    return withheld
+
+
+def _place_withheld_in_twins(
+    p: _Pairing,
+    withheld: Sequence[tuple[int, int]],
+    splits: dict[int, list[int]],
+    merges: dict[int, list[int]],
+) -> None:
+    """A source withheld from a merge goes to the free twin of the rule it was withheld from.
+
+    Old text written twice (a state-based action, and the copy rules' reminder of it,
+    "… ceases to exist (this is a state-based effect …)") may be written twice in the new
+    edition too. The two old twins are drawn to the same new text, the merge is undone
+    (:func:`_drop_foreign_sources`: the reminder's own words are not in the
+    state-based action), and the reminder's own new twin is left free. When exactly one
+    free new rule is a twin of the rule the source was withheld from
+    (``PARALLEL_FRAME_SIMILARITY``) and stands on the source's topic, it is the source's
+    counterpart: the new edition kept both texts, each where it was.
+    """
+    if not withheld:
+        return
+    in_splits, in_merges = _grouped(splits, merges)
+    for i, j in withheld:
+        if not _free_old_text(p, i, splits, in_merges):
+            continue
+        twins = [
+            k
+            for k, node in enumerate(p.new)
+            if k != j
+            and not node.heading
+            and _free_new(p, k, in_splits, merges)
+            and fuzz.token_set_ratio(p.new[j].lower, node.lower) >= PARALLEL_FRAME_SIMILARITY
+        ]
+        if len(twins) != 1 or not p.same_topic(i, twins[0]):
+            continue
+        (k,) = twins
+        # rivals it had when first drawn to the twin it left: the one it takes is no rival
+        rivals = tuple(r for r in p.alternatives.pop(i, ()) if r != ("new", k))
+        p.pair(i, k, round(fuzz.ratio(p.old[i].lower, p.new[k].lower), 1), "content", rivals)
 
 
 #: A word in at most this share of an edition's rules names a subject (a deck, a zone, a
@@ -5375,7 +5419,8 @@ def align(
     _pair_subrules_kept_in_order(rules, splits, merges)
     _join_restated_siblings(rules, splits, merges)
     _add_pieces_holding_dropped_words(rules, prov, splits, merges)
-    _drop_foreign_sources(rules, merges)
+    withheld = _drop_foreign_sources(rules, merges)
+    _place_withheld_in_twins(rules, withheld, splits, merges)
     _join_parallel_twins(rules, splits, merges)
     held_before_containers = _join_emptied_containers(rules, splits, merges)
     _pair_by_shared_opening(rules, splits, merges)

@@ -4314,3 +4314,110 @@ def test_a_restated_sentence_is_not_refused_by_a_line_drawn() -> None:
     m = by_old(a, "406.5")
     assert (m.new_ids, m.method) == (("605.5a",), "sentence")
     assert "not a mana ability" in corpus_edition("2009-07-11").rule("605.5a").text
+
+
+# --- round 33: a source withheld from a merge goes to the free twin of its rule ----------------
+
+_TWIN_OLD = """
+1. Basics
+
+100. General
+
+100.1. A widget game is played by two or more players, each with a widget.
+
+101. Checks
+
+101.1. Whenever a player would act, the game first runs its checks.
+
+101.2. A copied widget outside the arena crumbles away.
+
+2. Copies
+
+200. Copying
+
+200.1. To copy a widget means to build a replica of it bearing the same markings.
+
+200.1a A copied widget outside the arena crumbles away. (This is a check; see rule 101.)
+"""
+
+_TWIN_RULE = (
+    "If a copied widget is outside the arena, it crumbles away. If a copied marker is "
+    "anywhere but the arena or the shelf, it crumbles away."
+)
+
+_TWIN_NEW = f"""
+1. Basics
+
+100. General
+
+100.1. A widget game is played by two or more players, each with a widget.
+
+101. Checks
+
+101.1. Whenever a player would act, the game first runs its checks.
+
+101.2. {_TWIN_RULE}
+
+2. Copies
+
+200. Copying
+
+200.1. To copy a widget means to build a replica of it bearing the same markings.
+
+200.1a {_TWIN_RULE} These are checks. See rule 101.
+"""
+
+
+def _withheld_placed(old_text: str, new_text: str, *, free: tuple[str, ...] = ()) -> dict:
+    """Old 200.1a withheld from new 101.2 (merged there with old 101.2, then undone):
+    where :func:`_place_withheld_in_twins` puts it. ``free``: new rules left unpaired."""
+    from rulediff.align import _Pairing, _place_withheld_in_twins, _rule_nodes
+
+    p = _Pairing(_rule_nodes(edition(old_text)), _rule_nodes(edition(new_text)))
+    old_at = {n.id: i for i, n in enumerate(p.old)}
+    new_at = {n.id: j for j, n in enumerate(p.new)}
+    for rule_id, j in new_at.items():
+        if rule_id in old_at and rule_id != "200.1a" and rule_id not in free:
+            p.pair(old_at[rule_id], j, 90.0, "anchor")
+    # first drawn to 101.2, its rival the twin in its own chapter
+    if "200.1a" in new_at:
+        p.alternatives[old_at["200.1a"]] = (("new", new_at["200.1a"]),)
+    _place_withheld_in_twins(p, [(old_at["200.1a"], new_at["101.2"])], {}, {})
+    i = old_at["200.1a"]
+    return {
+        "to": p.new[p.o2n[i]].id if p.o2n[i] >= 0 else None,
+        "rivals": p.alternatives.get(i, ()),
+    }
+
+
+def test_a_withheld_source_goes_to_the_free_twin_of_its_rule() -> None:
+    placed = _withheld_placed(_TWIN_OLD, _TWIN_NEW)
+    # its rivals were the twin it now takes: none left
+    assert placed == {"to": "200.1a", "rivals": ()}
+
+
+def test_a_withheld_source_with_two_free_twins_stays_free() -> None:
+    # a third copy of the text, free too: the text does not say which one is its own
+    third = f"\n200.2. Replicas of replicas are allowed.\n\n200.2a {_TWIN_RULE} See rule 101.\n"
+    assert _withheld_placed(_TWIN_OLD, _TWIN_NEW + third, free=("200.2",))["to"] is None
+
+
+def test_a_withheld_source_leaves_a_taken_twin_alone() -> None:
+    # the new twin already has its counterpart (an old rule of the same number)
+    old = _TWIN_OLD + "\n200.2. Replicas are built from spare parts.\n"
+    new = _TWIN_NEW.replace("200.1a ", "200.2. ")
+    assert _withheld_placed(old, new)["to"] is None
+
+
+def test_the_copy_rules_reminder_of_a_state_based_action_keeps_its_place_in_the_corpus() -> None:
+    # 2003-10-01 says twice that a copy of a spell outside the stack ceases to exist: as a
+    # state-based effect (420.5j) and as the copy rules' reminder of it (503.10a); so does
+    # 2024-06-07 (704.5e, 707.10a). Both old texts were drawn to 704.5e, the reminder was
+    # withheld there for its own words, and was left removed beside its free new twin.
+    old, new = corpus_edition("2003-10-01"), corpus_edition("2024-06-07")
+    assert fuzz.token_set_ratio(new.rule("704.5e").text, new.rule("707.10a").text) >= 80
+    a = aligned("2003-10-01", "2024-06-07")
+    assert by_old(a, "503.10a").new_ids == ("707.10a",)
+    assert by_old(a, "503.10a").kind == "renumbered-edited"
+    assert by_old(a, "420.5j").new_ids == ("704.5e",)
+    assert "see rule 420" in old.rule("503.10a").text.lower()
