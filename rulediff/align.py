@@ -4316,9 +4316,9 @@ def _place_withheld_in_twins(
 ) -> None:
     """A source withheld from a merge goes to the free twin of the rule it was withheld from.
 
-    Old text written twice (a state-based action, and the copy rules' reminder of it,
-    "… ceases to exist (this is a state-based effect …)") may be written twice in the new
-    edition too. The two old twins are drawn to the same new text, the merge is undone
+    Old text written twice (a state-based action, and the copy rules' reminder of it
+    that points to the state-based actions) may be written twice in the new edition
+    too. The two old twins are drawn to the same new text, the merge is undone
     (:func:`_drop_foreign_sources`: the reminder's own words are not in the
     state-based action), and the reminder's own new twin is left free. When exactly one
     free new rule is a twin of the rule the source was withheld from
