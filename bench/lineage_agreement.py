@@ -60,14 +60,13 @@ FAR_PAIRS = (
 FIGURES = ("reach", "agree", "links", "contra", "silent")
 
 
-def chains(corpus: Corpus, first: int, last: int, keep: Path | None) -> Through:
-    """Where each rule of edition ``first`` went in edition ``last`` (kept in ``keep``)."""
-    infos = corpus.editions()
-    kept = keep / f"{infos[first].date}_{infos[last].date}.pickle" if keep else None
+def chains(corpus: Corpus, editions: list, keep: Path | None) -> Through:
+    """Where each rule of the first of ``editions`` went in the last (kept in ``keep``)."""
+    kept = keep / f"{editions[0].date}_{editions[-1].date}.pickle" if keep else None
     if kept is not None and kept.exists():
         with kept.open("rb") as f:
             return pickle.load(f)  # a file this script wrote: see --keep
-    lineage = build_lineage(infos[first : last + 1], corpus.load, workers=os.cpu_count() or 1)
+    lineage = build_lineage(editions, corpus.load, workers=os.cpu_count() or 1)
     through = Through(lineage)
     if kept is not None:
         kept.parent.mkdir(parents=True, exist_ok=True)
@@ -83,16 +82,14 @@ def judge(
     infos = corpus.editions()
     dates = [str(info.date) for info in infos]
     first, last = dates.index(old_ref), dates.index(new_ref)
-    through = chains(corpus, first, last, keep)
+    through = chains(corpus, infos[first : last + 1], keep)
     old, new = corpus.load(infos[first]), corpus.load(infos[last])
     alignment = align(old, new, use_cache=False)
     new_ids = {str(rule.id) for rule in new.rules}
     matched: dict[str, set[str]] = {}
     for match in alignment.rules:
         for old_id in match.old_ids:
-            matched.setdefault(old_id, set()).update(
-                match.new_ids_of(old_id) if match.new_ids else ()
-            )
+            matched.setdefault(old_id, set()).update(match.new_ids_of(old_id))
     figures = dict.fromkeys(FIGURES, 0)
     contradicted: list[str] = []
     for rule in old.rules:

@@ -325,8 +325,8 @@ class _Pairing:
         :func:`_lines_drawn`), once asked for."""
         self.definition_nodes: tuple[frozenset[int], frozenset[int]] | None = None
         """Per side: the nodes that open by defining a term or draw a kind's line: a pair
-        with neither is never told apart by :meth:`denies_definition` (``same_topic``
-        asks of 25,000 pairs on the 10-year pair, nearly all neither)."""
+        with neither is never told apart by :meth:`denies_definition` (asked of 25,000
+        pairs on the 10-year pair, nearly all neither)."""
         self.sweeps: tuple[tuple[str, str], ...] = ()
         """The pair's recurring wording changes, longest first (once they are known)."""
         self.swept_keys: tuple[tuple[tuple[str, str], ...], dict[str, str]] = ((), {})
@@ -375,10 +375,7 @@ class _Pairing:
         speaking of that kind (:meth:`denies_definition`).
         """
         old, new = self.old[i], self.new[j]
-        if self.definition_nodes is None:
-            self.definition_nodes = _definition_nodes(self)
-        old_marked, new_marked = self.definition_nodes
-        if ((i in old_marked or j in new_marked) and self.denies_definition(i, j, lines=lines)) or (
+        if self.denies_definition(i, j, lines=lines) or (
             # opposite cases negate different conditions (the cheap test first)
             old.negated_conditions() != new.negated_conditions()
             and _opposite_conditions(old.lower, new.lower)
@@ -567,9 +564,12 @@ class _Pairing:
         """True when one text opens by defining a term ("a mana ability is …") and the
         other, which does not, says that something is not that term ("… is not a mana
         ability"): the definition and the rule on what falls outside it."""
-        if self.defined is None:
-            self.defined = (_defined_terms_of(self.old), _defined_terms_of(self.new))
-        (old_terms, old_defined), (new_terms, new_defined) = self.defined
+        if self.definition_nodes is None:
+            self.definition_nodes = _definition_nodes(self)
+        old_marked, new_marked = self.definition_nodes
+        if i not in old_marked and j not in new_marked:
+            return False  # neither defines a term nor draws a kind's line (most pairs)
+        (old_terms, old_defined), (new_terms, new_defined) = self.defined  # type: ignore[misc]
         a, b = old_terms.get(i), new_terms.get(j)
         if a != b and (
             (a and _denies(a, self.new[j].lower)) or (b and _denies(b, self.old[i].lower))
@@ -579,9 +579,7 @@ class _Pairing:
         # the other only speaks of things of that kind: not one rule reworded.
         if not lines:
             return False
-        if self.lines_drawn is None:
-            self.lines_drawn = _lines_drawn(self.old, self.new, self.defined)
-        drawn_old, drawn_new = self.lines_drawn
+        drawn_old, drawn_new = self.lines_drawn  # type: ignore[misc]  # set with the marks
         if j in drawn_new:
             old = self.old[i].lower
             if any(_names(t, old) and not _draws_line(t, old) for t in drawn_new[j]):
