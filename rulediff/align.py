@@ -2261,10 +2261,14 @@ def _kept_near_exact_elsewhere(p: _Pairing, prov: _Provenance, i: int, j0: int) 
     edition (a closing remark several old rules share aside), while its text match ``j0``
     is not near-exact: the sentence kept is the rule, the text match a sibling built on
     the same frame (a rule on one kind of card matched to the next rule on another kind,
-    its own sentence now inside a neighbour).
+    its own sentence now inside a neighbour). A near-exact text match counts too when it
+    is word for word another old rule's sentence (:func:`_says_another_rule`), and the
+    sentence kept in place is closer still.
     Why: :func:`_closer_elsewhere` asks a fixed margin over the frame, which a short
     sentence reworded by a word or two misses by a hair though its place says enough."""
-    if p.score.get(i, 100.0) >= provenance.NEAR_SIMILARITY:
+    if p.score.get(i, 100.0) >= provenance.NEAR_SIMILARITY and not _says_another_rule(
+        p, prov, i, j0
+    ):
         return False
     # A sentence several old rules say (a closing remark) is no evidence either way.
     own = [
@@ -2290,6 +2294,22 @@ def _kept_near_exact_elsewhere(p: _Pairing, prov: _Provenance, i: int, j0: int) 
         return False
     (j,) = places
     return j != j0 and not p.new[j].heading and _in_place(p, i, j) and p.same_topic(i, j)
+
+
+def _says_another_rule(p: _Pairing, prov: _Provenance, i: int, j0: int) -> bool:
+    """New ``j0``, the text match of old ``i``, says word for word only what one other
+    old rule said: each of its sentences is a sentence of that rule (a long rule cut
+    into pieces, one piece a near copy of ``i``, the rule of another section that
+    restated it: the beginning-of-step triggers, said by the turn-structure rules and
+    by the triggered-ability rules). The exact source is that piece's; ``i`` goes where
+    its own sentence went nearer still, when that rule stands in its place."""
+    keys = [
+        u.key
+        for u in provenance.units(j0, p.new[j0].text)
+        if len(u.key.split()) >= provenance.MIN_UNIT_WORDS
+    ]
+    holders = {k for key in keys for k in prov.old_holders.get(key, {-1})}
+    return bool(keys) and len(holders) == 1 and -1 not in holders and i not in holders
 
 
 def _sentence_splits(

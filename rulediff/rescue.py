@@ -923,13 +923,16 @@ def _decide_by_subrules(
     siblings and subrules, and sits directly under the counterpart of the rule's parent:
     the topic was regrouped under a new general rule (the split card rules under one
     rule on the characteristics of a split card), and the old rule that spoke of the
-    topic in general is that rule."""
+    topic in general is that rule. A rival within the margin that is taken (by a sibling
+    of the rule, say) leaves the rule as undecided as a free one does: one free
+    candidate left may still be decided so."""
     for a, scored in sorted(ranked.items()):
         if targets_of.get(a):
             continue
         close = _free_close(scored, sources_of)
-        if len(close) < 2:
-            continue  # not undecided
+        # undecided: a rival within the margin, free or taken (by a sibling, say)
+        if not close or len(scored) < 2 or scored[1][0] <= scored[0][0] - RESCUE_MARGIN:
+            continue
         node = p.old[a]
         parent = p.old_by_place.get(node.parent) if node.parent is not None else None
         if parent is None or not targets_of.get(parent):

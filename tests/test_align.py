@@ -4421,3 +4421,115 @@ def test_the_copy_rules_reminder_of_a_state_based_action_keeps_its_place_in_the_
     assert by_old(a, "503.10a").kind == "renumbered-edited"
     assert by_old(a, "420.5j").new_ids == ("704.5e",)
     assert "see rule 420" in old.rule("503.10a").text.lower()
+
+
+# --- round 34: a text match that is word for word another old rule's sentence gives way -----
+
+_STEP_TRIGGERS_OLD = """
+1. Turns
+
+100. General
+
+100.1. {turn}
+
+100.2. {trigger}
+
+100.3. A player who has no widget left skips the move phase.
+
+2. Waiting Effects
+
+200. General
+
+200.1. Some effects of the widget game wait for an event before they happen.
+
+200.2. {wakes} {second} {queue} {keeps}
+"""
+
+_STEP_TRIGGERS_NEW = """
+1. Turns
+
+100. General
+
+100.1. {turn}
+
+100.2. A player who has no widget left skips the move phase.
+
+100.3. {kept} (See rule 200, "General.")
+
+2. Waiting Effects
+
+200. General
+
+200.1. Some effects of the widget game wait for an event before they happen.
+
+200.2. {wakes}
+
+200.2a {piece}
+
+200.3. {queue}
+
+200.4. A woken effect keeps the text of the effect that made it, and nothing else.
+"""
+
+_STEP_TRIGGERS_SENTENCES = {
+    "turn": "A turn of the widget game has three phases: the spin, the move and the rest phase.",
+    "trigger": (
+        'When a phase begins, any waiting effects that wait for "the start of" that phase '
+        "are put in the queue."
+    ),
+    "wakes": "Whenever an event matches a waiting effect's event, that effect wakes up.",
+    "queue": "A woken effect is put in the queue by the player who controls its source.",
+    "keeps": "It keeps the text of the effect that made it, and nothing else.",
+}
+
+#: Old 200.2's second sentence, word for word the whole of new 200.2a.
+_PIECE = 'When a phase begins, all waiting effects that wait for "the start of" that phase wake up.'
+#: Old 100.2's sentence as new 100.3 keeps it in its own section: nearer to it than 200.2a.
+_KEPT = 'When a phase begins, any waiting effects that wait for "the start of" that phase wake up.'
+
+
+def _step_triggers(second: str = _PIECE, kept: str = _KEPT) -> Alignment:
+    old = _STEP_TRIGGERS_OLD.format(second=second, **_STEP_TRIGGERS_SENTENCES)
+    new = _STEP_TRIGGERS_NEW.format(kept=kept, piece=_PIECE, **_STEP_TRIGGERS_SENTENCES)
+    return align(edition(old), edition(new))
+
+
+def test_a_near_copy_gives_up_another_rules_sentence_for_its_own_kept_in_place() -> None:
+    # Old 100.2 (turn structure) is a near copy of new 200.2a (ratio ~88), which is word
+    # for word a piece of old 200.2; its own sentence stands nearer still (~90) in new
+    # 100.3, in its own section. Without round 34, 100.2 took 200.2a (and 100.3 as a
+    # second piece) and 200.2's split lost that piece.
+    a = _step_triggers()
+    assert by_old(a, "100.2").new_ids == ("100.3",)
+    assert by_old(a, "100.2").kind == "renumbered-edited"
+    assert by_old(a, "200.2").kind == "split"
+    assert by_old(a, "200.2").new_ids == ("200.2", "200.2a", "200.3", "200.4")
+
+
+@pytest.mark.parametrize(
+    "second, kept",
+    [
+        # no old rule says 200.2a word for word: its text match keeps it
+        ("At the start of a phase, every effect waiting for it wakes up.", _KEPT),
+        # the sentence in place is no nearer than the text match
+        (_PIECE, "As a phase begins, waiting effects for its start wake up at once."),
+    ],
+    ids=["no-exact-source", "kept-not-nearer"],
+)
+def test_a_near_copy_keeps_its_text_match_without_an_exact_source_or_a_nearer_place(
+    second: str, kept: str
+) -> None:
+    assert "200.2a" in by_old(_step_triggers(second, kept), "100.2").new_ids
+
+
+def test_the_beginning_of_step_triggers_stay_with_the_turn_rules_in_the_corpus() -> None:
+    # 2004-10-01 says the beginning-of-step triggers twice: in the turn-structure rules
+    # (300.5) and inside the long triggering rule (410.2). 2026-06-19 keeps the first in
+    # 500.6 and cuts 410.2 into pieces, one of them (603.2b) its sentence word for word.
+    old, new = corpus_edition("2004-10-01"), corpus_edition("2026-06-19")
+    piece = comparison_key(new.rule("603.2b").text).lower()
+    assert piece in comparison_key(old.rule("410.2").text).lower()
+    a = aligned("2004-10-01", "2026-06-19")
+    assert by_old(a, "300.5").new_ids == ("500.6",)
+    assert {"603.2", "603.2b", "603.3", "603.3a"} <= set(by_old(a, "410.2").new_ids)
+    assert by_new(a, "603.2b").old_ids == ("410.2",)
