@@ -443,7 +443,9 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
     def joinable(side: str, a: int, b: int, similarity: float) -> bool:
         """Free ``a`` may join taken ``b``: what they share is mostly not explained by
         ``b``'s present counterpart(s), or ``a`` is a near copy of ``b`` and that
-        counterpart was rewritten too (parallel rules folded into one)."""
+        counterpart was rewritten too (parallel rules folded into one). A heading is
+        no parallel of a text: a rule joining one's counterpart (a title rewritten as
+        a rule) must bring words the title does not explain."""
         mine, theirs = (old, new) if side == "old" else (new, old)
         back = sources_of if side == "old" else targets_of
         words, shared = mine.stems[a], mine.stems[a] & theirs.stems[b]
@@ -455,6 +457,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
         if (
             side == "old"
             and similarity >= COPY_SIMILARITY
+            and not any(p.old[k].heading for k in back[b])
             and not any(_kept(p, *((k, b) if side == "old" else (b, k))) for k in back[b])
             # what tells the copy from its sibling (its own topic words) must survive
             # in ``b``: sharing only a template sentence (keep one, bin the others)

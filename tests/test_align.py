@@ -4533,3 +4533,28 @@ def test_the_beginning_of_step_triggers_stay_with_the_turn_rules_in_the_corpus()
     assert by_old(a, "300.5").new_ids == ("500.6",)
     assert {"603.2", "603.2b", "603.3", "603.3a"} <= set(by_old(a, "410.2").new_ids)
     assert by_new(a, "603.2b").old_ids == ("410.2",)
+
+
+# --- round 35: a rule joins a heading's counterpart only with words the title lacks ---------
+
+
+@pytest.mark.parametrize(
+    "old_date, new_date", [("2004-10-01", "2026-06-19"), ("2005-08-01", "2021-11-19")]
+)
+def test_the_static_abilities_timestamp_rule_goes_to_the_timestamp_rules(
+    old_date: str, new_date: str
+) -> None:
+    # The old heading on continuous effects from static abilities (418.4) lives on as a
+    # one-sentence rule (611.3) saying such effects exist. The old timestamp rule for those
+    # effects (418.5f) shares most of its words with that sentence, and was joined to it as
+    # a "near copy" of its source; but the source is a heading, and every word of 418.5f,
+    # its timestamp too, stands in the free timestamp rule 613.7a (its sibling 418.5g's
+    # counterpart 613.7b is the next rule).
+    old, new = corpus_edition(old_date), corpus_edition(new_date)
+    assert getattr(old.rule("418.4"), "title", None) is not None
+    assert "timestamp" in old.rule("418.5f").text.lower()
+    assert "timestamp" not in new.rule("611.3").text.lower()
+    a = aligned(old_date, new_date)
+    assert by_old(a, "418.5f").new_ids == ("613.7a",)
+    assert by_old(a, "418.4").new_ids == ("611.3",)
+    assert by_old(a, "418.4").kind != "merged"
