@@ -78,7 +78,8 @@ def chains(corpus: Corpus, editions: list, keep: Path | None) -> Through:
 def judge(
     corpus: Corpus, old_ref: str, new_ref: str, show: int, keep: Path | None = None
 ) -> dict[str, int]:
-    """The figures of one pair (and, with ``show``, its first contradicted links)."""
+    """The figures of one pair (and, with ``show``, its first contradicted links and its
+    first rules left removed that the chain places)."""
     infos = corpus.editions()
     dates = [str(info.date) for info in infos]
     first, last = dates.index(old_ref), dates.index(new_ref)
@@ -92,6 +93,7 @@ def judge(
             matched.setdefault(old_id, set()).update(match.new_ids_of(old_id))
     figures = dict.fromkeys(FIGURES, 0)
     contradicted: list[str] = []
+    unplaced: list[str] = []  # removed directly, placed by the chain: recall to look at
     for rule in old.rules:
         if rule.title is not None or rule.id.is_section:
             continue  # a heading: matched by its subrules, its title says little
@@ -101,6 +103,8 @@ def judge(
         if reach:
             figures["reach"] += 1
             figures["agree"] += bool(got & reach)
+            if not got:
+                unplaced.append(f"{old_id} (lineage: {', '.join(sorted(reach))})")
         for new_id in sorted(got):
             figures["links"] += 1
             back = through(new_id, False)
@@ -111,6 +115,8 @@ def judge(
                 contradicted.append(f"{old_id} -> {new_id} (lineage: {', '.join(sorted(reach))})")
     for line in contradicted[:show]:
         print(f"    contra {line}")
+    for line in unplaced[:show]:
+        print(f"    removed {line}")
     return figures
 
 
@@ -129,7 +135,12 @@ def main() -> None:
     parser.add_argument(
         "--pairs", type=Path, help="a file of 'OLD NEW' date pairs, one a line (default: ten)"
     )
-    parser.add_argument("--show", type=int, default=0, help="contradicted links shown a pair")
+    parser.add_argument(
+        "--show",
+        type=int,
+        default=0,
+        help="contradicted links, and rules removed that the chain places, shown a pair",
+    )
     parser.add_argument("--keep", type=Path, help="keep (or reuse) each pair's chains here")
     args = parser.parse_args()
     pairs = FAR_PAIRS
