@@ -1710,6 +1710,40 @@ def _match_rules(p: _Pairing) -> None:
     _match_same_place(p)
 
 
+def _uncross_weak_pairs(p: _Pairing) -> None:
+    """Two weak text matches (below :data:`WEAK_FUZZY`) between siblings, crossed: each
+    old rule's words (token-set similarity, which ignores their order) are closer to the
+    other one's new rule. Their letters were tied to a frame the rules share (the same
+    opening words), and best-first matching let the rule most like the frame take it;
+    each old rule goes to the new rule its words say.
+
+    For two sibling symbols of the old editions: the rule that numerals are generic mana
+    costs, and the rule that numerals and variables can also stand for colorless mana.
+    The later editions open their generic-costs rule with the second rule's subject
+    words, and the first rule's letters then fell nearer the colorless symbol's rule."""
+    weak: dict[tuple[str | None, str | None], list[int]] = defaultdict(list)
+    for i, j in enumerate(p.o2n):
+        if j >= 0 and p.method.get(i) == "fuzzy" and p.score.get(i, 100.0) < WEAK_FUZZY:
+            weak[(p.old[i].parent, p.new[j].parent)].append(i)
+    words = fuzz.token_set_ratio
+    uncrossed: set[int] = set()
+    for group in weak.values():
+        for i, k in itertools.combinations(group, 2):
+            if i in uncrossed or k in uncrossed:
+                continue
+            j, m = p.o2n[i], p.o2n[k]
+            oi, ok, nj, nm = p.old[i].lower, p.old[k].lower, p.new[j].lower, p.new[m].lower
+            if words(oi, nm) <= words(oi, nj) or words(ok, nj) <= words(ok, nm):
+                continue
+            if not (p.same_topic(i, m) and p.same_topic(k, j)):
+                continue
+            p.pair(i, m, round(fuzz.ratio(oi, nm), 1), "fuzzy")
+            p.pair(k, j, round(fuzz.ratio(ok, nj), 1), "fuzzy")
+            p.alternatives.pop(i, None)
+            p.alternatives.pop(k, None)
+            uncrossed.update((i, k))
+
+
 #: A free rule in the gap between two matched siblings is the other free rule there at
 #: this similarity (the best of several at GAP_SIMILARITY_MANY).
 GAP_SIMILARITY_ONE = 55.0
@@ -5385,6 +5419,7 @@ def align(
         use_edition_targets(edition, use_cache=use_cache)
     rules = _Pairing(_rule_nodes_of(old), _rule_nodes_of(new))
     _match_rules(rules)
+    _uncross_weak_pairs(rules)
     early_sweeps = _detect_sweeps(
         (rules.old[i].text, rules.new[j].text, rules.old[i].parent)
         for i, j in enumerate(rules.o2n)

@@ -4558,3 +4558,95 @@ def test_the_static_abilities_timestamp_rule_goes_to_the_timestamp_rules(
     assert by_old(a, "418.5f").new_ids == ("613.7a",)
     assert by_old(a, "418.4").new_ids == ("611.3",)
     assert by_old(a, "418.4").kind != "merged"
+
+
+# --- round 36: two weak text matches between siblings, crossed, are uncrossed by words ------
+
+#: Two sibling rules of an old edition and their two rewrites: the letters of the second
+#: old rule fall nearest the first new rule (its opening words), while the words of each
+#: old rule are nearest its own rewrite.
+_CROSSED_OLD = (
+    "A number mark such as {1} stands for a plain token cost that can be paid with one "
+    "token of any kind, colored or colorless.",
+    "Number marks (such as {1}) and letter marks (such as {X}) sometimes stand for "
+    "colorless tokens, when an effect tells a player to add them to a pool.",
+)
+_CROSSED_NEW = (
+    "Number marks (such as {1}) and letter marks (such as {X}) stand for plain tokens in "
+    "costs. Plain tokens in costs can be paid with any kind of token.",
+    "The colorless mark {C} stands for colorless tokens if an effect tells a player to "
+    "add them to a pool, and for a cost paid only with colorless tokens.",
+)
+
+
+def _crossed(olds: tuple[str, str], news: tuple[str, str], *, apart: bool = False) -> dict:
+    """Old 100.2 and 100.3 matched crossed to the two new rules (weak fuzzy pairs, as
+    best-first matching left them): where :func:`_uncross_weak_pairs` puts them.
+    ``apart``: the second new rule is a subrule of the first (100.2a), not its sibling."""
+    from rulediff.align import WEAK_FUZZY, _rule_nodes, _uncross_weak_pairs
+
+    second = "100.2a" if apart else "100.3."
+
+    def body(texts: tuple[str, str], label: str) -> str:
+        return (
+            "\n1. Tokens\n\n100. Marks\n\n100.1. Marks on a card stand for tokens.\n\n"
+            f"100.2. {texts[0]}\n\n{label} {texts[1]}\n"
+        )
+
+    p = _Pairing(
+        _rule_nodes(edition(body(olds, "100.3."))), _rule_nodes(edition(body(news, second)))
+    )
+    old_at = {n.id: i for i, n in enumerate(p.old)}
+    new_at = {n.id: j for j, n in enumerate(p.new)}
+    for rule_id in ("1", "100", "100.1"):
+        p.pair(old_at[rule_id], new_at[rule_id], 100.0, "anchor")
+    for old_id, new_id in (("100.2", second.rstrip(".")), ("100.3", "100.2")):
+        i, j = old_at[old_id], new_at[new_id]
+        p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "fuzzy")
+    assert all(p.score[old_at[r]] < WEAK_FUZZY for r in ("100.2", "100.3"))
+    _uncross_weak_pairs(p)
+    return {r: p.new[p.o2n[old_at[r]]].id for r in ("100.2", "100.3")}
+
+
+def test_two_crossed_weak_matches_between_siblings_are_uncrossed() -> None:
+    # best-first matching took the pair whose letters are closest (old 100.3, new 100.2:
+    # the same opening words) first; the words of each old rule are its own rewrite's
+    assert fuzz.ratio(_CROSSED_OLD[1], _CROSSED_NEW[0]) > fuzz.ratio(
+        _CROSSED_OLD[0], _CROSSED_NEW[0]
+    )
+    assert _crossed(_CROSSED_OLD, _CROSSED_NEW) == {"100.2": "100.2", "100.3": "100.3"}
+
+
+def test_crossed_weak_matches_stay_when_one_old_rule_prefers_its_own_match() -> None:
+    # the second new rule no longer says the colorless tokens' effect: the second old
+    # rule's words are nearer the first new rule, as its letters are
+    plainer = ("The colorless mark {C} stands for a cost paid only with colorless tokens.",)
+    news = (_CROSSED_NEW[0], *plainer)
+    assert _crossed(_CROSSED_OLD, news) == {"100.2": "100.3", "100.3": "100.2"}
+
+
+def test_crossed_weak_matches_under_different_parents_stay() -> None:
+    # the second new rule is a subrule of the first: the two matches are not siblings'
+    assert _crossed(_CROSSED_OLD, _CROSSED_NEW, apart=True) == {
+        "100.2": "100.2a",
+        "100.3": "100.2",
+    }
+
+
+@pytest.mark.parametrize(
+    "old_date, new_date", [("2006-07-15", "2021-11-19"), ("2008-10-01", "2024-02-02")]
+)
+def test_the_generic_mana_rule_is_not_crossed_with_the_colorless_symbol_in_the_corpus(
+    old_date: str, new_date: str
+) -> None:
+    # The old rule that numerals are generic mana costs (104.3b) and its sibling that
+    # numerals and variables can also stand for colorless mana (104.3d); the later
+    # editions open the generic-costs rule (107.4b) with the sibling's subject words, and
+    # give 107.4c to the colorless symbol. Best-first text matching had crossed them.
+    old, new = corpus_edition(old_date), corpus_edition(new_date)
+    assert "generic" in old.rule("104.3b").text.lower()
+    assert "generic" in new.rule("107.4b").text.lower()
+    assert "generic" not in new.rule("107.4c").text.lower()
+    a = aligned(old_date, new_date)
+    assert by_old(a, "104.3b").new_ids == ("107.4b",)
+    assert by_old(a, "104.3d").new_ids == ("107.4c",)
