@@ -2337,13 +2337,14 @@ def _says_another_rule(p: _Pairing, prov: _Provenance, i: int, j0: int) -> bool:
     restated it: the beginning-of-step triggers, said by the turn-structure rules and
     by the triggered-ability rules). The exact source is that piece's; ``i`` goes where
     its own sentence went nearer still, when that rule stands in its place."""
-    keys = [
-        u.key
-        for u in provenance.units(j0, p.new[j0].text)
-        if len(u.key.split()) >= provenance.MIN_UNIT_WORDS
-    ]
-    holders = {k for key in keys for k in prov.old_holders.get(key, {-1})}
-    return bool(keys) and len(holders) == 1 and -1 not in holders and i not in holders
+    holders: set[int] = set()
+    for u in provenance.units(j0, p.new[j0].text):
+        if len(u.key.split()) >= provenance.MIN_UNIT_WORDS:
+            said = prov.old_holders.get(u.key)
+            if not said:
+                return False  # a sentence no old rule says word for word
+            holders |= said
+    return len(holders) == 1 and i not in holders
 
 
 def _sentence_splits(

@@ -933,9 +933,8 @@ def _decide_by_subrules(
         if targets_of.get(a):
             continue
         close = _free_close(scored, sources_of)
-        # undecided: a rival within the margin, free or taken (by a sibling, say)
         if not close or len(scored) < 2 or scored[1][0] <= scored[0][0] - RESCUE_MARGIN:
-            continue
+            continue  # not undecided (no rival within the margin, free or taken)
         node = p.old[a]
         parent = p.old_by_place.get(node.parent) if node.parent is not None else None
         if parent is None or not targets_of.get(parent):
