@@ -3175,8 +3175,103 @@ def _follow_sentences_into_free_rules(
     as well and no free old rule about as well, the free rule stands beside a piece or
     in the old rule's place, and it is not that sentence written again for a subject the
     old edition lacks, it joins the split. A rule that is a source of a merge is left
-    alone: the group would be several old and several new.
+    to :func:`_add_pieces_to_merge_sources`, last of all: the group becomes several old
+    and several new.
     """
+    in_splits, in_merges = _grouped(splits, merges)
+
+    def pieces_of(i: int) -> list[int] | None:
+        if (p.o2n[i] < 0 and i not in splits) or i in in_merges:
+            return None
+        return splits.get(i) or [p.o2n[i]]
+
+    found = _statements_from_taken_rules(p, prov, splits, merges, pieces_of)
+    for j in sorted(found):
+        if len(found[j]) != 1:
+            continue
+        (i,) = found[j]
+        pieces = splits.get(i) or [p.o2n[i]]
+        if any(q in merges for q in pieces) or not _piece_of(p, i, j, pieces, in_splits, merges):
+            continue
+        splits[i] = sorted({*pieces, j}, key=lambda q: p.new[q].order)
+        in_splits.add(j)
+
+
+def _add_pieces_to_merge_sources(
+    p: _Pairing, prov: _Provenance, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> dict[int, int]:
+    """Last of all: a free new rule whose statement is a sentence of a merge's source, a
+    sentence the merged rule does not hold, is a piece of that source; the merge becomes
+    a group of several old and several new rules.
+
+    Two old rules joined into one new rule can each leave text elsewhere too: 401.1 of
+    2004-10-01 (a spell on the stack) went into 112.1 with 213.1, while its last
+    sentence, on a copy of a spell, is the whole statement of the new 112.1a. The tests
+    of :func:`_follow_sentences_into_free_rules` decide the piece. The source becomes a
+    split into the merged rule and its pieces, and the merge's other sources join the
+    merged rule: returns ``{old rule: merged rule}`` for them, as
+    :func:`_join_emptied_containers_to_splits` does (:func:`rulediff.classify._groups`
+    makes the group, whose links say which old rule went where). A merge two of whose
+    sources have pieces is left as it is. Run after every pass that may still take the
+    free rule.
+    """
+    target_of = {i: j for j, sources in merges.items() for i in sources}
+    if not target_of:
+        return {}
+    in_splits, _in_merges = _grouped(splits, merges)
+
+    def pieces_of(i: int) -> list[int] | None:
+        j = target_of.get(i)
+        return None if j is None else [j]
+
+    found = _statements_from_taken_rules(p, prov, splits, merges, pieces_of)
+    pieces: dict[int, list[int]] = defaultdict(list)
+    for j in sorted(found):
+        if len(found[j]) != 1:
+            continue
+        (i,) = found[j]
+        if _piece_of(p, i, j, [target_of[i]], in_splits, merges):
+            pieces[i].append(j)
+    joins: dict[int, int] = {}
+    by_target: dict[int, list[int]] = defaultdict(list)
+    for i in pieces:
+        by_target[target_of[i]].append(i)
+    for j, (i, *others) in sorted(by_target.items()):
+        if others:
+            continue  # two sources with pieces: which old rule went where is not one split
+        sources = merges.pop(j)
+        splits[i] = sorted({j, *pieces[i]}, key=lambda q: p.new[q].order)
+        joins.update((k, j) for k in sources if k != i)
+    return joins
+
+
+def _piece_of(
+    p: _Pairing,
+    i: int,
+    j: int,
+    pieces: Sequence[int],
+    in_splits: set[int],
+    merges: dict[int, list[int]],
+) -> bool:
+    """Free new ``j``, found by its statement, may be one more piece of old ``i`` (whose
+    present pieces are ``pieces``): on its topic, and not that text written again for a
+    new subject."""
+    if not p.same_topic(i, j) or _under_new_subject(p, j) or _piece_for_new_subject(p, i, j):
+        return False
+    return not any(_reused_for_new_subject(p, i, q, j, in_splits, merges) for q in pieces)
+
+
+def _statements_from_taken_rules(
+    p: _Pairing,
+    prov: _Provenance,
+    splits: dict[int, list[int]],
+    merges: dict[int, list[int]],
+    pieces_of: Callable[[int], list[int] | None],
+) -> dict[int, set[int]]:
+    """``{free new rule: old rules}``: the taken old rules (``pieces_of`` gives the new
+    rules each went into, None for a rule not to follow) one of whose sentences is the
+    free rule's statement, said by none of its pieces (see
+    :func:`_follow_sentences_into_free_rules`)."""
     in_splits, in_merges = _grouped(splits, merges)
     new_units: list[tuple[int, str]] | None = None
     new_keys: list[str] = []
@@ -3193,15 +3288,17 @@ def _follow_sentences_into_free_rules(
                 continue
             unit, new_unit = prov.old_units[link.old], prov.new_units[link.new]
             i = unit.owner
-            if (p.o2n[i] < 0 and i not in splits) or i in in_merges or p.old[i].heading:
+            pieces = pieces_of(i)
+            if pieces is None or p.old[i].heading:
                 continue
             if unit.points_elsewhere or new_unit.points_elsewhere:
                 continue
             if len(prov.old_holders[unit.key]) > 1 or len(prov.new_holders[new_unit.key]) > 1:
                 continue  # a stock sentence says nothing about where a rule went
-            pieces = splits.get(i) or [p.o2n[i]]
-            if not (any(p.new[q].parent == p.new[j].parent for q in pieces) or _in_place(p, i, j)):
-                continue
+            parent = p.new[j].parent
+            beside = any(parent in (p.new[q].parent, p.new[q].place) for q in pieces)
+            if not (beside or _in_place(p, i, j)):
+                continue  # neither a sibling nor a subrule of a piece, nor in i's place
             near = link.score - FRAME_MARGIN
             key = p.swept(unit.key)
             held = [h for q in pieces for h in provenance.unit_keys(p.new[q].text)]
@@ -3242,19 +3339,7 @@ def _follow_sentences_into_free_rules(
             if _new_subject(key, new_unit.key, old_text, kept):
                 continue  # the sentence written again for a subject the old edition lacks
             found[j].add(i)
-    for j in sorted(found):
-        if len(found[j]) != 1:
-            continue
-        (i,) = found[j]
-        pieces = splits.get(i) or [p.o2n[i]]
-        if any(q in merges for q in pieces) or not p.same_topic(i, j):
-            continue
-        if _under_new_subject(p, j) or _piece_for_new_subject(p, i, j):
-            continue
-        if any(_reused_for_new_subject(p, i, q, j, in_splits, merges) for q in pieces):
-            continue
-        splits[i] = sorted({*pieces, j}, key=lambda q: p.new[q].order)
-        in_splits.add(j)
+    return found
 
 
 def _family_of(p: _Pairing, group: Sequence[int]) -> set[int]:
@@ -5484,6 +5569,7 @@ def align(
     if through is not None:
         _follow_lineage(rules, splits, merges, through)
     joins = _join_emptied_containers_to_splits(rules, splits, merges)
+    joins.update(_add_pieces_to_merge_sources(rules, prov, splits, merges))
     rule_pairs = _groups(rules, splits, merges, joins)
     # Old number -> new number, to read references by; old place -> new place, to tell
     # where an example's rule went (a number printed twice names two rules).

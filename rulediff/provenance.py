@@ -42,7 +42,7 @@ CANDIDATES = 6
 
 _TOKEN = re.compile(r"\w+")
 _POINTER = re.compile(r"\(?(?:see|for more information)\b")
-_UNIT_END = re.compile(r"(?<=[.!?:;])[\"'\u201d\u2019)]?\s+(?=[\"'\u201c\u2018(]?[A-Z{\[_0-9])")
+_UNIT_END = re.compile(r"(?<=[.!?:;])[\"'\u201d\u2019)]{0,2}\s+(?=[\"'\u201c\u2018(]?[A-Z{\[_0-9])")
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 
 from . import provenance
 from .clauses import references
@@ -786,7 +786,9 @@ def _pair_by_own_sentence(
     source: a sentence written in several places (a keyword's rule and the general rule
     on the same event) is the rule's own only where nothing else brought it. A sentence
     that only sends the reader elsewhere ("for more information, see ...", or one naming
-    a rule by number) says nothing of the rule's content."""
+    a rule by number) says nothing of the rule's content; and a rule whose statement
+    another rule keeps whole is not placed by a later sentence."""
+    new_units: list[tuple[int, str]] = []
     for a, scored in sorted(ranked.items()):
         if targets_of.get(a) or not scored:
             continue
@@ -802,6 +804,8 @@ def _pair_by_own_sentence(
         kept, unit = max(((_keeps(x, p.new[j]), x) for x in units), default=(0.0, ""))
         if kept < SENTENCE_KEPT:
             continue
+        if _statement_kept_elsewhere(p, units, j, sources_of, new_units):
+            continue  # j keeps a later sentence; the statement went into another rule
         if any(
             _keeps(unit, p.new[c]) >= SENTENCE_KEPT
             and not any(
@@ -1005,6 +1009,37 @@ def _relatives_held(
     """How many of the old ``relatives`` have a counterpart among the new ``kids``."""
     kids = set(kids)
     return sum(1 for k in relatives if kids.intersection(targets_of.get(k, ())))
+
+
+def _statement_kept_elsewhere(
+    p: _Pairing,
+    units: Sequence[str],
+    j: int,
+    sources_of: Mapping[int, list[int]],
+    new_units: list[tuple[int, str]],
+) -> bool:
+    """Whether the old rule's statement (its first sentence, ``units[0]``) is kept whole
+    by a taken new rule, and not by ``j``: then ``j`` keeps a later sentence, a piece of
+    the rule, and the rule went where its statement did, with another rule. A rule whose
+    statement went into a merged rule and whose last sentence opens a free subrule is
+    that merge's source, and the subrule its piece
+    (:func:`rulediff.align._add_pieces_to_merge_sources`). A free rule keeping the
+    statement is left to the passes that place the rule's pieces. ``new_units``:
+    (owner, key) of every unit of the new edition, filled on first use."""
+    if not units or _keeps(units[0], p.new[j]) >= SENTENCE_KEPT:
+        return False
+    if not new_units:
+        new_units.extend((k, y) for k, node in enumerate(p.new) for y in _sentences(node))
+    statement = units[0]
+    return any(
+        new_units[m][0] != j and sources_of.get(new_units[m][0]) and _comparable(statement, y)
+        for y, _score, m in process.extract_iter(
+            statement,
+            [y for _k, y in new_units],
+            scorer=fuzz.token_set_ratio,
+            score_cutoff=SENTENCE_KEPT,
+        )
+    )
 
 
 def _sentences(node: _Node) -> tuple[str, ...]:

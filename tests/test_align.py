@@ -722,6 +722,12 @@ def test_sentence_units_split_at_sentences_colons_and_semicolons() -> None:
     assert texts == ["A widget spins.", "It has parts:", "{T} is the top;", "{B} too."]
     # A list that goes on in lower case stays one unit.
     assert len(units(0, "Parts are: the top, the base.")) == 1
+    # A pointer in parentheses closed by a quoted title (the old editions' form) ends
+    # a unit: the sentence after it is a unit of its own, not the pointer's tail.
+    texts = [u.text for u in units(0, 'A widget spins. (See rule 5, "Tokens.") It has a top.')]
+    assert texts == ["A widget spins.", '(See rule 5, "Tokens.")', "It has a top."]
+    curly = "A widget spins. (See rule 5, \u201cTokens.\u201d) It has a top."
+    assert [u.text for u in units(0, curly)][2] == "It has a top."
 
 
 def test_sentence_units_and_word_pairs_are_memoized_read_only() -> None:
