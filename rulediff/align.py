@@ -2954,6 +2954,9 @@ def _follow_reworded_sentences_into_taken_rules(
 FREE_REWORDED_COVER = 0.6
 #: ... and the old sentence at least this share of the new one's.
 FREE_REWORDED_BACK = 0.5
+#: ... and the new rule holds at least this share of the whole old rule's stems (half: a
+#: rule whose other sentence went away is still found by the one restated).
+FREE_REWORDED_WHOLE = 0.5
 
 
 def _follow_reworded_sentences_into_free_rules(
@@ -2970,9 +2973,9 @@ def _follow_reworded_sentences_into_free_rules(
     the old sentence holding ``FREE_REWORDED_BACK`` of the new one's, with no other
     sentence of either edition (kept rules too) within ``COVER_MARGIN`` of either share
     and neither sentence said twice in its edition. Each side must reach the other only,
-    the new rule must hold ``FREE_REWORDED_COVER`` of the whole old rule's stems (not one
-    sentence of a longer rule whose rest went away), the pair keeps its topic and its
-    name, and the new rule is not written for a subject the old edition lacks.
+    the new rule must hold ``FREE_REWORDED_WHOLE`` of the whole old rule's stems (not one
+    sentence of a longer rule whose rest went elsewhere), the pair keeps its topic and
+    its name, and the new rule is not written for a subject the old edition lacks.
     """
     in_splits, in_merges = _grouped(splits, merges)
     free_old = [i for i in range(len(p.old)) if _free_old_text(p, i, splits, in_merges)]
@@ -3038,8 +3041,8 @@ def _follow_reworded_sentences_into_free_rules(
             continue
         mine = frozenset().union(*(w for _k, w in stems_of(p.old, i)))
         theirs = frozenset().union(*(w for _k, w in news[j]))
-        if len(mine & theirs) < FREE_REWORDED_COVER * len(mine):
-            continue  # one sentence of a longer rule: the rest of it went elsewhere or away
+        if len(mine & theirs) < FREE_REWORDED_WHOLE * len(mine):
+            continue  # one sentence of a longer rule: most of it went elsewhere
         if _for_subject_old_lacks(p, i, j):
             continue
         # A sentence restated, each side's only match: the line drawn around a named kind
@@ -5226,9 +5229,15 @@ def _opens_with_new_subject(p: _Pairing, j: int) -> bool:
     """New ``j``'s opening clause (up to its first comma or sentence end) names a word
     that the old edition has no word for and that titles a new heading with no old
     counterpart ("in a [variant] game, ..."): the rule is written for that subject, as
-    a rule under that heading would be."""
+    a rule under that heading would be. A word the pair's recurring wording changes
+    bring in is an old subject's new name ("on the battlefield" for "in play", "cast"
+    for "played"), not a new subject, even where its five-letter stem is a new
+    heading's ("Battle Cry")."""
     opening = _opening(p.new[j].lower)
     unheard = _words(opening) - p.old_words()
+    if unheard:  # an old subject's new name ("on the battlefield") is no new subject
+        renamed = _swept_in(p)
+        unheard &= {w[:5] for w in letter_words(opening) if _root(w) not in renamed}
     if not unheard:
         return False
     return any(

@@ -1429,9 +1429,17 @@ def test_reworded_sentence_of_a_free_rule_in_a_free_rule_pairs_them() -> None:
         "duel has been completed."
     )
     assert pairs_found(old, new.replace(rest, f"{rest}\n\n{also}")) == {}
-    # A longer old rule whose other sentences the new rule lacks is not that rule.
-    longer = note + " A player who wins three duels in a row may then take one extra turn."
+    # A longer old rule, most of whose words the new rule lacks, is not that rule ...
+    longer = (
+        note + " Whoever wins three duels in a row spins again at once, and the loser of "
+        "the third duel skips a spin step."
+    )
     assert pairs_found(old.replace(note, longer), new) == {}
+    # ... but one whose other, shorter sentence went away is (round 37: half of the
+    # whole rule's stems, not six in ten).
+    assert pairs_found(old.replace(note, note + " Judges keep a written count."), new) == {
+        "100.2d": "100.4"
+    }
 
 
 def test_reworded_sentence_of_a_free_rule_in_a_free_rule_in_the_corpus() -> None:
@@ -1441,6 +1449,27 @@ def test_reworded_sentence_of_a_free_rule_in_a_free_rule_in_the_corpus() -> None
     a = align(corpus_edition("2001-07-23"), corpus_edition("2015-03-27"))
     m = by_old(a, "402.8")
     assert m.new_ids == ("112.6",), m
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "rule", "counterpart"),
+    [
+        # permanents: the types and the instant/sorcery sentence, its definition gone
+        ("2004-06-01", "2012-10-01", "214.1", "110.4"),
+        # objects out of play: control restated on the battlefield, the status gone
+        ("2004-10-01", "2026-06-19", "217.5d", "109.4"),
+        # a card drawn while a spell is being played (cast, since 2009)
+        ("2006-02-01", "2024-03-08", "217.2f", "121.8"),
+    ],
+)
+def test_rule_whose_other_sentence_went_away_is_found_by_the_one_restated(
+    old: str, new: str, rule: str, counterpart: str
+) -> None:
+    # Round 37: half of the whole rule's stems suffice (FREE_REWORDED_WHOLE), and a new
+    # rule opening with a word a recurring change brought in ("on the battlefield",
+    # "cast") names an old subject, not a new one (_opens_with_new_subject).
+    m = by_old(align(corpus_edition(old), corpus_edition(new)), rule)
+    assert m.new_ids == (counterpart,) and m.method == "sentence", m
 
 
 def test_reworded_sentence_of_a_free_sibling_in_a_taken_rule_in_the_corpus() -> None:
