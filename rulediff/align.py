@@ -2949,6 +2949,65 @@ def _follow_reworded_sentences_into_taken_rules(
     _join_lone_receivers(p, found, splits, merges, in_merges)
 
 
+#: A taken new rule's short sentence (at least this many words, at most
+#: ``KEPT_CLAUSE_MAX``) said word for word inside a free old rule ...
+KEPT_CLAUSE_MIN = 5
+#: ... (a longer sentence said whole is a sentence link's business).
+KEPT_CLAUSE_MAX = 12
+
+
+def _follow_kept_clauses_into_taken_rules(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """A taken new rule's short sentence that a free old rule says word for word, inside
+    one of its sentences, came from that rule: one more source of the new rule.
+
+    A clause cut out of a longer sentence and written as a sentence of its own is too
+    short a part of the old sentence for the sentence links, and too short a sentence
+    for the reworded-sentence passes (214.4 of the editions before 2009: every
+    permanent has a controller and is tapped or untapped; the new control rule, taken by
+    the ownership rule, ends on the first clause alone). Only when no other rule of
+    either edition says the clause (stock wording says nothing), the new rule's present
+    sources do not, and the free rule stands beside a source or in the new rule's place.
+    """
+    in_splits, in_merges = _grouped(splits, merges)
+    free = [i for i in range(len(p.old)) if _free_old_text(p, i, splits, in_merges)]
+    if not free:
+        return
+    swept = {i: p.swept(p.old[i].lower) for i in free}
+    free_text = "\n".join(swept.values())  # one scan a clause: most are in no free rule
+    every_old = every_new = ""
+    found: dict[int, set[int]] = defaultdict(set)
+    for j, node in enumerate(p.new):
+        if node.heading or j in in_splits or (p.n2o[j] < 0 and j not in merges):
+            continue
+        sources = merges.get(j) or [p.n2o[j]]
+        for unit in provenance.units(j, node.text):
+            clause = unit.key.rstrip(". ")
+            if unit.points_elsewhere or not (
+                KEPT_CLAUSE_MIN <= len(clause.split()) <= KEPT_CLAUSE_MAX
+            ):
+                continue
+            if clause not in free_text:
+                continue
+            holders = [i for i in free if clause in swept[i]]
+            if len(holders) != 1:
+                continue  # two free rules say it: neither is its source
+            (i,) = holders
+            if not every_old:
+                every_old = "\n".join(n.lower for n in p.old)
+                every_new = "\n".join(n.lower for n in p.new)
+            if every_old.count(clause) > (clause in p.old[i].lower) or every_new.count(clause) != 1:
+                continue  # another rule of either edition says it: stock wording
+            if not re.search(rf"(?<![\w']){re.escape(clause)}(?![\w'])", swept[i]):
+                continue  # inside a longer word
+            if any(clause in p.swept(p.old[k].lower) for k in sources):
+                continue  # its present sources say it (with the recurring changes made)
+            if any(p.old[k].parent == p.old[i].parent for k in sources) or _in_place(p, i, j):
+                found[i].add(j)
+    _join_lone_receivers(p, found, splits, merges, in_merges)
+
+
 #: A free old sentence restated inside a free new rule: the new sentence holds at least
 #: this share of its content stems ...
 FREE_REWORDED_COVER = 0.6
@@ -5557,6 +5616,7 @@ def align(
     rescue.pair_in_slot(rules, splits, merges)
     # Last of the joins: a rule it takes is no longer a free rival for the rescue passes.
     _follow_reworded_sentences_into_taken_rules(rules, splits, merges)
+    _follow_kept_clauses_into_taken_rules(rules, splits, merges)
     _follow_reworded_sentences_into_free_rules(rules, splits, merges)
     _follow_closed_slots(rules, splits, merges)
     rescue.pair_slot_rule_it_holds(rules, splits, merges)
