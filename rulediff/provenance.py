@@ -42,6 +42,9 @@ CANDIDATES = 6
 
 _TOKEN = re.compile(r"\w+")
 _POINTER = re.compile(r"\(?(?:see|for more information)\b")
+#: Where a unit ends: a sentence mark, up to two closing marks (the quote and the
+#: parenthesis closing an old edition's pointer, as in `(See rule N, "Title.")`), space,
+#: and a capital, digit, symbol or opening mark.
 _UNIT_END = re.compile(r"(?<=[.!?:;])[\"'\u201d\u2019)]{0,2}\s+(?=[\"'\u201c\u2018(]?[A-Z{\[_0-9])")
 
 
