@@ -2997,7 +2997,8 @@ def _follow_kept_clauses_into_taken_rules(
             if not every_old:
                 every_old = "\n".join(n.lower for n in p.old)
                 every_new = "\n".join(n.lower for n in p.new)
-            if every_old.count(clause) > (clause in p.old[i].lower) or every_new.count(clause) != 1:
+            others = every_old.count(clause) - (clause in p.old[i].lower)
+            if others or every_new.count(clause) != 1:
                 continue  # another rule of either edition says it: stock wording
             if not re.search(rf"(?<![\w']){re.escape(clause)}(?![\w'])", swept[i]):
                 continue  # inside a longer word

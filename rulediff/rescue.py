@@ -788,7 +788,7 @@ def _pair_by_own_sentence(
     that only sends the reader elsewhere ("for more information, see ...", or one naming
     a rule by number) says nothing of the rule's content; and a rule whose statement
     another rule keeps whole is not placed by a later sentence."""
-    new_units: list[tuple[int, str]] = []
+    new_units: tuple[list[int], list[str]] = ([], [])
     for a, scored in sorted(ranked.items()):
         if targets_of.get(a) or not scored:
             continue
@@ -1016,7 +1016,7 @@ def _statement_kept_elsewhere(
     units: Sequence[str],
     j: int,
     sources_of: Mapping[int, list[int]],
-    new_units: list[tuple[int, str]],
+    new_units: tuple[list[int], list[str]],
 ) -> bool:
     """Whether the old rule's statement (its first sentence, ``units[0]``) is kept whole
     by a taken new rule, and not by ``j``: then ``j`` keeps a later sentence, a piece of
@@ -1024,20 +1024,21 @@ def _statement_kept_elsewhere(
     statement went into a merged rule and whose last sentence opens a free subrule is
     that merge's source, and the subrule its piece
     (:func:`rulediff.align._add_pieces_to_merge_sources`). A free rule keeping the
-    statement is left to the passes that place the rule's pieces. ``new_units``:
-    (owner, key) of every unit of the new edition, filled on first use."""
+    statement is left to the passes that place the rule's pieces. ``new_units``: the
+    owners and the keys of every unit of the new edition, filled on first use."""
     if not units or _keeps(units[0], p.new[j]) >= SENTENCE_KEPT:
         return False
-    if not new_units:
-        new_units.extend((k, y) for k, node in enumerate(p.new) for y in _sentences(node))
+    owners, keys = new_units
+    if not keys:
+        for k, node in enumerate(p.new):
+            for y in _sentences(node):
+                owners.append(k)
+                keys.append(y)
     statement = units[0]
     return any(
-        new_units[m][0] != j and sources_of.get(new_units[m][0]) and _comparable(statement, y)
+        owners[m] != j and sources_of.get(owners[m]) and _comparable(statement, y)
         for y, _score, m in process.extract_iter(
-            statement,
-            [y for _k, y in new_units],
-            scorer=fuzz.token_set_ratio,
-            score_cutoff=SENTENCE_KEPT,
+            statement, keys, scorer=fuzz.token_set_ratio, score_cutoff=SENTENCE_KEPT
         )
     )
 
