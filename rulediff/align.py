@@ -1213,11 +1213,15 @@ def _solve(
         by_old[i].append((total, base, j))
         by_new[j].append((total, base, i))
     made = 0
+    # Old rules a free rule in their place keeps (:func:`_opening_kept_in_place`): no
+    # weaker link out of place takes them in this round either.
+    held_in_place: set[int] = set()
     for total, base, i, j in scored:
         if total < min_total:
             break
         if p.o2n[i] >= 0 or p.n2o[j] >= 0:
             continue
+        here = p.new[j].parent
         rivals = [("new", k) for k in _rivals(by_old[i], p.n2o, j, total)]
         rivals += [("old", k) for k in _rivals(by_new[j], p.o2n, i, total)]
         if _rival_in_place(p, i, j, rivals):
@@ -1228,6 +1232,10 @@ def _solve(
             continue  # a free parallel sibling says what sets the old rule apart
         if by_condition and base < WEAK_FUZZY and _sibling_says_all_and_more(p, i, j):
             continue  # a free sibling, however reworded, holds all the link's evidence
+        if by_condition and base < CONFIDENT_TOTAL and p.mapped_parent(i) not in (None, here):
+            if i in held_in_place or _opening_kept_in_place(p, i, j):
+                held_in_place.add(i)
+                continue  # the rule grew where it stood; ``j`` says its statement elsewhere
         p.pair(i, j, round(base, 1), method, tuple(dict.fromkeys(rivals)))
         made += 1
     return made
@@ -1318,6 +1326,41 @@ def _own_words_in_sibling(
         p.other_variants.add((i, j))
         return True
     return False
+
+
+def _opening_kept_in_place(p: _Pairing, i: int, j: int) -> bool:
+    """New ``j``, outside the counterpart of old ``i``'s parent, keeps ``i``'s first
+    sentence (:data:`rescue.SENTENCE_KEPT`, sentences of comparable length), and so does
+    a free rule under that counterpart, at least as well. The rule grew where it stood
+    (more cases, more sentences: its whole-text score fell under the candidate floor),
+    and ``j`` says its statement again for another place: the multiplayer rule on "a
+    defending player" kept, grown, under Attack Multiple Players, and said once more,
+    opening "In a multiplayer game", among the declare-attackers rules. The same
+    statement in two places stays with its place (as :func:`_rival_in_place` keeps an
+    old text with its step); the pair is left for the passes that read place. A piece
+    of a split keeps another sentence, not the first: never refused here."""
+    units = rescue._sentences(p.old[i])
+    if not units:
+        return False
+    first = units[0]
+
+    def kept(k: int) -> float:
+        return max(
+            (
+                fuzz.token_set_ratio(first, unit)
+                for unit in rescue._sentences(p.new[k])
+                if rescue._comparable(first, unit)
+            ),
+            default=0.0,
+        )
+
+    elsewhere = kept(j)
+    if elsewhere < rescue.SENTENCE_KEPT:
+        return False
+    return any(
+        k != j and p.n2o[k] < 0 and not p.new[k].heading and kept(k) >= elsewhere
+        for k in p.new_children.get(p.mapped_parent(i), ())
+    )
 
 
 def _sibling_says_all_and_more(p: _Pairing, i: int, j: int) -> bool:

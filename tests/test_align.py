@@ -504,6 +504,8 @@ EVAL_MIN_PRECISION = 0.98
 EVAL_GOAL_RECALL = 0.95
 EVAL_RECALL_FLOOR = {
     "2004-10-01_2026-06-19": 0.92,
+    # held out (README, "Held-out pairs"): measured once before any change for it
+    "2007-10-01_2018-01-19": 0.78,
 }
 #: Pairs of consecutive editions, held to 100 %.
 EVAL_NEIGHBOURS = {("2021-06-18", "2021-07-23")}
