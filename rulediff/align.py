@@ -1221,7 +1221,6 @@ def _solve(
             break
         if p.o2n[i] >= 0 or p.n2o[j] >= 0:
             continue
-        here = p.new[j].parent
         rivals = [("new", k) for k in _rivals(by_old[i], p.n2o, j, total)]
         rivals += [("old", k) for k in _rivals(by_new[j], p.o2n, i, total)]
         if _rival_in_place(p, i, j, rivals):
@@ -1232,8 +1231,9 @@ def _solve(
             continue  # a free parallel sibling says what sets the old rule apart
         if by_condition and base < WEAK_FUZZY and _sibling_says_all_and_more(p, i, j):
             continue  # a free sibling, however reworded, holds all the link's evidence
-        if by_condition and base < CONFIDENT_TOTAL and p.mapped_parent(i) not in (None, here):
-            if i in held_in_place or _opening_kept_in_place(p, i, j):
+        home = p.mapped_parent(i) if by_condition and base < CONFIDENT_TOTAL else None
+        if home is not None and home != p.new[j].parent:
+            if i in held_in_place or _opening_kept_in_place(p, i, j, home):
                 held_in_place.add(i)
                 continue  # the rule grew where it stood; ``j`` says its statement elsewhere
         p.pair(i, j, round(base, 1), method, tuple(dict.fromkeys(rivals)))
@@ -1328,10 +1328,10 @@ def _own_words_in_sibling(
     return False
 
 
-def _opening_kept_in_place(p: _Pairing, i: int, j: int) -> bool:
-    """New ``j``, outside the counterpart of old ``i``'s parent, keeps ``i``'s first
-    sentence (:data:`rescue.SENTENCE_KEPT`, sentences of comparable length), and so does
-    a free rule under that counterpart, at least as well. The rule grew where it stood
+def _opening_kept_in_place(p: _Pairing, i: int, j: int, home: str) -> bool:
+    """New ``j``, outside ``home`` (the counterpart of old ``i``'s parent), keeps ``i``'s
+    first sentence (:data:`rescue.SENTENCE_KEPT`, sentences of comparable length), and so
+    does a free rule under ``home``, at least as well. The rule grew where it stood
     (more cases, more sentences: its whole-text score fell under the candidate floor),
     and ``j`` says its statement again for another place: the multiplayer rule on "a
     defending player" kept, grown, under Attack Multiple Players, and said once more,
@@ -1359,7 +1359,7 @@ def _opening_kept_in_place(p: _Pairing, i: int, j: int) -> bool:
         return False
     return any(
         k != j and p.n2o[k] < 0 and not p.new[k].heading and kept(k) >= elsewhere
-        for k in p.new_children.get(p.mapped_parent(i), ())
+        for k in p.new_children.get(home, ())
     )
 
 

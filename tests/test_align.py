@@ -1353,18 +1353,24 @@ def test_sentence_of_a_free_rule_in_a_taken_rule_in_the_corpus() -> None:
     assert m.kind == "merged" and m.old_ids == ("404.3", "410.8"), m
 
 
+def _merges_by_step(step, old_text: str, new_text: str) -> dict[str, list[str]]:
+    """The merges one joining step, ``step(p, splits, merges)``, makes by itself after the
+    text matching of two toy editions (new id: old ids). On a toy edition the rescue
+    passes would find a lone free rule anyway, so the step is run alone."""
+    from rulediff.align import _match_rules, _Pairing, _rule_nodes
+
+    p = _Pairing(_rule_nodes(edition(old_text)), _rule_nodes(edition(new_text)))
+    _match_rules(p)
+    merges: dict[int, list[int]] = {}
+    step(p, {}, merges)
+    return {p.new[j].id: [p.old[i].id for i in group] for j, group in merges.items()}
+
+
 def test_reworded_sentence_of_a_free_sibling_in_a_taken_rule_makes_it_a_merge_source() -> None:
     # A short rule's timing note was folded into its sibling's counterpart, turned round
     # (what waited is now done at the end): no sentence link, but the new sentence holds
     # most of the note's words, words the kept rule lacks, and nothing else holds them.
-    # (On a toy edition the rescue passes find the lone free rule anyway: the step is run
-    # by itself.)
-    from rulediff.align import (
-        _follow_reworded_sentences_into_taken_rules,
-        _match_rules,
-        _Pairing,
-        _rule_nodes,
-    )
+    from rulediff.align import _follow_reworded_sentences_into_taken_rules
 
     kept = "100.2a A player who has no tokens left in the pile loses the game at once."
     note = "100.2d Tokens gained while a duel is in progress are kept aside until it is completed."
@@ -1375,12 +1381,7 @@ def test_reworded_sentence_of_a_free_sibling_in_a_taken_rule_makes_it_a_merge_so
     new = BASE.replace(kept, f"{kept} {turned}")
     rest = '201.2. The rest step ends when the active player says "done."'
 
-    def merges_found(old_text: str, new_text: str) -> dict[str, list[str]]:
-        p = _Pairing(_rule_nodes(edition(old_text)), _rule_nodes(edition(new_text)))
-        _match_rules(p)
-        merges: dict[int, list[int]] = {}
-        _follow_reworded_sentences_into_taken_rules(p, {}, merges)
-        return {p.new[j].id: [p.old[i].id for i in group] for j, group in merges.items()}
+    merges_found = functools.partial(_merges_by_step, _follow_reworded_sentences_into_taken_rules)
 
     assert merges_found(old, new) == {"100.2a": ["100.2a", "100.2d"]}
     # A second new rule holding the same words leaves the note's home undecided.
@@ -4692,14 +4693,8 @@ def test_the_generic_mana_rule_is_not_crossed_with_the_colorless_symbol_in_the_c
 
 def test_short_sentence_said_inside_a_free_rule_makes_it_a_source() -> None:
     # Round 39: a new rule taken by one old rule ends on a short sentence that a free old
-    # rule says word for word inside a longer sentence; nothing else says it. (On a toy
-    # edition the rescue passes find the lone free rule anyway: the step is run alone.)
-    from rulediff.align import (
-        _follow_kept_clauses_into_taken_rules,
-        _match_rules,
-        _Pairing,
-        _rule_nodes,
-    )
+    # rule says word for word inside a longer sentence; nothing else says it.
+    from rulediff.align import _follow_kept_clauses_into_taken_rules
 
     first = "100.1. A widget game is played by two or more players, each with a widget."
     clause = "Every widget has a painted number"
@@ -4707,12 +4702,7 @@ def test_short_sentence_said_inside_a_free_rule_makes_it_a_source() -> None:
     old = BASE.replace(last, f"{last}\n\n100.4. {clause} and is either spinning or still.")
     new = BASE.replace(first, f"{first} {clause}.")
 
-    def merges_found(old_text: str, new_text: str) -> dict[str, list[str]]:
-        p = _Pairing(_rule_nodes(edition(old_text)), _rule_nodes(edition(new_text)))
-        _match_rules(p)
-        merges: dict[int, list[int]] = {}
-        _follow_kept_clauses_into_taken_rules(p, {}, merges)
-        return {p.new[j].id: [p.old[i].id for i in group] for j, group in merges.items()}
+    merges_found = functools.partial(_merges_by_step, _follow_kept_clauses_into_taken_rules)
 
     assert merges_found(old, new) == {"100.1": ["100.1", "100.4"]}
     # Said again by another new rule, the clause is stock wording: no source.
