@@ -127,7 +127,11 @@ class Step:
         return tuple(change for _k, change in found)
 
 
-def _printed(change: StepChange, side: str) -> list[tuple[str, int]]:
+#: A rule as an edition prints it: its number and which printing of that number it is.
+_Printed = tuple[str, int]
+
+
+def _printed(change: StepChange, side: str) -> list[_Printed]:
     """The (number, printing) of each rule on one side of a change."""
     ids = change.old_ids if side == "old" else change.new_ids
     printings = change.old_printings if side == "old" else change.new_printings
@@ -169,28 +173,36 @@ class Through:
     ``through``). Splits on the way give several numbers; a removal ends the chain."""
 
     def __init__(self, lineage: Lineage) -> None:
-        self._forward: list[dict[str, tuple[str, ...]]] = []
-        self._backward: list[dict[str, tuple[str, ...]]] = []
+        # Keyed by (number, printing), as history walks (see _cross): where an edition
+        # prints a number twice, each printing is its own rule, and an unchanged one
+        # must not follow the change of its namesake (2006-05-01 prints the status rule
+        # 510.2 as a second 501.2 beside the evasion rule 501.2).
+        self._forward: list[dict[_Printed, tuple[_Printed, ...]]] = []
+        self._backward: list[dict[_Printed, tuple[_Printed, ...]]] = []
         for step in lineage.steps:
-            forward: dict[str, set[str]] = {}
-            backward: dict[str, set[str]] = {}
+            forward: dict[_Printed, set[_Printed]] = {}
+            backward: dict[_Printed, set[_Printed]] = {}
             for change in step.changes:
-                for rule_id in change.old_ids:
-                    forward.setdefault(rule_id, set()).update(change.new_ids_of(rule_id))
-                for rule_id in change.new_ids:
-                    backward.setdefault(rule_id, set()).update(change.old_ids_of(rule_id))
+                old, new = _printed(change, "old"), _printed(change, "new")
+                for item in old:
+                    reached = change.new_ids_of(item[0])
+                    forward.setdefault(item, set()).update(x for x in new if x[0] in reached)
+                for item in new:
+                    reached = change.old_ids_of(item[0])
+                    backward.setdefault(item, set()).update(x for x in old if x[0] in reached)
             self._forward.append({k: tuple(sorted(v)) for k, v in forward.items()})
             self._backward.append({k: tuple(sorted(v)) for k, v in backward.items()})
         self._backward.reverse()
 
-    def __call__(self, rule_id: str, forward: bool) -> frozenset[str]:
-        """The numbers rule ``rule_id`` has at the far end (an unchanged rule keeps its own)."""
-        current = {rule_id}
+    def __call__(self, rule_id: str, forward: bool, printing: int = 1) -> frozenset[str]:
+        """The numbers rule ``rule_id`` (its ``printing``, the first by default) has at
+        the far end (an unchanged rule keeps its own)."""
+        current: set[_Printed] = {(rule_id, printing)}
         for step in self._forward if forward else self._backward:
             current = {n for k in current for n in step.get(k, (k,))}
             if not current:
                 break
-        return frozenset(current)
+        return frozenset(ident for ident, _printing in current)
 
 
 def step_key(old_sha: str, new_sha: str) -> str:

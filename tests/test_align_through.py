@@ -150,6 +150,26 @@ def test_through_follows_every_step_and_stops_at_a_removal() -> None:
     assert through("100.1", True) == {"100.1"}  # never changed
 
 
+def test_through_keeps_apart_two_rules_printed_with_one_number() -> None:
+    """An edition printing a number twice holds two rules: the one that changes takes
+    its chain along, the unchanged one keeps its number (as ``rulediff history`` walks)."""
+    ref = EditionRef("2030-01-01", "0" * 64)
+    typo = StepChange("renumbered", ("100.2",), ("110.2",), 100.0, old_printings=(2,))
+    lineage = Lineage((ref, ref), (Step(ref, ref, (typo,)),))
+    through = Through(lineage)
+    assert through("100.2", True) == {"100.2"}  # the first printing, unchanged
+    assert through("100.2", True, printing=2) == {"110.2"}
+    assert through("110.2", False) == {"100.2"}
+
+
+def test_through_the_edition_that_prints_the_status_rule_as_an_evasion_number() -> None:
+    """2006-05-01 prints its status rule 510.2 as a second 501.2; the evasion rule 501.2
+    beside it is unchanged in 2006-07-15 and must not follow the status rule."""
+    through = through_lineage("2006-05-01", "2006-07-15")
+    assert through("501.2", True) == {"501.2"}
+    assert through("501.2", True, printing=2) == {"510.2"}
+
+
 # --- the blind sets, through the corpus ---------------------------------------------------------
 
 #: ``--through`` reaches issue 9's goal (recall >= 95 %, precision >= 98 %) on the blind
