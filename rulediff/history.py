@@ -22,11 +22,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from rapidfuzz import fuzz
+
 from . import cache
 from .align import Alignment, EditionRef, Kind, align_cached
 from .errors import RuleNotFound
 from .matches import linked
 from .model import Edition, RuleId
+from .provenance import units
 
 T = TypeVar("T")
 
@@ -53,6 +56,10 @@ class StepChange:
     links: tuple[tuple[str, str], ...] = ()
     """Which old rule went into which new one, in a group of several of each
     (:attr:`rulediff.matches.Match.links`); empty when each went into each."""
+    trunk_old: tuple[str, ...] = ()
+    """For each new id (in order), the old rule a walk back follows when several went into
+    it: the one whose text is closest to the new rule's (:func:`_closest_sources`). Empty
+    when the step was made without the texts (or one old rule)."""
 
     def new_ids_of(self, old_id: str) -> tuple[str, ...]:
         """The new rules old ``old_id`` went into."""
@@ -138,8 +145,10 @@ def _printed(change: StepChange, side: str) -> list[_Printed]:
     return list(zip(ids, printings or (1,) * len(ids), strict=True))
 
 
-def step_from(alignment: Alignment) -> Step:
-    """The :class:`Step` an alignment makes (only what changed is kept)."""
+def step_from(alignment: Alignment, old: Edition | None = None, new: Edition | None = None) -> Step:
+    """The :class:`Step` an alignment makes (only what changed is kept); with the two
+    editions, each group's trunk too (:attr:`StepChange.trunk_old`)."""
+    texts = (_printed_texts(old), _printed_texts(new)) if old and new else None
     return Step(
         old=alignment.old,
         new=alignment.new,
@@ -155,6 +164,9 @@ def step_from(alignment: Alignment) -> Step:
                 m.old_printings,
                 m.new_printings,
                 m.links,
+                _closest_sources(
+                    m.old_ids, m.old_printings, m.new_ids, m.new_printings, m.links, texts
+                ),
             )
             for m in alignment.rules
             if m.kind != "unchanged"
@@ -165,6 +177,61 @@ def step_from(alignment: Alignment) -> Step:
             if m.kind != "unchanged"
         ),
     )
+
+
+def _printed_texts(edition: Edition) -> dict[_Printed, str]:
+    """Each rule's text by (number, printing)."""
+    seen: dict[str, int] = {}
+    out: dict[_Printed, str] = {}
+    for rule in edition.rules:
+        ident = str(rule.id)
+        seen[ident] = seen.get(ident, 0) + 1
+        out[ident, seen[ident]] = rule.text
+    return out
+
+
+def _closest_sources(
+    old_ids: tuple[str, ...],
+    old_printings: tuple[int, ...],
+    new_ids: tuple[str, ...],
+    new_printings: tuple[int, ...],
+    links: tuple[tuple[str, str], ...],
+    texts: tuple[dict[_Printed, str], dict[_Printed, str]] | None,
+) -> tuple[str, ...]:
+    """For each new rule of a group, the source that says its opening best.
+
+    Document order is no guide to which of several sources a rule continues: a statement
+    the old edition said twice (a summary under Permanents, the definition under
+    Status) joins the merge in the new rule, whose history is the definition's, the text
+    it opens with. The opening, not the whole text: a short definition followed by a
+    longer rule folded into it stays the trunk (phasing, the flanking trigger); its
+    words in any order (a definition turned round: "a card on the stack is a spell"). A
+    heading or list intro joined with a rule numbered under it is never the trunk
+    (:func:`_trunk`). Ties go to document order.
+    """
+    if texts is None or len(old_ids) < 2:
+        return ()
+    old_texts, new_texts = texts
+    olds = list(zip(old_ids, old_printings or (1,) * len(old_ids), strict=True))
+    out = []
+    for item in zip(new_ids, new_printings or (1,) * len(new_ids), strict=True):
+        reached = linked(links, item[0], old_ids, forward=False)
+        sources = [x for x in olds if x[0] in reached]
+        sources = [x for x in sources if not any(_holds(x[0], o) for o, _ in sources)] or sources
+        opening = next(iter(units(0, new_texts.get(item, ""))), None)
+        if opening is None or not sources:
+            out.append("")
+            continue
+
+        def says(x: _Printed, opening: str = opening.key) -> float:
+            return max(
+                (fuzz.token_sort_ratio(opening, u.key) for u in units(0, old_texts.get(x, ""))),
+                default=0.0,
+            )
+
+        best = max(sources, key=lambda x: (says(x), -olds.index(x)))
+        out.append(best[0])
+    return tuple(out)
 
 
 class Through:
@@ -219,7 +286,7 @@ def step_of(
     """
 
     def compute() -> Step:
-        return step_from(alignment or align_cached(old, new, use_cache=use_cache))
+        return step_from(alignment or align_cached(old, new, use_cache=use_cache), old, new)
 
     if not (old.sha256 and new.sha256):
         return compute()
@@ -475,6 +542,11 @@ def _cross(
     if change.links:  # a group of several old and new rules: only the rules it went to
         reached = change.new_ids_of(rule_id) if forward else change.old_ids_of(rule_id)
         printed = [item for item in printed if item[0] in reached]
+    if not forward and change.trunk_old and printed:
+        k = next((n for n, x in enumerate(_printed(change, "new")) if x == (rule_id, printing)), -1)
+        chosen = [item for item in printed if k >= 0 and item[0] == change.trunk_old[k]]
+        if chosen:
+            return change, *chosen[0]
     return (change, *_trunk(printed)) if printed else (change, None, 1)
 
 

@@ -247,6 +247,49 @@ def _join_merge(
     targets_of[i] = [j]
 
 
+#: A free old rule whose words are at least this share (IDF) of another old rule's words,
+#: in another top-level rule, says that rule's statement again (:func:`_said_twice`) ...
+SAID_TWICE_SHARE = 2 / 3
+#: ... when no third rule holds within this share of as many of its words.
+SAID_TWICE_LEAD = 0.15
+
+
+def _said_twice(
+    p: _Pairing, old: _Side, idf: Mapping[str, float], a: int, sources: Iterable[int]
+) -> bool:
+    """Free old ``a``, whose clear best candidate is taken, says again what one of that
+    candidate's sources says (``SAID_TWICE_SHARE`` of its words, IDF), that source stands
+    under another top-level rule, and no third rule of the old edition says it nearly as
+    well (``SAID_TWICE_LEAD``). The old edition said one statement twice, once where it
+    is defined and once where it is used (what happens to a spell put on the stack,
+    under the stack zone and again under timing; the Two-Headed Giant's combat rules,
+    copied from the shared team turns option); the new edition keeps it once, and that
+    rule is where both went: ``a`` joins its merge. ``joinable`` refuses the join, since
+    the source explains every word the two share, which is the very sign of the
+    restatement. Rules of one top-level rule sharing their words are a template (the
+    layer lines, the landwalk variants), each with its own fate; so is wording that
+    several rules say alike, whatever their places (the steps' priority and trigger
+    rules, each step its own top-level rule)."""
+    family = _family(p.old[a].id)
+    if not family:
+        return False
+    shared: dict[int, float] = defaultdict(float)
+    for w in sorted(old.stems[a]):  # one order of summing: the same floats every run
+        for k in old.postings.get(w, ()):
+            shared[k] += idf[w]
+    mass = old.mass[a]
+    said = sorted(
+        ((share / mass, k) for k, share in shared.items() if k != a and not old.heading[k]),
+        key=lambda t: (-t[0], t[1]),
+    )
+    if not said or said[0][0] < SAID_TWICE_SHARE:
+        return False
+    best, k = said[0]
+    if len(said) > 1 and said[1][0] > best - SAID_TWICE_LEAD:
+        return False
+    return k in sources and _family(p.old[k].id) not in ("", family)
+
+
 def _family(node_id: str) -> str:
     """The top-level rule a rule belongs to ("401" for 401.3a); sections have none."""
     head = node_id.split(".", 1)[0]
@@ -528,7 +571,11 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             _take(p, i, j, "content", targets_of, sources_of)
             continue
         similarity = next(s for _t, c, s in ranked[side][a] if c == b)
-        if score < RESCUE_JOIN_SCORE or not joinable(side, a, b, similarity):
+        if score < RESCUE_JOIN_SCORE:
+            continue
+        if not joinable(side, a, b, similarity) and not (
+            side == "old" and _said_twice(p, old, idf, a, sources_of[b])
+        ):
             continue
         if side == "old":  # a free old rule joins the rule that took its content
             if any(j in g for g in splits.values()):

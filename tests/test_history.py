@@ -376,9 +376,57 @@ def test_corpus_history_of_the_status_rule_goes_through_the_old_status_rule() ->
     eds = [parse_file(Path(folder) / f"{d}.txt") for d in dates]
     lin = build_lineage(eds, lambda e: e, use_cache=False)
     events = kinds(rule_history(lin, "110.6"))
-    assert ("2009-07-11", "merged", ("510", "510.1"), ("110.6",)) in events, events
-    # before the merge the walk is on the status rule, not on the Status heading
+    # the status summary under Permanents (214.5) said the categories again: it joins
+    assert ("2009-07-11", "merged", ("214.5", "510", "510.1"), ("110.6",)) in events, events
+    # before the merge the walk is on the status rule (the closest text), neither on the
+    # Status heading nor on the summary that comes first in document order
     assert events[-2][0] == "2008-07-15" and events[-2][2] == ("510.1",), events
+
+
+def test_corpus_walks_back_through_the_renumbering_follow_the_source_of_the_opening() -> None:
+    """On the 2009 renumbering, rules merged from several old ones walk back through the
+    one their opening comes from, not the first in document order: the spell definition
+    (111.1) through the old "spells on the stack" rule, the linked-choice rule (706.7a)
+    through the old rule on linked choices, not the copy rule before it."""
+    folder = os.environ.get("RULEDIFF_CORPUS")
+    if not folder:
+        pytest.fail("RULEDIFF_CORPUS must point at the CR corpus (../shared/corpus/mtg-cr)")
+    eds = [parse_file(Path(folder) / f"{d}.txt") for d in ("2009-05-01", "2009-07-11")]
+    lin = build_lineage(eds, lambda e: e, use_cache=False)
+    step = lin.steps[0]
+    for new_id, first, trunk in (("111.1", "213.1", "401.1"), ("706.7a", "503.7", "503.8a")):
+        change = step.for_new(new_id)
+        assert change is not None and change.old_ids[0] == first and trunk in change.old_ids
+        assert trace_to(lin, new_id, 1, 0) == trunk, change
+
+
+def test_a_walk_back_through_a_merge_follows_the_closest_source() -> None:
+    """Several old rules into one: the walk back goes on through the source whose text
+    the new rule keeps best, whatever the document order; a heading joined with a rule
+    numbered under it is never the trunk; without the texts, document order."""
+    from rulediff.history import Lineage, Step, StepChange, _closest_sources
+    from rulediff.matches import EditionRef
+
+    texts = (
+        {
+            ("100.2", 1): "A summary of the colour rule, said again here.",
+            ("300", 1): "Colour",
+            ("300.1", 1): "Each object has a colour, which is one of five colours or none.",
+        },
+        {("110.4", 1): "Each object has a colour: one of five colours, or none at all."},
+    )
+    ids = ("100.2", "300", "300.1")
+    assert _closest_sources(ids, (), ("110.4",), (), (), texts) == ("300.1",)
+    assert _closest_sources(ids, (), ("110.4",), (), (), None) == ()
+    assert _closest_sources(("300.1",), (), ("110.4",), (), (), texts) == ()
+    ref = EditionRef("2030-01-01", "0" * 64)
+    merged = StepChange("merged", ids, ("110.4",), 60.0, trunk_old=("300.1",))
+    lin = Lineage((ref, ref), (Step(ref, ref, (merged,)),))
+    assert rule_history(lin, "110.4").events[0].old_ids == ids
+    assert trace_to(lin, "110.4", 1, 0) == "300.1"
+    unknown = StepChange("merged", ids, ("110.4",), 60.0)
+    lin = Lineage((ref, ref), (Step(ref, ref, (unknown,)),))
+    assert trace_to(lin, "110.4", 1, 0) == "100.2"  # document order (the heading held)
 
 
 def test_history_and_lineage_follow_the_links_of_a_group() -> None:

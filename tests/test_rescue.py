@@ -22,6 +22,7 @@ from rulediff.rescue import (
 
 from .conftest import corpus_edition
 from .helpers import toy_edition
+from .test_align import by_old
 
 
 @functools.cache
@@ -2025,3 +2026,40 @@ def test_a_list_is_announced_by_a_colon_or_by_the_following() -> None:
         "the steps are: untap, then draw.",
     ):
         assert not _ANNOUNCES_LIST.search(text), text
+
+
+# --- round 41: a statement the old edition said twice (_said_twice) --------------------------
+
+
+def test_the_status_summary_under_permanents_joins_the_status_rule_on_the_renumbering() -> None:
+    # 214.5 summed up the status categories under Permanents; 510.1 (section Status) said
+    # them too. 110.6 keeps them once: both are its sources.
+    merged = by_old(m2010(), "214.5")
+    assert merged.kind == "merged" and merged.new_ids == ("110.6",), merged
+    assert {"214.5", "510.1"} <= set(merged.old_ids)
+
+
+def test_a_spell_put_on_the_stack_said_under_timing_joins_the_stack_rule() -> None:
+    # 408.1e restated, under timing and priority, what 217.6a says under the stack zone.
+    a = align(corpus_edition("2004-10-01"), corpus_edition("2026-06-19"))
+    merged = by_old(a, "408.1e")
+    assert (merged.kind, merged.old_ids, merged.new_ids) == (
+        "merged",
+        ("217.6a", "408.1e"),
+        ("405.1",),
+    )
+
+
+def test_the_two_headed_giant_copies_of_the_shared_turn_combat_rules_join_them() -> None:
+    a = align(corpus_edition("2017-06-05"), corpus_edition("2020-11-20"))
+    for old, new in (("810.7a", "805.10a"), ("810.7e", "805.10f")):
+        merged = by_old(a, old)
+        assert merged.kind == "merged" and merged.new_ids == (new,), merged
+        assert new in merged.old_ids  # the rule kept under its own number
+
+
+def test_a_template_within_one_top_level_rule_is_not_said_twice() -> None:
+    # 613.3d (layer 7d) shares most of its words with the general layer-7 line 613.1g,
+    # under the same rule 613: a template, not a restatement; it does not join 613.1g.
+    a = align(corpus_edition("2009-10-01"), corpus_edition("2026-06-19"))
+    assert by_old(a, "613.1g").old_ids == ("613.1g",)
