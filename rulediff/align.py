@@ -3914,6 +3914,66 @@ def _pair_by_shared_opening(
         p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "structure")
 
 
+#: A free old rule and a free new rule holding this many of the same sentences are one
+#: rule rewritten (:func:`_pair_by_kept_sentences`).
+KEPT_SENTENCES_TO_PAIR = 2
+#: ... each said by at most this many rules of each edition, the others matched already.
+SAID_AT_MOST = 2
+
+
+def _pair_by_kept_sentences(
+    p: _Pairing, prov: _Provenance, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """A free old rule and a free new rule that hold ``KEPT_SENTENCES_TO_PAIR`` or more of
+    the same sentences, each nearly word for word (``NEAR_SIMILARITY``) and said by no
+    other free rule of either edition (by ``SAID_AT_MOST`` rules of each at most), are
+    one rule rewritten, wherever each stands and however the rest of their words compare.
+
+    A variant's rule moved under an option several variants share (the Two-Headed
+    Giant's mulligan, into the shared team turns option of 2010-06-18) keeps some
+    sentences whole and rewrites the rest after the general rule, whose words it then
+    shares more: the rescue pass ranks that taken general rule first, and the kept
+    sentences were left as moved text of a rule called removed, which is what issue 9
+    rules out (a rule is removed only when none of its content survives). Every such
+    sentence of either rule must go between the two alone (none of the old rule's to
+    another new rule, none of the new rule's from another old rule); neither is a
+    heading, the pair keeps its topic (``same_topic``) and the new rule is not written
+    for a subject the old edition lacks.
+    """
+    in_splits, in_merges = _grouped(splits, merges)
+    kept: dict[int, dict[int, set[str]]] = defaultdict(lambda: defaultdict(set))
+    sources: dict[int, set[int]] = defaultdict(set)
+    for link in prov.links:
+        if link.score < provenance.NEAR_SIMILARITY:
+            continue
+        unit, new_unit = prov.old_units[link.old], prov.new_units[link.new]
+        if unit.points_elsewhere or new_unit.points_elsewhere:
+            continue
+        # Said by one rule of each edition, or once more by a rule already matched (a
+        # variant's process said again in the general rule, which keeps its own
+        # counterpart), the sentence tells where the rule went; stock wording does not.
+        olds, news = prov.old_holders[unit.key], prov.new_holders[new_unit.key]
+        if len(olds) > SAID_AT_MOST or len(news) > SAID_AT_MOST:
+            continue
+        if [h for h in olds if _free_old_text(p, h, splits, in_merges)] != [unit.owner] or [
+            h for h in news if _free_new(p, h, in_splits, merges)
+        ] != [new_unit.owner]:
+            continue
+        kept[unit.owner][new_unit.owner].add(unit.key)
+        sources[new_unit.owner].add(unit.owner)
+    for i in sorted(kept):
+        if len(kept[i]) != 1 or p.old[i].heading or not _free_old_text(p, i, splits, in_merges):
+            continue
+        ((j, said),) = kept[i].items()
+        if len(said) < KEPT_SENTENCES_TO_PAIR or sources[j] != {i} or p.new[j].heading:
+            continue
+        if not _free_new(p, j, in_splits, merges) or p.o2n[i] >= 0 or p.n2o[j] >= 0:
+            continue
+        if not p.same_topic(i, j) or _for_subject_old_lacks(p, i, j):
+            continue
+        p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "content")
+
+
 #: A free new rule restates its heading's free old subrules when at least this many of
 #: them each bring it words of their own ...
 RESTATED_SOURCES = 3
@@ -5676,6 +5736,7 @@ def align(
     _join_parallel_twins(rules, splits, merges)
     held_before_containers = _join_emptied_containers(rules, splits, merges)
     _pair_by_shared_opening(rules, splits, merges)
+    _pair_by_kept_sentences(rules, prov, splits, merges)
     _withdraw_new_subject_matches(rules, splits)
     _withdraw_crossed_pointers(rules, splits, merges)
     _withdraw_links_under_new_rules(rules, splits, merges)

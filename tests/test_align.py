@@ -4723,3 +4723,15 @@ def test_permanent_status_rule_joins_the_control_rule_by_its_first_clause() -> N
     a = align(corpus_edition("2004-10-01"), corpus_edition("2026-06-19"))
     m = by_old(a, "214.4")
     assert m.kind == "merged" and m.old_ids == ("200.6a", "214.4") and m.new_ids == ("110.2",)
+
+
+def test_kept_sentences_pair_a_variant_rule_moved_under_a_shared_option_in_the_corpus() -> None:
+    # 2010-06-18 moved the Two-Headed Giant mulligan rule under the new shared team turns
+    # option, keeping two of its sentences whole and rewriting the rest after the general
+    # multiplayer mulligan rule (taken by its own counterpart, and closer by words): the
+    # kept sentences pair it; it is no rule removed whose text lives on.
+    a = aligned("2010-04-23", "2010-06-18")
+    moved = by_old(a, "806.6a")
+    assert (moved.kind, moved.new_ids) == ("renumbered-edited", ("805.3a",))
+    assert moved.method == "content"
+    assert by_old(a, "103.4c").new_ids == ("103.4c",)  # the general rule keeps its own
