@@ -60,18 +60,26 @@ FAR_PAIRS = (
 FIGURES = ("reach", "agree", "links", "contra", "silent")
 
 
+#: What a kept file holds, tagged: chains kept by an earlier layout of ``Through`` (by
+#: number alone, before session 25's (number, printing)) are built again, not misread.
+KEPT_FORMAT = "through-by-printing"
+
+
 def chains(corpus: Corpus, editions: list, keep: Path | None) -> Through:
     """Where each rule of the first of ``editions`` went in the last (kept in ``keep``)."""
     kept = keep / f"{editions[0].date}_{editions[-1].date}.pickle" if keep else None
     if kept is not None and kept.exists():
         with kept.open("rb") as f:
-            return pickle.load(f)  # a file this script wrote: see --keep
+            found = pickle.load(f)  # a file this script wrote: see --keep
+        if isinstance(found, tuple) and found[:1] == (KEPT_FORMAT,):
+            return found[1]
+        print(f"    {kept.name}: kept by an earlier layout; built again", flush=True)
     lineage = build_lineage(editions, corpus.load, workers=os.cpu_count() or 1)
     through = Through(lineage)
     if kept is not None:
         kept.parent.mkdir(parents=True, exist_ok=True)
         with kept.open("wb") as f:
-            pickle.dump(through, f)
+            pickle.dump((KEPT_FORMAT, through), f)
     return through
 
 
