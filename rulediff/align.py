@@ -4565,6 +4565,48 @@ def _own_words(node: _Node, others: Iterable[_Node]) -> frozenset[str]:
 PARALLEL_FRAME_SIMILARITY = 80.0
 
 
+def _says_again_what_is_kept(
+    p: _Pairing, i: int, others: Sequence[int], j: int, merges: dict[int, list[int]]
+) -> bool:
+    """A sentence of old ``i`` (``MIN_UNIT_WORDS`` content words or more) has no content
+    word that another source lacks, new ``j`` holds all its words, and no other rule of
+    the new edition has a sentence holding them: the old edition said that statement
+    twice, the new edition once, and ``i``'s own words lie elsewhere in it (a second
+    sentence that went to another rule), not in a subject of its own (the meld card's
+    faces, said in the double-faced cards' list and again under meld cards). Both
+    sources are kept. Said twice in the new edition too (a state-based action and the
+    copy rules' reminder of it), the statement is no reason: each old rule has its own
+    new twin. Nor is it when a sentence of ``i``'s own (one the other sources do not
+    say) stands whole in a free new rule: ``i`` restated the general rule around its own
+    case, and that case went there (the Two-Headed Giant's mulligan, which repeated the
+    multiplayer mulligan's steps; :func:`_pair_by_kept_sentences` pairs it)."""
+
+    def said_by(stems: frozenset[str], k: int, node: _Node) -> bool:
+        return any(stems <= _words(u.key) for u in provenance.units(k, node.text))
+
+    restated = False
+    own: list[frozenset[str]] = []
+    for unit in provenance.units(0, p.old[i].text):
+        said = frozenset(w[:5] for w in _content_words(unit.key))
+        if len(said) < provenance.MIN_UNIT_WORDS:
+            continue
+        if not any(said <= _words(p.old[k].lower) for k in others):
+            own.append(said)
+            continue
+        if said <= _words(p.new[j].lower) and not any(
+            k != j and said_by(said, k, node) for k, node in enumerate(p.new) if not node.heading
+        ):
+            restated = True
+    if not restated:
+        return False
+    return not any(
+        said_by(said, k, node)
+        for said in own
+        for k, node in enumerate(p.new)
+        if k != j and not node.heading and p.n2o[k] < 0 and k not in merges
+    )
+
+
 def _drop_foreign_sources(p: _Pairing, merges: dict[int, list[int]]) -> list[tuple[int, int]]:
     """Parallel rules join one new rule only if each leaves its own subject there.
 
@@ -4573,8 +4615,10 @@ def _drop_foreign_sources(p: _Pairing, merges: dict[int, list[int]]) -> list[tup
     own words (its game, its zone: those no other source has) are nowhere in the new
     rule. Such a source is withheld (it stays removed, unless
     :func:`_place_withheld_in_twins` finds it a place); a duplicate, with no words of its
-    own, is kept. Headings are matched by their subrules, not their titles. Returns the
-    withheld sources, each with the rule it was withheld from.
+    own, is kept, and so is a source one of whose statements another source says again
+    and the new rule keeps (:func:`_says_again_what_is_kept`). Headings are matched by
+    their subrules, not their titles. Returns the withheld sources, each with the rule it
+    was withheld from.
     """
     withheld: list[tuple[int, int]] = []
     for j in sorted(merges):
@@ -4593,6 +4637,7 @@ def _drop_foreign_sources(p: _Pairing, merges: dict[int, list[int]]) -> list[tup
             )
             and (own := _own_words(p.old[i], (p.old[k] for k in group if k != i)))
             and not own & target
+            and not _says_again_what_is_kept(p, i, [k for k in group if k != i], j, merges)
         ]
         if not foreign:
             continue

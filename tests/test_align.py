@@ -4735,3 +4735,17 @@ def test_kept_sentences_pair_a_variant_rule_moved_under_a_shared_option_in_the_c
     assert (moved.kind, moved.new_ids) == ("renumbered-edited", ("805.3a",))
     assert moved.method == "content"
     assert by_old(a, "103.4c").new_ids == ("103.4c",)  # the general rule keeps its own
+
+
+def test_a_statement_said_twice_keeps_both_sources_of_a_merge_in_the_corpus() -> None:
+    # 2023-02-03 said the meld card's faces twice: in the double-faced cards' list
+    # (712.1g) and under meld cards (713.1, whose second sentence, on the card back, went
+    # into 712.1). 2023-04-14 keeps the statement once (712.4): both are its sources,
+    # though 713.1's own words (the card back) are not in 712.4. A parallel rule of
+    # another subject is still no source (test above).
+    old = corpus_edition("2023-02-03")
+    first, second = (old.rule(r).text.lower() for r in ("712.1g", "713.1"))
+    assert "back" in second and "back" not in first
+    a = aligned("2023-02-03", "2023-04-14")
+    merged = by_new(a, "712.4")
+    assert (merged.kind, merged.old_ids) == ("merged", ("712.1g", "713.1"))
