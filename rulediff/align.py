@@ -3961,13 +3961,13 @@ def _pair_by_kept_sentences(
             continue
         kept[unit.owner][new_unit.owner].add(unit.key)
         sources[new_unit.owner].add(unit.owner)
+    # Both are free (found so above); each new rule has one old rule here, so a pair
+    # made in this loop frees or takes no other.
     for i in sorted(kept):
-        if len(kept[i]) != 1 or p.old[i].heading or not _free_old_text(p, i, splits, in_merges):
+        if len(kept[i]) != 1:
             continue
         ((j, said),) = kept[i].items()
         if len(said) < KEPT_SENTENCES_TO_PAIR or sources[j] != {i} or p.new[j].heading:
-            continue
-        if not _free_new(p, j, in_splits, merges) or p.o2n[i] >= 0 or p.n2o[j] >= 0:
             continue
         if not p.same_topic(i, j) or _for_subject_old_lacks(p, i, j):
             continue
@@ -4549,7 +4549,12 @@ def _join_pieces(
 
 def _content_stems(node: _Node) -> frozenset[str]:
     """The stems of ``node``'s content words (as :func:`_words` cuts them)."""
-    return frozenset(w[:5] for w in _content_words(node.lower))
+    return _content_stems_of(node.lower)
+
+
+def _content_stems_of(lower: str) -> frozenset[str]:
+    """The stems of a lowercased text's content words (as :func:`_words` cuts them)."""
+    return frozenset(w[:5] for w in _content_words(lower))
 
 
 def _own_words(node: _Node, others: Iterable[_Node]) -> frozenset[str]:
@@ -4586,8 +4591,8 @@ def _says_again_what_is_kept(
 
     restated = False
     own: list[frozenset[str]] = []
-    for unit in provenance.units(0, p.old[i].text):
-        said = frozenset(w[:5] for w in _content_words(unit.key))
+    for unit in provenance.units(i, p.old[i].text):
+        said = _content_stems_of(unit.key)
         if len(said) < provenance.MIN_UNIT_WORDS:
             continue
         if not any(said <= _words(p.old[k].lower) for k in others):

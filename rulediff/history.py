@@ -19,7 +19,7 @@ import datetime as dt
 import hashlib
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from rapidfuzz import fuzz
@@ -58,7 +58,7 @@ class StepChange:
     (:attr:`rulediff.matches.Match.links`); empty when each went into each."""
     trunk_old: tuple[str, ...] = ()
     """For each new id (in order), the old rule a walk back follows when several went into
-    it: the one whose text is closest to the new rule's (:func:`_closest_sources`). Empty
+    it: the one that says the new rule's opening best (:func:`_closest_sources`). Empty
     when the step was made without the texts (or one old rule)."""
 
     def new_ids_of(self, old_id: str) -> tuple[str, ...]:
@@ -148,29 +148,30 @@ def _printed(change: StepChange, side: str) -> list[_Printed]:
 def step_from(alignment: Alignment, old: Edition | None = None, new: Edition | None = None) -> Step:
     """The :class:`Step` an alignment makes (only what changed is kept); with the two
     editions, each group's trunk too (:attr:`StepChange.trunk_old`)."""
+    changes = [
+        StepChange(
+            m.kind,
+            m.old_ids,
+            m.new_ids,
+            m.score,
+            m.moved,
+            m.ambiguous,
+            m.moved_text,
+            m.old_printings,
+            m.new_printings,
+            m.links,
+        )
+        for m in alignment.rules
+        if m.kind != "unchanged"
+    ]
     texts = (_printed_texts(old), _printed_texts(new)) if old and new else None
+    changes = [
+        replace(c, trunk_old=trunk) if (trunk := _closest_sources(c, texts)) else c for c in changes
+    ]
     return Step(
         old=alignment.old,
         new=alignment.new,
-        changes=tuple(
-            StepChange(
-                m.kind,
-                m.old_ids,
-                m.new_ids,
-                m.score,
-                m.moved,
-                m.ambiguous,
-                m.moved_text,
-                m.old_printings,
-                m.new_printings,
-                m.links,
-                _closest_sources(
-                    m.old_ids, m.old_printings, m.new_ids, m.new_printings, m.links, texts
-                ),
-            )
-            for m in alignment.rules
-            if m.kind != "unchanged"
-        ),
+        changes=tuple(changes),
         examples=tuple(
             StepChange(m.kind, m.old_ids, m.new_ids, m.score, m.moved, m.ambiguous)
             for m in alignment.examples
@@ -191,12 +192,7 @@ def _printed_texts(edition: Edition) -> dict[_Printed, str]:
 
 
 def _closest_sources(
-    old_ids: tuple[str, ...],
-    old_printings: tuple[int, ...],
-    new_ids: tuple[str, ...],
-    new_printings: tuple[int, ...],
-    links: tuple[tuple[str, str], ...],
-    texts: tuple[dict[_Printed, str], dict[_Printed, str]] | None,
+    change: StepChange, texts: tuple[dict[_Printed, str], dict[_Printed, str]] | None
 ) -> tuple[str, ...]:
     """For each new rule of a group, the source that says its opening best.
 
@@ -209,13 +205,13 @@ def _closest_sources(
     heading or list intro joined with a rule numbered under it is never the trunk
     (:func:`_trunk`). Ties go to document order.
     """
-    if texts is None or len(old_ids) < 2:
+    if texts is None or len(change.old_ids) < 2:
         return ()
     old_texts, new_texts = texts
-    olds = list(zip(old_ids, old_printings or (1,) * len(old_ids), strict=True))
+    olds = _printed(change, "old")
     out = []
-    for item in zip(new_ids, new_printings or (1,) * len(new_ids), strict=True):
-        reached = linked(links, item[0], old_ids, forward=False)
+    for item in _printed(change, "new"):
+        reached = change.old_ids_of(item[0])
         sources = [x for x in olds if x[0] in reached]
         sources = [x for x in sources if not any(_holds(x[0], o) for o, _ in sources)] or sources
         opening = next(iter(units(0, new_texts.get(item, ""))), None)

@@ -416,9 +416,13 @@ def test_a_walk_back_through_a_merge_follows_the_closest_source() -> None:
         {("110.4", 1): "Each object has a colour: one of five colours, or none at all."},
     )
     ids = ("100.2", "300", "300.1")
-    assert _closest_sources(ids, (), ("110.4",), (), (), texts) == ("300.1",)
-    assert _closest_sources(ids, (), ("110.4",), (), (), None) == ()
-    assert _closest_sources(("300.1",), (), ("110.4",), (), (), texts) == ()
+
+    def group(olds: tuple[str, ...]) -> StepChange:
+        return StepChange("merged", olds, ("110.4",), 60.0)
+
+    assert _closest_sources(group(ids), texts) == ("300.1",)
+    assert _closest_sources(group(ids), None) == ()
+    assert _closest_sources(group(("300.1",)), texts) == ()
     ref = EditionRef("2030-01-01", "0" * 64)
     merged = StepChange("merged", ids, ("110.4",), 60.0, trunk_old=("300.1",))
     lin = Lineage((ref, ref), (Step(ref, ref, (merged,)),))
