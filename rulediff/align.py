@@ -55,7 +55,7 @@ import itertools
 import logging
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from rapidfuzz import fuzz, process
 
@@ -3351,6 +3351,70 @@ def _add_pieces_to_merge_sources(
     return joins
 
 
+def _join_statements_to_split_pieces(
+    p: _Pairing,
+    prov: _Provenance,
+    splits: dict[int, list[int]],
+    merges: dict[int, list[int]],
+    joined: Mapping[int, int],
+) -> dict[int, int]:
+    """Last of all: a free old rule whose statement a piece of a split says near word for
+    word joins the split, as the source of that piece.
+
+    A rule is removed only when none of its content survives, yet a rule whose sentence
+    went into a piece of another rule's split was left removed, its sentence listed as
+    moved text: a rule is never both a split's piece and a merge. The banding rule that
+    one player may declare several bands went whole into the rule the band declaration
+    split into (2009-07-11); the opening that a mana ability can be activated or
+    triggered into the rule that took the next subrule's text (2003-07-01). The
+    statement (the rule's first sentence of ``MIN_UNIT_WORDS`` words or more, not a
+    pointer) is said near word for word (``NEAR_SIMILARITY``) by that piece and by no
+    other new rule, and by no other old rule (the split's own source above all: a
+    sentence both editions give it is its own), nor is it a stock sentence; the piece
+    keeps the old rule's topic and is not written for a subject the old edition lacks.
+    Returns ``{old rule: piece}`` for :func:`rulediff.classify._groups`, as
+    :func:`_join_emptied_containers_to_splits` does. ``joined``: the old rules already
+    joined so.
+    """
+    in_splits, in_merges = _grouped(splits, merges)
+    joins: dict[int, int] = {}
+    for i in range(len(p.old)):
+        if i in joined or not _free_old_text(p, i, splits, in_merges):
+            continue
+        statement = next(
+            (
+                u.key
+                for u in provenance.units(i, p.old[i].text)
+                if len(u.key.split()) >= provenance.MIN_UNIT_WORDS and not u.points_elsewhere
+            ),
+            None,
+        )
+        if statement is None or prov.old_holders.get(statement, set()) - {i}:
+            continue  # no statement, or one another old rule says too
+        links = [
+            prov.links[k]
+            for k in prov.links_of_old.get(i, ())
+            if prov.old_units[prov.links[k].old].key == statement
+        ]
+        if not links or any(link.score < provenance.NEAR_SIMILARITY for link in links):
+            continue
+        targets = {prov.new_units[link.new].owner for link in links}
+        if len(targets) != 1:
+            continue  # said again by two new rules: the text does not say which
+        (j,) = targets
+        if j not in in_splits or any(prov.new_units[link.new].key in prov.common for link in links):
+            continue
+        said_by_others = any(
+            prov.links[k].new == link.new and prov.old_units[prov.links[k].old].owner != i
+            for link in links
+            for k in prov.links_of_new.get(j, ())
+        )
+        if said_by_others or not p.same_topic(i, j) or _under_new_subject(p, j):
+            continue
+        joins[i] = j
+    return joins
+
+
 def _piece_of(
     p: _Pairing,
     i: int,
@@ -5794,6 +5858,7 @@ def align(
         _follow_lineage(rules, splits, merges, through)
     joins = _join_emptied_containers_to_splits(rules, splits, merges)
     joins.update(_add_pieces_to_merge_sources(rules, prov, splits, merges))
+    joins.update(_join_statements_to_split_pieces(rules, prov, splits, merges, joins))
     rule_pairs = _groups(rules, splits, merges, joins)
     # Old number -> new number, to read references by; old place -> new place, to tell
     # where an example's rule went (a number printed twice names two rules).
