@@ -3381,14 +3381,7 @@ def _join_statements_to_split_pieces(
     for i in range(len(p.old)):
         if i in joined or not _free_old_text(p, i, splits, in_merges):
             continue
-        statement = next(
-            (
-                u.key
-                for u in provenance.units(i, p.old[i].text)
-                if len(u.key.split()) >= provenance.MIN_UNIT_WORDS and not u.points_elsewhere
-            ),
-            None,
-        )
+        statement = _statement_key(p.old[i])
         if statement is None or prov.old_holders.get(statement, set()) - {i}:
             continue  # no statement, or one another old rule says too
         links = [
@@ -3992,6 +3985,9 @@ def _pair_by_kept_sentences(
     the same sentences, each nearly word for word (``NEAR_SIMILARITY``) and said by no
     other free rule of either edition (by ``SAID_AT_MOST`` rules of each at most), are
     one rule rewritten, wherever each stands and however the rest of their words compare.
+    One such sentence is enough when it is the statement of both (:func:`_statement_key`):
+    the definition of a permanent opens both its rule of 2002-02-20 and the one of
+    2026-01-16, whose other sentences were all rewritten, under a renamed zone.
 
     A variant's rule moved under an option several variants share (the Two-Headed
     Giant's mulligan, into the shared team turns option of 2010-06-18) keeps some
@@ -4023,7 +4019,7 @@ def _pair_by_kept_sentences(
             h for h in news if _free_new(p, h, in_splits, merges)
         ] != [new_unit.owner]:
             continue
-        kept[unit.owner][new_unit.owner].add(unit.key)
+        kept[unit.owner][new_unit.owner].add((unit.key, new_unit.key))
         sources[new_unit.owner].add(unit.owner)
     # Both are free (found so above); each new rule has one old rule here, so a pair
     # made in this loop frees or takes no other.
@@ -4031,11 +4027,33 @@ def _pair_by_kept_sentences(
         if len(kept[i]) != 1:
             continue
         ((j, said),) = kept[i].items()
-        if len(said) < KEPT_SENTENCES_TO_PAIR or sources[j] != {i} or p.new[j].heading:
+        if sources[j] != {i} or p.new[j].heading:
             continue
+        if (
+            len(said) < KEPT_SENTENCES_TO_PAIR
+            and (
+                _statement_key(p.old[i]),
+                _statement_key(p.new[j]),
+            )
+            not in said
+        ):
+            continue  # one sentence kept, not the statement of both
         if not p.same_topic(i, j) or _for_subject_old_lacks(p, i, j):
             continue
         p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "content")
+
+
+def _statement_key(node: _Node) -> str | None:
+    """The comparison key of a rule's statement: its first sentence of
+    ``MIN_UNIT_WORDS`` words or more that does not only point elsewhere."""
+    return next(
+        (
+            u.key
+            for u in provenance.units(node.order, node.text)
+            if len(u.key.split()) >= provenance.MIN_UNIT_WORDS and not u.points_elsewhere
+        ),
+        None,
+    )
 
 
 #: A free new rule restates its heading's free old subrules when at least this many of

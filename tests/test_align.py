@@ -4737,6 +4737,59 @@ def test_kept_sentences_pair_a_variant_rule_moved_under_a_shared_option_in_the_c
     assert by_old(a, "103.4c").new_ids == ("103.4c",)  # the general rule keeps its own
 
 
+def test_one_kept_sentence_pairs_two_rules_it_opens_in_the_corpus() -> None:
+    # Round 46: the definition of a permanent opens 214.1 of 2002-02-20 and 110.1 of
+    # 2026-01-16 (in play → on the battlefield, a sweep); every other sentence of both was
+    # rewritten and the old heading went elsewhere: one sentence, the statement of both,
+    # pairs them.
+    a = aligned("2002-02-20", "2026-01-16")
+    pair = by_old(a, "214.1")
+    assert (pair.kind, pair.new_ids, pair.method) == ("renumbered-edited", ("110.1",), "content")
+
+
+def test_one_kept_sentence_pairs_free_rules_only_when_it_opens_both() -> None:
+    # A toy: an old rule and a new rule in other chapters share one sentence word for word
+    # and nothing else of note (too little for the text matching). Opening both, it is
+    # their statement and pairs them; closing the old rule, it does not.
+    from rulediff.align import (
+        _match_rules,
+        _pair_by_kept_sentences,
+        _Pairing,
+        _Provenance,
+        _rule_nodes,
+    )
+
+    kept = "Each token in a pile counts once toward the total of that pile."
+    old_rest = (
+        "Spilled counters go back to the bag at once, returned by whoever spilled them, "
+        "before anything else happens. A counter that rolls off the table is lost for good, "
+        "and nobody may pick it up until the game has been won."
+    )
+    new_rest = (
+        "Ties between equal heights are broken by a coin toss, called aloud by the youngest "
+        "person seated at the table. The winner of that toss moves first; the loser "
+        "shuffles the deck of event cards twice."
+    )
+    last = "100.3. The player with the tallest widget chooses who takes the first turn."
+    new = BASE.replace(
+        "201.2. The rest step ends", f"201.3. {kept} {new_rest}\n\n201.2. The rest step ends"
+    )
+
+    def step(old_rule: str) -> tuple[bool, str | None]:
+        """Whether old 100.4 is free after the text matching, and what the step pairs it
+        with."""
+        old = BASE.replace(last, f"{last}\n\n100.4. {old_rule}")
+        p = _Pairing(_rule_nodes(edition(old)), _rule_nodes(edition(new)))
+        _match_rules(p)
+        i = next(k for k, node in enumerate(p.old) if node.id == "100.4")
+        free = p.o2n[i] < 0
+        _pair_by_kept_sentences(p, _Provenance(p, ()), {}, {})
+        return free, p.new[p.o2n[i]].id if p.o2n[i] >= 0 else None
+
+    assert step(f"{kept} {old_rest}") == (True, "201.3")
+    assert step(f"{old_rest} {kept}") == (True, None)
+
+
 def test_a_statement_said_twice_keeps_both_sources_of_a_merge_in_the_corpus() -> None:
     # 2023-02-03 said the meld card's faces twice: in the double-faced cards' list
     # (712.1g) and under meld cards (713.1, whose second sentence, on the card back, went
