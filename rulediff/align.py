@@ -53,6 +53,7 @@ import functools
 import heapq
 import itertools
 import logging
+import math
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -1315,11 +1316,11 @@ def _own_words_in_sibling(
     said, linked = old.stems[i], new.stems[j]
     for k in free:
         sibling = new.stems[k]
-        says_linked = sum(idf[w] for w in said & (linked - sibling))
-        says_sibling = sum(idf[w] for w in said & (sibling - linked))
+        says_linked = math.fsum(idf[w] for w in said & (linked - sibling))
+        says_sibling = math.fsum(idf[w] for w in said & (sibling - linked))
         if says_sibling < says_linked + OWN_WORDS_LEAD:
             continue
-        frame = sum(idf[w] for w in linked & sibling)
+        frame = math.fsum(idf[w] for w in linked & sibling)
         if frame >= PARALLEL_SHARED * min(new.mass[j], new.mass[k]) or not says_linked:
             return True  # one frame, or the sibling says all the link shares and more
     if any(_variant_words_lead(p, i, j, k) for k in free):
@@ -1379,7 +1380,7 @@ def _sibling_says_all_and_more(p: _Pairing, i: int, j: int) -> bool:
 
     def words_closeness(x: int) -> float:
         """Shared stems (IDF) over the two rules' stems together (a weighted Dice)."""
-        shared = sum(idf[w] for w in said & new.stems[x])
+        shared = math.fsum(idf[w] for w in said & new.stems[x])
         return 2 * shared / ((old.mass[i] + new.mass[x]) or 1.0)
 
     for k in p.new_children.get(p.new[j].parent, ()):
@@ -1388,7 +1389,7 @@ def _sibling_says_all_and_more(p: _Pairing, i: int, j: int) -> bool:
         sibling = new.stems[k]
         if said & linked - sibling:
             continue  # ``j`` says something of ``i`` the sibling does not
-        if sum(idf[w] for w in said & (sibling - linked)) < OWN_WORDS_LEAD:
+        if math.fsum(idf[w] for w in said & (sibling - linked)) < OWN_WORDS_LEAD:
             continue
         if words_closeness(k) > words_closeness(j):
             return True  # not merely a long rule that happens to hold the words
@@ -1412,13 +1413,13 @@ def _variant_words_lead(p: _Pairing, i: int, j: int, k: int) -> bool:
         return False
     old, new, _index, idf = rescue._weights(p)  # computed once per pairing, kept
     variant = old.stems[i] - set().union(*(old.stems[s] for s in siblings))
-    if old.mass[i] - sum(idf[w] for w in variant) < PARALLEL_SHARED * old.mass[i]:
+    if old.mass[i] - math.fsum(idf[w] for w in variant) < PARALLEL_SHARED * old.mass[i]:
         return False  # mostly its own words: not a variant on a run's template
     run = [m for m in p.new_children.get(p.new[j].parent, ()) if not p.new[m].heading]
 
     def only_in(m: int) -> float:
         others = set().union(*(new.stems[x] for x in run if x != m))
-        return sum(idf[w] for w in variant & new.stems[m] - others)
+        return math.fsum(idf[w] for w in variant & new.stems[m] - others)
 
     return only_in(k) >= only_in(j) + OWN_WORDS_LEAD
 
@@ -1450,7 +1451,7 @@ def _rests_on_sibling_frame(p: _Pairing, i: int, j: int) -> bool:
         return False
     old, new, _index, idf = rescue._weights(p)  # computed once per pairing, kept
     shared = old.stems[i] & new.stems[j]
-    kept = sum(idf[w] for w in shared)
+    kept = math.fsum(idf[w] for w in shared)
     if old.mass[i] - kept < FRAME_LEFT_OUT * kept:
         return False  # ``j`` says nearly all ``i`` says: a member of the run, reworded
     return any(
@@ -1962,7 +1963,7 @@ def _return_to_slot(p: _Pairing) -> None:
     def held(i: int, k: int) -> float:
         """The share (IDF) of new ``k``'s words that old ``i`` says."""
         total = new.mass[k]
-        return sum(idf[w] for w in new.stems[k] & old.stems[i]) / total if total else 0.0
+        return math.fsum(idf[w] for w in new.stems[k] & old.stems[i]) / total if total else 0.0
 
     for i in weak:
         j = p.o2n[i]
@@ -3711,7 +3712,7 @@ def _add_sentence_pieces(
     unknown = max(idf.values(), default=1.0)
 
     def mass(stems: frozenset[str]) -> float:
-        return sum(idf.get(w, unknown) for w in stems)
+        return math.fsum(idf.get(w, unknown) for w in stems)
 
     in_splits, in_merges = _grouped(splits, merges)
     free_olds = [

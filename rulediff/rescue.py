@@ -137,7 +137,7 @@ def _plain(old: _Side, new: _Side, idf: dict[str, float], p: _Pairing, i: int, j
     shared = old.stems[i] & new.stems[j]
     if not shared:
         return 0.0
-    cosine = sum(idf[w] for w in shared) / math.sqrt(old.mass[i] * new.mass[j])
+    cosine = math.fsum(idf[w] for w in shared) / math.sqrt(old.mass[i] * new.mass[j])
     return (cosine + fuzz.ratio(p.old[i].lower, p.new[j].lower) / 100) / 2
 
 
@@ -151,10 +151,12 @@ def _votes(
     words: Iterable[str], postings: Mapping[str, Sequence[int]], idf: Mapping[str, float]
 ) -> dict[int, float]:
     """Rules of the other side sharing ``words``, each with the IDF mass it shares (words
-    in more than ``MAX_POSTINGS`` rules say nothing and are skipped)."""
+    in more than ``MAX_POSTINGS`` rules say nothing and are skipped). The words are read
+    in sorted order: a set's order changes with the per-process hash seed, and so would
+    the last digit of each sum, and with it a tie between two rules."""
     votes: dict[int, float] = {}
     vote = votes.get
-    for w in words:
+    for w in sorted(words):
         posting = postings.get(w, ())
         if 0 < len(posting) <= MAX_POSTINGS:
             weight = idf[w]
@@ -373,7 +375,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
     old, new, index, idf = _weights(p)
 
     def mass(words: frozenset[str] | set[str]) -> float:
-        return sum(map(idf.__getitem__, words))  # the same sum, no generator frame a word
+        return math.fsum(map(idf.__getitem__, words))  # the same sum, no generator frame a word
 
     targets_of, sources_of = _links(p, splits, merges)
 
@@ -1203,7 +1205,7 @@ class _Masses:
     def __getitem__(self, k: int) -> float:
         found = self._found.get(k)
         if found is None:
-            found = self._found[k] = sum(map(self._idf.__getitem__, self._stems[k]))
+            found = self._found[k] = math.fsum(map(self._idf.__getitem__, self._stems[k]))
         return found
 
 
@@ -1544,7 +1546,7 @@ def recover(
     old, new, index, idf = _weights(p)
 
     def mass(words: frozenset[str]) -> float:
-        return sum(map(idf.__getitem__, words))
+        return math.fsum(map(idf.__getitem__, words))
 
     def cosine(i: int, j: int) -> float:
         a, b = old.stems[i], new.stems[j]
@@ -1676,8 +1678,8 @@ def _restated_in_taken_rule(
         shared = stems & own
         if not shared:
             return fuzz.ratio(text, sentence) / 200
-        mass = sum(idf.get(w, 0.0) for w in stems)
-        cos = sum(idf.get(w, 0.0) for w in shared) / math.sqrt(own_mass * mass)
+        mass = math.fsum(idf.get(w, 0.0) for w in stems)
+        cos = math.fsum(idf.get(w, 0.0) for w in shared) / math.sqrt(own_mass * mass)
         return (cos + fuzz.ratio(text, sentence) / 100) / 2
 
     score = max([score, *map(close, _SENTENCE_BREAK.split(p.new[j].lower))])
@@ -1803,7 +1805,7 @@ def _closer(
     mine, theirs = (old, new) if side == "old" else (new, old)
     words, size = mine.stems[a], len(mine.nodes[a].lower)
     shared: dict[int, float] = defaultdict(float)
-    for w in words:
+    for w in sorted(words):  # one order of summing: the same floats every run
         for c in index["new" if side == "old" else "old"].get(w, ()):
             shared[c] += idf[w]
     for c, mass in shared.items():
@@ -2152,7 +2154,7 @@ def pair_slot_rule_it_holds(
     def held(i: int, j: int) -> float:
         """The share (IDF) of new ``j``'s stems that old ``i`` says."""
         total = new.mass[j]
-        return sum(idf[w] for w in new.stems[j] & old.stems[i]) / total if total else 0.0
+        return math.fsum(idf[w] for w in new.stems[j] & old.stems[i]) / total if total else 0.0
 
     pairs = []
     for parent_id, kids_o in p.old_children.items():
