@@ -3409,6 +3409,61 @@ def _join_statements_to_split_pieces(
     return joins
 
 
+def _join_rules_said_twice(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """A free old rule whose every sentence another old rule says word for word, and
+    whose sentences the new counterpart of that other rule keeps, joins it as a source.
+
+    A rule is removed only when none of its content survives: a rule that repeated
+    another's sentence and was dropped while the other lived on was left removed, though
+    its text stands whole in the new edition. The cost rule that unpayable costs can't
+    be paid, said again at the end of the payment step of playing a spell (2009-07-11);
+    the vanguard subtype rule repeated in the list of subtypes (2010-06-18). Each
+    sentence (the rule's units of ``MIN_UNIT_WORDS`` words or more, pointers aside)
+    has the same comparison key in one new rule and in no other, and every other old
+    rule that says it is a source of that new rule; all the sentences lead to the same
+    rule, which is no piece of a split.
+    """
+    in_splits, in_merges = _grouped(splits, merges)
+    old_holders: dict[str, set[int]] = defaultdict(set)
+    new_holders: dict[str, set[int]] = defaultdict(set)
+    for i, node in enumerate(p.old):
+        if not node.heading:
+            for key in _said_keys(node.text):
+                old_holders[p.swept(key)].add(i)
+    for j, node in enumerate(p.new):
+        if not node.heading:
+            for key in _said_keys(node.text):
+                new_holders[key].add(j)
+    for i in range(len(p.old)):
+        if not _free_old_text(p, i, splits, in_merges):
+            continue
+        keys = {p.swept(key) for key in _said_keys(p.old[i].text)}
+        homes = {j for key in keys for j in new_holders.get(key, ())}
+        if not keys or len(homes) != 1:
+            continue
+        (j,) = homes
+        sources = set(merges.get(j) or ([p.n2o[j]] if p.n2o[j] >= 0 else ()))
+        if j in in_splits or not sources:
+            continue
+        said_again = [old_holders[key] - {i} for key in keys]
+        if all(new_holders[key] == {j} for key in keys) and all(
+            others and others <= sources for others in said_again
+        ):
+            _join_merge(p, i, j, splits, merges, in_merges)
+
+
+def _said_keys(text: str) -> list[str]:
+    """The comparison keys of a text's sentences that say something: ``MIN_UNIT_WORDS``
+    words or more, no pointer to another rule."""
+    return [
+        u.key
+        for u in provenance.units(0, text)
+        if not u.points_elsewhere and len(u.key.split()) >= provenance.MIN_UNIT_WORDS
+    ]
+
+
 def _piece_of(
     p: _Pairing,
     i: int,
@@ -5875,6 +5930,7 @@ def align(
     _withdraw_links_under_new_rules(rules, splits, merges)
     if through is not None:
         _follow_lineage(rules, splits, merges, through)
+    _join_rules_said_twice(rules, splits, merges)
     joins = _join_emptied_containers_to_splits(rules, splits, merges)
     joins.update(_add_pieces_to_merge_sources(rules, prov, splits, merges))
     joins.update(_join_statements_to_split_pieces(rules, prov, splits, merges, joins))
