@@ -62,6 +62,7 @@ from rapidfuzz import fuzz, process
 
 from . import provenance, rescue
 from .classify import (  # noqa: F401
+    SWEEP_MIN_SHARE,
     _classify,
     _detect_sweeps,
     _groups,
@@ -5873,9 +5874,12 @@ def align(
     _match_rules(rules)
     _uncross_weak_pairs(rules)
     early_sweeps = _detect_sweeps(
-        (rules.old[i].text, rules.new[j].text, rules.old[i].parent)
-        for i, j in enumerate(rules.o2n)
-        if j >= 0
+        (
+            (rules.old[i].text, rules.new[j].text, rules.old[i].parent)
+            for i, j in enumerate(rules.o2n)
+            if j >= 0
+        ),
+        min_share=SWEEP_MIN_SHARE,
     )
     rules.sweeps = provenance.longest_first(early_sweeps)
     prov = _Provenance(rules, early_sweeps)

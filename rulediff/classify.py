@@ -39,6 +39,15 @@ if TYPE_CHECKING:
 SWEEP_MIN_TEXTS = 3
 SWEEP_MIN_PARENTS = 2
 SWEEP_MAX_WORDS = 4
+#: A sweep applied to every old sentence (to link sentences) must also have been made in
+#: this share of the matched texts whose old wording says its old phrase: "the" → "a",
+#: made in 4 of the 716 texts saying "the", would garble the others. Told apart from the
+#: edits of one text it needs no share: there it is read only where that text made it.
+SWEEP_MIN_SHARE = 0.05
+
+#: A reworded sentence linked across matches moved only when it is this much closer
+#: (edit ratio, 0–100) to the other rule than to what its own match says.
+MOVE_MARGIN = 5.0
 
 _WORD_CHAR = re.compile(r"\w")
 _LETTERS = re.compile(r"[a-z]+")
@@ -172,14 +181,21 @@ def _moved(p: _Pairing) -> set[int]:
     return moved
 
 
-def _detect_sweeps(pairs: Iterable[tuple[str, str, str | None]]) -> dict[tuple[str, str], int]:
-    """Recurring wording changes over all matched texts: (old phrase, new phrase) → count."""
+def _detect_sweeps(
+    pairs: Iterable[tuple[str, str, str | None]], *, min_share: float = 0.0
+) -> dict[tuple[str, str], int]:
+    """Recurring wording changes over all matched texts: (old phrase, new phrase) → count.
+    ``min_share``: of the texts saying the old phrase, the share that must have made the
+    change (``SWEEP_MIN_SHARE`` for sweeps applied to every old sentence)."""
     texts: dict[tuple[str, str], int] = Counter()
     parents: dict[tuple[str, str], set[str | None]] = defaultdict(set)
+    said: list[str] = []  # every matched old text as compared, kept or changed
     for old, new, parent in pairs:
+        a = soft_typography(placeholder_references(old))
+        if min_share:
+            said.append(a)
         if old == new:
             continue
-        a = soft_typography(placeholder_references(old))
         b = soft_typography(placeholder_references(new))
         if a == b:
             continue
@@ -195,12 +211,31 @@ def _detect_sweeps(pairs: Iterable[tuple[str, str, str | None]]) -> dict[tuple[s
                 continue
             texts[chunk] += 1
             parents[chunk].add(parent)
-    return {
+    recurring = {
         c: n
         for c, n in texts.items()
         if n >= SWEEP_MIN_TEXTS + (0 if re.search(r"[ ']", c[0] + c[1]) else 1)
         and len(parents[c]) >= SWEEP_MIN_PARENTS
     }
+    if not min_share:
+        return recurring
+    phrases = {old for old, _new in recurring}
+    return {c: n for c, n in recurring.items() if n >= min_share * _saying(c[0], said, phrases)}
+
+
+def _saying(phrase: str, texts: Iterable[str], phrases: Iterable[str]) -> int:
+    """How many of ``texts`` say ``phrase`` as whole words, where no longer one of
+    ``phrases`` holding it says it ("play" in "in play" is that phrase's to change)."""
+    holders = [provenance._sweep_pattern(h) for h in phrases if h != phrase and phrase in h]
+    pattern = provenance._sweep_pattern(phrase)
+    count = 0
+    for text in texts:
+        if phrase not in text:
+            continue
+        for holder in holders:
+            text = holder.sub(" ", text)
+        count += bool(pattern.search(text))
+    return count
 
 
 def _order_key(p: _Pairing, pair: _Pair) -> tuple[float, int]:
@@ -240,8 +275,9 @@ class _Stays:
     A sentence written in two rules of both editions (the same clause under two keywords,
     a variant rule repeating a step's wording) is linked across: from the old rule of
     one to the new rule of the other. It did not move when the old rule's own
-    counterpart still holds it (at least as closely as the link, or whole inside a
-    longer sentence), when the new rule's own predecessor already held it, when another
+    counterpart still holds it (nearly as closely as a reworded link, within
+    ``MOVE_MARGIN``, or whole inside a longer sentence), when the new rule's own
+    predecessor already held it (as closely), when another
     old sentence is a closer source of it, when two matched siblings are linked
     crosswise, when a lone reworded sentence lands in another chapter than the rule's
     own counterpart, when the new sentence names the variant heading it stands under and
@@ -316,6 +352,11 @@ class _Stays:
         # sentence word for word inside a longer one; or the counterpart says the new
         # sentence itself word for word (the new edition writes it in two rules).
         floor = min(provenance.NEAR_SIMILARITY, link.score)
+        if link.score < 100.0:
+            # A reworded link within MOVE_MARGIN of what either rule's own match says:
+            # the wording does not decide where the sentence went (a new rule written on
+            # the frame of one that keeps it; a frame two old rules shared).
+            floor = min(floor, link.score - MOVE_MARGIN)
         counterpart = [p.new[j] for j in self.old_group.get(uo.owner, ())]
         if self.holds(counterpart, said, old=False, floor=floor) or self.holds(
             counterpart, (un.key,), old=False, floor=100.0

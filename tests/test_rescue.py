@@ -198,11 +198,13 @@ def test_rule_written_out_once_per_case_goes_to_the_parallel_rules_no_one_else_t
     # close rivals, but they are near copies whose distinguishing words both come from
     # the old rule: pieces of it, not an undecided choice. The activated piece is the
     # best counterpart of the old rule on playing mana abilities and stays with it; the
-    # old rule keeps the triggered piece.
+    # old rule keeps the triggered piece, which it shares with the old rule on triggered
+    # mana abilities resolving at once (round 48: once "the" → "a" no longer garbles the
+    # old sentences, that rule's sentence links to the piece, and the two merge).
     a = m2010()
     m = a.match_for_old("406.4")
     assert m is not None
-    assert (m.kind, m.new_ids) == ("renumbered-edited", ("605.4a",)), m
+    assert (m.kind, m.old_ids, m.new_ids) == ("merged", ("406.4", "411.3"), ("605.4a",)), m
     m = a.match_for_new("605.3b")
     assert m is not None and m.old_ids == ("411.1",), m
 
