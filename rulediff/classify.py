@@ -277,7 +277,7 @@ class _Stays:
     one to the new rule of the other. It did not move when the old rule's own
     counterpart still holds it (nearly as closely as a reworded link, within
     ``MOVE_MARGIN``, or whole inside a longer sentence), when the new rule's own
-    predecessor already held it (as closely), when another
+    predecessor already held it (within the same margin), when another
     old sentence is a closer source of it, when two matched siblings are linked
     crosswise, when a lone reworded sentence lands in another chapter than the rule's
     own counterpart, when the new sentence names the variant heading it stands under and
