@@ -220,7 +220,8 @@ def _detect_sweeps(
     if not min_share:
         return recurring
     phrases = {old for old, _new in recurring}
-    return {c: n for c, n in recurring.items() if n >= min_share * _saying(c[0], said, phrases)}
+    saying = {phrase: _saying(phrase, said, phrases) for phrase in phrases}  # once a phrase
+    return {c: n for c, n in recurring.items() if n >= min_share * saying[c[0]]}
 
 
 def _saying(phrase: str, texts: Iterable[str], phrases: Iterable[str]) -> int:
