@@ -28,7 +28,7 @@ from .textkeys import (
     soft_typography,
     typography_key,
 )
-from .worddiff import _chunks
+from .worddiff import _NONSPACE_TOKEN, _chunks, is_word, word_opcodes
 
 if TYPE_CHECKING:
     from .align import _Node, _Pairing, _Provenance
@@ -258,6 +258,10 @@ def _order_key(p: _Pairing, pair: _Pair) -> tuple[float, int]:
 
 #: A sentence that this many rules of one edition say word for word is stock text.
 _STOCK_RULES = 3
+#: A reworded link whose words in common are mostly (``_STOCK_FRAME_SHARE``) one run of at
+#: least this many words that is stock text in both editions rests on that frame alone.
+_STOCK_FRAME_WORDS = 6
+_STOCK_FRAME_SHARE = 0.8
 
 
 def _texts(nodes: Sequence[_Node]) -> str:
@@ -336,6 +340,28 @@ class _Stays:
         probe = key.strip("(). ")
         text = self.old_text if old else self.new_text
         return text.count(probe) >= _STOCK_RULES
+
+    def shares_only_stock(self, old_key: str, new_key: str) -> bool:
+        """The two sentences have in common one run of words that both editions say in
+        at least ``_STOCK_RULES`` rules ("… follows the rules for paying additional costs
+        in rules …" of every cost keyword), and little else: a frame sentence written for
+        another case, not the old sentence moved (its closest old rule is any of them)."""
+        spans = [m.span() for m in _NONSPACE_TOKEN.finditer(old_key)]
+        a = [old_key[x:y] for x, y in spans]
+        b = _NONSPACE_TOKEN.findall(new_key)
+        runs = [(i1, i2) for tag, i1, i2, *_ in word_opcodes(a, b, island=0) if tag == "equal"]
+        words = [sum(map(is_word, a[i1:i2])) for i1, i2 in runs]
+        if not runs or max(words) < _STOCK_FRAME_WORDS:
+            return False
+        longest = max(words)
+        if longest < _STOCK_FRAME_SHARE * sum(words):
+            return False
+        i1, i2 = runs[words.index(longest)]
+        probe = old_key[spans[i1][0] : spans[i2 - 1][1]].strip("(). ")
+        return (
+            self.old_text.count(probe) >= _STOCK_RULES
+            and self.new_text.count(probe) >= _STOCK_RULES
+        )
 
     def not_moved(
         self, p: _Pairing, link: provenance.Link, uo: provenance.Unit, un: provenance.Unit
@@ -535,6 +561,8 @@ def _moved_text(
             # another subject's template
         if stays.stock(un.key, old=False) or stays.stock(uo.key, old=True):
             continue  # stock text many rules say
+        if link.score < 100.0 and stays.shares_only_stock(uo.key, un.key):
+            continue  # reworded around a frame many rules say
         out[(p.old[uo.owner].id, p.new[un.owner].id, un.text)] = None
     return tuple(out)
 

@@ -410,3 +410,64 @@ def test_corpus_rules_found_once_junk_sweeps_no_longer_garble_old_sentences(
     sentences that kept that word, and these rules lost a piece or their counterpart."""
     a = aligned(old, new)
     assert pieces <= set(own_counterpart(a, rule)), a.match_for_old(rule)
+
+
+# --- A reworded link resting on a frame many rules say is no moved text ---------------------
+
+
+def _stays(old_lines: list[str], new_lines: list[str]):
+    from collections import Counter
+
+    from rulediff.classify import _Stays
+
+    return _Stays({}, {}, {}, (), "\n".join(old_lines), "\n".join(new_lines), Counter())
+
+
+FEE_FRAME = "is paid as the rules for paying extra fees say."
+FEE_RULES = [f"the {n} fee {FEE_FRAME}" for n in ("stamp", "ribbon", "parking")]
+
+
+def test_a_link_sharing_only_a_stock_frame_rests_on_that_frame() -> None:
+    old_key = f"using the lantern {FEE_FRAME}"
+    new_key = f"each of these fees {FEE_FRAME}"
+    assert _stays([*FEE_RULES, old_key], [*FEE_RULES, new_key]).shares_only_stock(old_key, new_key)
+    # said in too few rules of the new edition: no stock text, the link may be a move
+    assert not _stays([*FEE_RULES, old_key], [FEE_RULES[0], new_key]).shares_only_stock(
+        old_key, new_key
+    )
+
+
+def test_a_link_sharing_more_than_the_frame_is_not_refused_for_it() -> None:
+    # the old sentence shares its own words outside the frame too (who pays, and when)
+    old_key = f"the keeper pays the lantern fee at dusk and {FEE_FRAME}"
+    new_key = f"the keeper pays the lantern fee at dawn and {FEE_FRAME}"
+    stays = _stays([*FEE_RULES, old_key], [*FEE_RULES, new_key])
+    assert not stays.shares_only_stock(old_key, new_key)
+    # nor is a reworded sentence with no stock text in it
+    old_key = "the keeper may ring the bell twice a night."
+    new_key = "the keeper may ring it twice."
+    assert not stays.shares_only_stock(old_key, new_key)
+
+
+def test_a_dropped_sentence_on_the_cost_frame_did_not_move_into_a_new_rule() -> None:
+    """2009 → 2026: the old convoke rule's last sentence says convoke follows the rules
+    for paying additional costs; today's convoke no longer is a cost and drops it. A new
+    rule on modes with costs says the same frame for its costs, as several cost keywords
+    of both editions do: that is no sentence moved from the convoke rule."""
+    old, new = "2009-10-01", "2026-06-19"
+    a = aligned(old, new)
+    assert own_counterpart(a, "702.48a") == ("702.51a",)
+    new_sentence = sentences(new, "700.2h")[-1]
+    link, _, _ = closest(sentences(old, "702.48a"), [new_sentence])
+    assert 80 <= link < 100
+    # other old rules (the cost keywords) say the frame at least as closely
+    as_close = [
+        rule.id
+        for rule in corpus_edition(old).body
+        if str(rule.id) != "702.48a"
+        and getattr(rule, "text", None)
+        and closest(sentences(old, str(rule.id)), [new_sentence])[0] >= link
+    ]
+    assert len(as_close) >= 2, as_close
+    assert ("702.48a", "700.2h") not in listed(a)
+    assert listed(a)
