@@ -3968,6 +3968,10 @@ SHARED_OPENING_WORDS = 5
 SHARED_OPENING_CONTENT = 3
 #: ... one of which stands in at most this many rules of each edition (a subject of its own).
 SHARED_OPENING_RARE = 5
+#: The same for a free new rule opening on a matched old rule's subject
+#: (:func:`_add_pieces_opening_on_its_subject`): the rule kept its own counterpart, and the
+#: case it opened on (a keyword said by a handful of rules) went to a rule of its own.
+PIECE_OPENING_RARE = 10
 
 
 def _pair_by_shared_opening(
@@ -3984,54 +3988,133 @@ def _pair_by_shared_opening(
     and the phrase must stand in that one old rule and that one new rule only (a stock
     opening, "if a player would ...", stands in many). A unique phrase of common words
     is still no subject ("in a multiplayer game not using the ..." opens a rule of
-    winning and one of attacking): one of its content words must stand in at most
-    ``SHARED_OPENING_RARE`` rules of each edition. Both are free, neither is a
+    winning and one of attacking): one of its content words past the openings other
+    rules share with either rule must stand in at most ``SHARED_OPENING_RARE`` rules of
+    each edition (:func:`_shared_openings`). Both are free, neither is a
     heading, the pair keeps its topic (``same_topic``) and the new rule is not written
     for a subject the old edition lacks.
     """
     in_splits, in_merges = _grouped(splits, merges)
-    lead = SHARED_OPENING_WORDS
-    words = letter_words
-    olds: dict[tuple[str, ...], list[tuple[int, tuple[str, ...]]]] = defaultdict(list)
-    for i, node in enumerate(p.old):
-        if not _free_old_text(p, i, splits, in_merges):
-            continue
-        w = words(p.swept(node.lower))
-        if len(w) >= lead:
-            olds[w[:lead]].append((i, w))
-    if not olds:
-        return
-    candidates: list[tuple[int, int, str]] = []
-    for j, node in enumerate(p.new):
-        if node.heading or not _free_new(p, j, in_splits, merges):
-            continue
-        nw = words(node.lower)
-        for i, ow in olds.get(nw[:lead], ()):
-            n = 0
-            while n < min(len(ow), len(nw)) and ow[n] == nw[n]:
-                n += 1
-            phrase = ow[:n]
-            if len(_content_words(" ".join(phrase))) < SHARED_OPENING_CONTENT:
-                continue
-            candidates.append((i, j, " " + " ".join(phrase) + " "))
-    if not candidates:
-        return
-    old_texts = [" " + " ".join(words(p.swept(n.lower))) + " " for n in p.old]
-    new_texts = [" " + " ".join(words(n.lower)) + " " for n in p.new]
-    for i, j, phrase in candidates:
-        if sum(phrase in t for t in old_texts) != 1 or sum(phrase in t for t in new_texts) != 1:
-            continue  # a stock opening, or the subject of other rules too
+    for i, j, _phrase in _shared_openings(
+        p,
+        lambda i: _free_old_text(p, i, splits, in_merges),
+        lambda j: _free_new(p, j, in_splits, merges),
+    ):
         if p.o2n[i] >= 0 or p.n2o[j] >= 0:
             continue
-        if not any(
-            sum(f" {w} " in t for t in old_texts) <= SHARED_OPENING_RARE
-            and sum(f" {w} " in t for t in new_texts) <= SHARED_OPENING_RARE
-            for w in _content_words(phrase)
-        ):
-            continue  # a phrase of common words: a condition or a frame, not a subject
         if not p.same_topic(i, j) or _for_subject_old_lacks(p, i, j):
             continue
         p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "structure")
+
+
+def _shared_openings(
+    p: _Pairing,
+    old_ok: Callable[[int], bool],
+    new_ok: Callable[[int], bool],
+    rare: int = SHARED_OPENING_RARE,
+) -> list[tuple[int, int, str]]:
+    """``(old, new, phrase)`` of the old rules (``old_ok``) and new rules (``new_ok``,
+    headings aside) that open on the same subject phrase: ``SHARED_OPENING_WORDS`` or
+    more leading words (the pair's sweeps applied to the old text) with
+    ``SHARED_OPENING_CONTENT`` content words, standing in no other rule of either
+    edition. What tells the phrase from the openings other rules share with either rule
+    (the words past the longest of those) holds a content word that stands in at most
+    ``rare`` rules of each edition: "if the resolving object is a" opens many rules, "…
+    a [keyword] spell" one. In the order of the new rules, then of the old."""
+    lead = SHARED_OPENING_WORDS
+    words = letter_words
+    old_words = [words(p.swept(n.lower)) for n in p.old]
+    new_words = [words(n.lower) for n in p.new]
+    old_leads: dict[tuple[str, ...], list[int]] = defaultdict(list)
+    new_leads: dict[tuple[str, ...], list[int]] = defaultdict(list)
+    for i, node in enumerate(p.old):
+        if not node.heading and len(old_words[i]) >= lead:
+            old_leads[old_words[i][:lead]].append(i)
+    for j, node in enumerate(p.new):
+        if not node.heading and len(new_words[j]) >= lead:
+            new_leads[new_words[j][:lead]].append(j)
+    candidates: list[tuple[int, int, int]] = []
+    for j, node in enumerate(p.new):
+        if node.heading or not new_ok(j):
+            continue
+        nw = new_words[j]
+        for i in old_leads.get(nw[:lead], ()):
+            if not old_ok(i):
+                continue
+            n = _common_lead(old_words[i], nw)
+            if len(_content_words(" ".join(nw[:n]))) >= SHARED_OPENING_CONTENT:
+                candidates.append((i, j, n))
+    if not candidates:
+        return []
+    old_texts = [" " + " ".join(w) + " " for w in old_words]
+    new_texts = [" " + " ".join(w) + " " for w in new_words]
+    out: list[tuple[int, int, str]] = []
+    for i, j, n in candidates:
+        said = new_words[j][:n]
+        phrase = " " + " ".join(said) + " "
+        if sum(phrase in t for t in old_texts) != 1 or sum(phrase in t for t in new_texts) != 1:
+            continue  # a stock opening, or the subject of other rules too
+        # the opening words others share with either rule name no subject of theirs
+        shared = max(
+            [_common_lead(old_words[i], new_words[k]) for k in new_leads[said[:lead]] if k != j]
+            + [_common_lead(new_words[j], old_words[k]) for k in old_leads[said[:lead]] if k != i]
+            + [0]
+        )
+        if not any(
+            sum(f" {w} " in t for t in old_texts) <= rare
+            and sum(f" {w} " in t for t in new_texts) <= rare
+            for w in _content_words(" ".join(said[shared:]))
+        ):
+            continue  # a phrase of common words: a condition or a frame, not a subject
+        out.append((i, j, phrase))
+    return out
+
+
+def _common_lead(a: Sequence[str], b: Sequence[str]) -> int:
+    """How many leading words ``a`` and ``b`` share."""
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return n
+
+
+def _add_pieces_opening_on_its_subject(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """A free new rule beside a matched old rule's counterpart that opens on the old
+    rule's own subject phrase (:func:`_shared_openings`: no other rule of either edition
+    says it), which that counterpart no longer says: one more piece of the old rule.
+
+    The free-to-free case is :func:`_pair_by_shared_opening`. Here the old rule kept a
+    counterpart for part of its text and the new edition gave the case it opened on a
+    rule of its own ("if the resolving object is a [kind of] spell, …" cut from a rule
+    whose other sentences stayed), each sentence reworded past the sentence links. Not
+    a piece: one that adds none of the old rule's words its counterpart lacks (a copy of
+    the counterpart), one off the old rule's topic, one written for a subject the old
+    edition lacks.
+    """
+    in_splits, in_merges = _grouped(splits, merges)
+
+    def taken(i: int) -> bool:
+        node = p.old[i]
+        return not node.heading and i not in in_merges and (i in splits or p.o2n[i] >= 0)
+
+    def free(j: int) -> bool:
+        return _free_new(p, j, in_splits, merges)
+
+    added: dict[int, set[int]] = {}
+    claimed: Counter = Counter()
+    for i, j, _phrase in _shared_openings(p, taken, free, rare=PIECE_OPENING_RARE):
+        group = splits.get(i) or [p.o2n[i]]
+        if any(g in merges for g in group) or j not in _family_of(p, group):
+            continue
+        if _says_nothing_more(p, i, j, group):
+            continue  # the counterpart written again for another case
+        if not p.same_topic(i, j) or _for_subject_old_lacks(p, i, j):
+            continue
+        added.setdefault(i, set()).add(j)
+        claimed[j] += 1
+    _add_unshared_pieces(p, added, claimed, splits, in_splits)
 
 
 #: A free old rule and a free new rule holding this many of the same sentences are one
@@ -5935,6 +6018,7 @@ def align(
     held_before_containers = _join_emptied_containers(rules, splits, merges)
     _pair_by_shared_opening(rules, splits, merges)
     _pair_by_kept_sentences(rules, prov, splits, merges)
+    _add_pieces_opening_on_its_subject(rules, splits, merges)
     _withdraw_new_subject_matches(rules, splits)
     _withdraw_crossed_pointers(rules, splits, merges)
     _withdraw_links_under_new_rules(rules, splits, merges)
