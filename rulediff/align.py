@@ -4012,19 +4012,20 @@ def _shared_openings(
     old_ok: Callable[[int], bool],
     new_ok: Callable[[int], bool],
     rare: int = SHARED_OPENING_RARE,
+    near: Callable[[int, int], bool] | None = None,
 ) -> list[tuple[int, int, str]]:
     """``(old, new, phrase)`` of the old rules (``old_ok``) and new rules (``new_ok``,
-    headings aside) that open on the same subject phrase: ``SHARED_OPENING_WORDS`` or
-    more leading words (the pair's sweeps applied to the old text) with
-    ``SHARED_OPENING_CONTENT`` content words, standing in no other rule of either
-    edition. What tells the phrase from the openings other rules share with either rule
-    (the words past the longest of those) holds a content word that stands in at most
-    ``rare`` rules of each edition: "if the resolving object is a" opens many rules, "…
-    a [keyword] spell" one. In the order of the new rules, then of the old."""
+    headings aside; ``near``: the pairs asked about) that open on the same subject
+    phrase: ``SHARED_OPENING_WORDS`` or more leading words (the pair's sweeps applied to
+    the old text) with ``SHARED_OPENING_CONTENT`` content words, standing in no other
+    rule of either edition. What tells the phrase from the openings other rules share
+    with either rule (the words past the longest of those) holds a content word that
+    stands in at most ``rare`` rules of each edition: "if the resolving object is a"
+    opens many rules, "… a [keyword] spell" one. In the order of the new rules, then of
+    the old."""
     lead = SHARED_OPENING_WORDS
-    words = letter_words
-    old_words = [words(p.swept(n.lower)) for n in p.old]
-    new_words = [words(n.lower) for n in p.new]
+    old_words = [letter_words(p.swept(n.lower)) for n in p.old]
+    new_words = [letter_words(n.lower) for n in p.new]
     old_leads: dict[tuple[str, ...], list[int]] = defaultdict(list)
     new_leads: dict[tuple[str, ...], list[int]] = defaultdict(list)
     for i, node in enumerate(p.old):
@@ -4039,7 +4040,7 @@ def _shared_openings(
             continue
         nw = new_words[j]
         for i in old_leads.get(nw[:lead], ()):
-            if not old_ok(i):
+            if not old_ok(i) or (near is not None and not near(i, j)):
                 continue
             n = _common_lead(old_words[i], nw)
             if len(_content_words(" ".join(nw[:n]))) >= SHARED_OPENING_CONTENT:
@@ -4048,24 +4049,32 @@ def _shared_openings(
         return []
     old_texts = [" " + " ".join(w) + " " for w in old_words]
     new_texts = [" " + " ".join(w) + " " for w in new_words]
+    said_by: dict[str, tuple[int, int]] = {}  # word -> rules saying it, old and new
+
+    def rare_word(w: str) -> bool:
+        if w not in said_by:
+            said_by[w] = (
+                sum(f" {w} " in t for t in old_texts),
+                sum(f" {w} " in t for t in new_texts),
+            )
+        return max(said_by[w]) <= rare
+
     out: list[tuple[int, int, str]] = []
     for i, j, n in candidates:
         said = new_words[j][:n]
-        phrase = " " + " ".join(said) + " "
-        if sum(phrase in t for t in old_texts) != 1 or sum(phrase in t for t in new_texts) != 1:
-            continue  # a stock opening, or the subject of other rules too
         # the opening words others share with either rule name no subject of theirs
         shared = max(
             [_common_lead(old_words[i], new_words[k]) for k in new_leads[said[:lead]] if k != j]
             + [_common_lead(new_words[j], old_words[k]) for k in old_leads[said[:lead]] if k != i]
             + [0]
         )
-        if not any(
-            sum(f" {w} " in t for t in old_texts) <= rare
-            and sum(f" {w} " in t for t in new_texts) <= rare
-            for w in _content_words(" ".join(said[shared:]))
-        ):
+        if shared >= n:
+            continue  # another rule opens on the whole phrase: no subject of these two
+        if not any(map(rare_word, sorted(_content_words(" ".join(said[shared:]))))):
             continue  # a phrase of common words: a condition or a frame, not a subject
+        phrase = " " + " ".join(said) + " "
+        if sum(phrase in t for t in old_texts) != 1 or sum(phrase in t for t in new_texts) != 1:
+            continue  # a stock opening, or the subject of other rules too
         out.append((i, j, phrase))
     return out
 
@@ -4102,12 +4111,14 @@ def _add_pieces_opening_on_its_subject(
     def free(j: int) -> bool:
         return _free_new(p, j, in_splits, merges)
 
+    def beside(i: int, j: int) -> bool:
+        group = splits.get(i) or [p.o2n[i]]
+        return not any(g in merges for g in group) and j in _family_of(p, group)
+
     added: dict[int, set[int]] = {}
     claimed: Counter = Counter()
-    for i, j, _phrase in _shared_openings(p, taken, free, rare=PIECE_OPENING_RARE):
+    for i, j, _phrase in _shared_openings(p, taken, free, PIECE_OPENING_RARE, beside):
         group = splits.get(i) or [p.o2n[i]]
-        if any(g in merges for g in group) or j not in _family_of(p, group):
-            continue
         if _says_nothing_more(p, i, j, group):
             continue  # the counterpart written again for another case
         if not p.same_topic(i, j) or _for_subject_old_lacks(p, i, j):
