@@ -3968,10 +3968,6 @@ SHARED_OPENING_WORDS = 5
 SHARED_OPENING_CONTENT = 3
 #: ... one of which stands in at most this many rules of each edition (a subject of its own).
 SHARED_OPENING_RARE = 5
-#: The same for a free new rule opening on a matched old rule's subject
-#: (:func:`_add_pieces_opening_on_its_subject`): the rule kept its own counterpart, and the
-#: case it opened on (a keyword said by a handful of rules) went to a rule of its own.
-PIECE_OPENING_RARE = 10
 
 
 def _pair_by_shared_opening(
@@ -4011,7 +4007,7 @@ def _shared_openings(
     p: _Pairing,
     old_ok: Callable[[int], bool],
     new_ok: Callable[[int], bool],
-    rare: int = SHARED_OPENING_RARE,
+    rare: int | None = SHARED_OPENING_RARE,
     near: Callable[[int, int], bool] | None = None,
 ) -> list[tuple[int, int, str]]:
     """``(old, new, phrase)`` of the old rules (``old_ok``) and new rules (``new_ok``,
@@ -4020,9 +4016,9 @@ def _shared_openings(
     the old text) with ``SHARED_OPENING_CONTENT`` content words, standing in no other
     rule of either edition. What tells the phrase from the openings other rules share
     with either rule (the words past the longest of those) holds a content word that
-    stands in at most ``rare`` rules of each edition: "if the resolving object is a"
-    opens many rules, "… a [keyword] spell" one. In the order of the new rules, then of
-    the old."""
+    stands in at most ``rare`` rules of each edition (any content word for ``None``): "if
+    the resolving object is a" opens many rules, "… a [keyword] spell" one. In the order
+    of the new rules, then of the old."""
     lead = SHARED_OPENING_WORDS
     old_words = [letter_words(p.swept(n.lower)) for n in p.old]
     new_words = [letter_words(n.lower) for n in p.new]
@@ -4052,6 +4048,8 @@ def _shared_openings(
     said_by: dict[str, tuple[int, int]] = {}  # word -> rules saying it, old and new
 
     def rare_word(w: str) -> bool:
+        if rare is None:
+            return True
         if w not in said_by:
             said_by[w] = (
                 sum(f" {w} " in t for t in old_texts),
@@ -4095,10 +4093,13 @@ def _add_pieces_opening_on_its_subject(
     says it), which that counterpart no longer says: one more piece of the old rule.
 
     The free-to-free case is :func:`_pair_by_shared_opening`. Here the old rule kept a
-    counterpart for part of its text and the new edition gave the case it opened on a
-    rule of its own ("if the resolving object is a [kind of] spell, …" cut from a rule
-    whose other sentences stayed), each sentence reworded past the sentence links. Not
-    a piece: one that adds none of the old rule's words its counterpart lacks (a copy of
+    counterpart for part of its text and the new edition gave the case it opened on, or
+    the statement it opened with, a rule of its own ("if the resolving object is a [kind
+    of] spell, …", "an object's timestamp is …" cut from a rule whose other sentences
+    stayed), each sentence reworded past the sentence links. The words past the openings
+    other rules share need only hold a content word, no rare one: the piece stands
+    beside the old rule's own counterpart, which the free-to-free pass cannot ask. Not a
+    piece: one that adds none of the old rule's words its counterpart lacks (a copy of
     the counterpart), one off the old rule's topic, one written for a subject the old
     edition lacks.
     """
@@ -4117,7 +4118,7 @@ def _add_pieces_opening_on_its_subject(
 
     added: dict[int, set[int]] = {}
     claimed: Counter = Counter()
-    for i, j, _phrase in _shared_openings(p, taken, free, PIECE_OPENING_RARE, beside):
+    for i, j, _phrase in _shared_openings(p, taken, free, None, beside):
         group = splits.get(i) or [p.o2n[i]]
         if _says_nothing_more(p, i, j, group):
             continue  # the counterpart written again for another case

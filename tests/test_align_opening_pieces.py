@@ -84,6 +84,11 @@ def test_opening_said_by_another_rule_too_is_no_subject() -> None:
         ("2020-07-03", "2026-01-16", "608.3b", {"608.3b", "608.3d"}, 11),
         # an object's timestamp: its exceptions now one subrule each
         ("2008-10-01", "2009-10-01", "418.5e", {"613.6c", "613.6d", "613.6g"}, 14),
+        # an object that changes zones is a new object: the statement opens the rule of
+        # its exceptions now, one of which stands in a subrule
+        ("2004-10-01", "2026-06-19", "217.1c", {"400.7", "400.7e"}, 9),
+        # effects that change targets: the statement, and the rule for changing them
+        ("2009-10-01", "2010-02-01", "113.6", {"113.6", "113.6a"}, 9),
     ],
 )
 def test_corpus_pieces_opening_on_the_old_rules_subject(
