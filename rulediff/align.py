@@ -3986,21 +3986,30 @@ def _pair_by_shared_opening(
     is still no subject ("in a multiplayer game not using the ..." opens a rule of
     winning and one of attacking): one of its content words past the openings other
     rules share with either rule must stand in at most ``SHARED_OPENING_RARE`` rules of
-    each edition (:func:`_shared_openings`). Both are free, neither is a
-    heading, the pair keeps its topic (``same_topic``) and the new rule is not written
-    for a subject the old edition lacks.
+    each edition (:func:`_shared_openings`). A second round asks no rare word of the
+    two rules under matched parents: placed alike, a unique opening of common words
+    ("a player can't begin to cast a spell …") is the rule rewritten. Both are free,
+    neither is a heading, the pair keeps its topic (``same_topic``) and the new rule is
+    not written for a subject the old edition lacks.
     """
     in_splits, in_merges = _grouped(splits, merges)
-    for i, j, _phrase in _shared_openings(
-        p,
-        lambda i: _free_old_text(p, i, splits, in_merges),
-        lambda j: _free_new(p, j, in_splits, merges),
-    ):
-        if p.o2n[i] >= 0 or p.n2o[j] >= 0:
-            continue
-        if not p.same_topic(i, j) or _for_subject_old_lacks(p, i, j):
-            continue
-        p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "structure")
+
+    def placed(i: int, j: int) -> bool:
+        return p.old[i].parent is not None and p.mapped_parent(i) == p.new[j].parent
+
+    for rare, near in ((SHARED_OPENING_RARE, None), (None, placed)):
+        for i, j, _phrase in _shared_openings(
+            p,
+            lambda i: _free_old_text(p, i, splits, in_merges),
+            lambda j: _free_new(p, j, in_splits, merges),
+            rare,
+            near,
+        ):
+            if p.o2n[i] >= 0 or p.n2o[j] >= 0:
+                continue
+            if not p.same_topic(i, j) or _for_subject_old_lacks(p, i, j):
+                continue
+            p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "structure")
 
 
 def _shared_openings(

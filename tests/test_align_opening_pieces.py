@@ -1,4 +1,4 @@
-"""A free new rule opening on a matched old rule's own subject is a piece of its split."""
+"""Rules opening on one subject phrase: pieces of a split, and free rules in place."""
 
 from __future__ import annotations
 
@@ -107,3 +107,36 @@ def test_corpus_pieces_opening_on_the_old_rules_subject(
         if letter_words(corpus_edition(new).rule(k).text.lower())[:opening] == said
     ]
     assert len(openers) == 1, openers
+
+
+@pytest.mark.parametrize(
+    ("old", "new"), [("2013-09-27", "2019-05-03"), ("2010-06-18", "2016-07-22")]
+)
+def test_free_rules_opening_on_one_phrase_under_matched_parents_need_no_rare_word(
+    old: str, new: str
+) -> None:
+    """The rule on beginning to cast a spell was rewritten from a prohibition to a
+    permission and renumbered within its rule. Its opening phrase stands in no other rule,
+    but every content word of it stands in many: the free-to-free pass asks a rare word
+    of rules placed nowhere, not of two rules under matched parents."""
+    from rulediff.align import SHARED_OPENING_RARE, _content_words
+    from rulediff.textkeys import letter_words
+
+    old_rule, new_rule = corpus_edition(old).rule("601.5"), corpus_edition(new).rule("601.3")
+    said = letter_words(old_rule.text.lower())[:9]
+    assert letter_words(new_rule.text.lower())[:9] == said
+    assert str(old_rule.id.parent) == str(new_rule.id.parent) == "601"
+
+    def rules_saying(edition: str, word: str) -> int:
+        return sum(
+            word in letter_words(r.text.lower())
+            for r in corpus_edition(edition).body
+            if getattr(r, "text", None)
+        )
+
+    content = sorted(_content_words(" ".join(said)))
+    assert content and all(
+        max(rules_saying(old, w), rules_saying(new, w)) > SHARED_OPENING_RARE for w in content
+    )
+    a = align(corpus_edition(old), corpus_edition(new))
+    assert by_old(a, "601.5").new_ids == ("601.3",)
