@@ -332,6 +332,8 @@ class _Pairing:
         self.sweeps: tuple[tuple[str, str], ...] = ()
         """The pair's recurring wording changes, longest first (once they are known)."""
         self.swept_keys: tuple[tuple[tuple[str, str], ...], dict[str, str]] = ((), {})
+        #: :func:`_openings_of`'s tables, with the sweeps they were read with.
+        self.opening_tables: tuple | None = None
         """Texts with those changes applied (:meth:`swept`), for the sweeps they were
         applied with: a dozen passes apply them to the same sentences again."""
         self.swept_in: frozenset[str] | None = None
@@ -4029,16 +4031,7 @@ def _shared_openings(
     the resolving object is a" opens many rules, "… a [keyword] spell" one. In the order
     of the new rules, then of the old."""
     lead = SHARED_OPENING_WORDS
-    old_words = [letter_words(p.swept(n.lower)) for n in p.old]
-    new_words = [letter_words(n.lower) for n in p.new]
-    old_leads: dict[tuple[str, ...], list[int]] = defaultdict(list)
-    new_leads: dict[tuple[str, ...], list[int]] = defaultdict(list)
-    for i, node in enumerate(p.old):
-        if not node.heading and len(old_words[i]) >= lead:
-            old_leads[old_words[i][:lead]].append(i)
-    for j, node in enumerate(p.new):
-        if not node.heading and len(new_words[j]) >= lead:
-            new_leads[new_words[j][:lead]].append(j)
+    old_words, new_words, old_leads, new_leads, old_texts, new_texts = _openings_of(p)
     candidates: list[tuple[int, int, int]] = []
     for j, node in enumerate(p.new):
         if node.heading or not new_ok(j):
@@ -4052,8 +4045,6 @@ def _shared_openings(
                 candidates.append((i, j, n))
     if not candidates:
         return []
-    old_texts = [" " + " ".join(w) + " " for w in old_words]
-    new_texts = [" " + " ".join(w) + " " for w in new_words]
     said_by: dict[str, tuple[int, int]] = {}  # word -> rules saying it, old and new
 
     def rare_word(w: str) -> bool:
@@ -4070,9 +4061,10 @@ def _shared_openings(
     for i, j, n in candidates:
         said = new_words[j][:n]
         # the opening words others share with either rule name no subject of theirs
+        new_others, old_others = new_leads.get(said[:lead], ()), old_leads.get(said[:lead], ())
         shared = max(
-            [_common_lead(old_words[i], new_words[k]) for k in new_leads[said[:lead]] if k != j]
-            + [_common_lead(new_words[j], old_words[k]) for k in old_leads[said[:lead]] if k != i]
+            [_common_lead(old_words[i], new_words[k]) for k in new_others if k != j]
+            + [_common_lead(new_words[j], old_words[k]) for k in old_others if k != i]
             + [0]
         )
         if shared >= n:
@@ -4084,6 +4076,31 @@ def _shared_openings(
             continue  # a stock opening, or the subject of other rules too
         out.append((i, j, phrase))
     return out
+
+
+def _openings_of(p: _Pairing) -> tuple:
+    """Each rule's words (the old ones swept), the rules by their first
+    ``SHARED_OPENING_WORDS`` words (headings aside) and each text's words joined between
+    spaces, for :func:`_shared_openings`: kept on the pairing while its sweeps stay (the
+    three rounds that ask read the same tables)."""
+    if p.opening_tables is not None and p.opening_tables[0] is p.sweeps:
+        return p.opening_tables[1]
+    lead = SHARED_OPENING_WORDS
+    old_words = [letter_words(p.swept(n.lower)) for n in p.old]
+    new_words = [letter_words(n.lower) for n in p.new]
+    old_leads: dict[tuple[str, ...], list[int]] = defaultdict(list)
+    new_leads: dict[tuple[str, ...], list[int]] = defaultdict(list)
+    for i, node in enumerate(p.old):
+        if not node.heading and len(old_words[i]) >= lead:
+            old_leads[old_words[i][:lead]].append(i)
+    for j, node in enumerate(p.new):
+        if not node.heading and len(new_words[j]) >= lead:
+            new_leads[new_words[j][:lead]].append(j)
+    old_texts = [" " + " ".join(w) + " " for w in old_words]
+    new_texts = [" " + " ".join(w) + " " for w in new_words]
+    tables = (old_words, new_words, old_leads, new_leads, old_texts, new_texts)
+    p.opening_tables = (p.sweeps, tables)
+    return tables
 
 
 def _common_lead(a: Sequence[str], b: Sequence[str]) -> int:
