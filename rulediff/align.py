@@ -332,10 +332,10 @@ class _Pairing:
         self.sweeps: tuple[tuple[str, str], ...] = ()
         """The pair's recurring wording changes, longest first (once they are known)."""
         self.swept_keys: tuple[tuple[tuple[str, str], ...], dict[str, str]] = ((), {})
-        #: :func:`_openings_of`'s tables, with the sweeps they were read with.
-        self.opening_tables: tuple | None = None
         """Texts with those changes applied (:meth:`swept`), for the sweeps they were
         applied with: a dozen passes apply them to the same sentences again."""
+        self.opening_tables: tuple | None = None
+        """:func:`_openings_of`'s tables, with the sweeps they were read with."""
         self.swept_in: frozenset[str] | None = None
         """The words those changes bring in (see :func:`_swept_in`)."""
         self.heading_stems: dict[int, frozenset[str]] | None = None
@@ -4069,7 +4069,7 @@ def _shared_openings(
         )
         if shared >= n:
             continue  # another rule opens on the whole phrase: no subject of these two
-        if not any(map(rare_word, sorted(_content_words(" ".join(said[shared:]))))):
+        if not any(map(rare_word, _content_words(" ".join(said[shared:])))):
             continue  # a phrase of common words: a condition or a frame, not a subject
         phrase = " " + " ".join(said) + " "
         if sum(phrase in t for t in old_texts) != 1 or sum(phrase in t for t in new_texts) != 1:

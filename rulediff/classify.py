@@ -351,17 +351,12 @@ class _Stays:
         b = _NONSPACE_TOKEN.findall(new_key)
         runs = [(i1, i2) for tag, i1, i2, *_ in word_opcodes(a, b, island=0) if tag == "equal"]
         words = [sum(map(is_word, a[i1:i2])) for i1, i2 in runs]
-        if not runs or max(words) < _STOCK_FRAME_WORDS:
-            return False
-        longest = max(words)
-        if longest < _STOCK_FRAME_SHARE * sum(words):
+        longest = max(words, default=0)
+        if longest < _STOCK_FRAME_WORDS or longest < _STOCK_FRAME_SHARE * sum(words):
             return False
         i1, i2 = runs[words.index(longest)]
-        probe = old_key[spans[i1][0] : spans[i2 - 1][1]].strip("(). ")
-        return (
-            self.old_text.count(probe) >= _STOCK_RULES
-            and self.new_text.count(probe) >= _STOCK_RULES
-        )
+        frame = old_key[spans[i1][0] : spans[i2 - 1][1]]
+        return self.stock(frame, old=True) and self.stock(frame, old=False)
 
     def not_moved(
         self, p: _Pairing, link: provenance.Link, uo: provenance.Unit, un: provenance.Unit
