@@ -1,0 +1,74 @@
+"""Precision, recall and every miss of the aligner on the blind evaluation sets (issue 9).
+
+    python bench/alignment_eval.py [--corpus DIR] [--pair OLD_NEW ...] [--quiet]
+
+Scores each ``tests/fixtures/alignment_eval/<OLD>_<NEW>.toml`` with the scorer the tests
+use (``tests/test_align.py``: ``eval_scores``), and lists each wrong or missed sampled
+rule with the hand answer and the reason written for it, so a change to the aligner can
+be weighed on the hand answers in seconds. Figures only: the floors are held by
+``tests/test_align.py::test_blind_evaluation_precision_and_recall``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import tomllib
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from rulediff.align import align  # noqa: E402
+from rulediff.corpus import Corpus, load_file  # noqa: E402
+from tests.test_align import (  # noqa: E402
+    EVAL_DIR,
+    EVAL_GOAL_RECALL,
+    EVAL_NEIGHBOURS,
+    EVAL_RECALL_FLOOR,
+    eval_scores,
+)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", type=Path, default=None)
+    parser.add_argument("--pair", action="append", default=[], help="OLD_NEW, as the file stem")
+    parser.add_argument("--quiet", action="store_true", help="figures only, no misses")
+    args = parser.parse_args()
+
+    corpus = Corpus.open(args.corpus)
+    files = sorted(EVAL_DIR.glob("*.toml"))
+    if args.pair:
+        unknown = set(args.pair) - {f.stem for f in files}
+        if unknown:
+            parser.error(f"no evaluation file for {', '.join(sorted(unknown))}")
+        files = [f for f in files if f.stem in args.pair]
+    for path in files:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        start = time.perf_counter()
+        old = load_file(corpus.resolve(data["old"]).path)
+        new = load_file(corpus.resolve(data["new"]).path)
+        precision, recall, misses = eval_scores(data, align(old, new))
+        seconds = time.perf_counter() - start
+        neighbours = (data["old"], data["new"]) in EVAL_NEIGHBOURS
+        floor = 1.0 if neighbours else EVAL_RECALL_FLOOR.get(path.stem, EVAL_GOAL_RECALL)
+        print(
+            f"{path.stem}: precision {precision:.1%}, recall {recall:.1%}"
+            f" (goal {EVAL_GOAL_RECALL:.0%}, floor {floor:.0%}), {len(data['rule'])} sampled,"
+            f" {seconds:.1f} s"
+        )
+        if args.quiet:
+            continue
+        reasons = {(e["side"], e["id"]): e.get("reason", "") for e in data["rule"]}
+        for verdict, side, rid, proposed, answer in misses:
+            print(f"  {verdict:<6} {side} {rid}: aligner {proposed or '-'}, hand {answer}")
+            reason = reasons.get((side, rid))
+            if reason:
+                print(f"         hand reason: {reason}")
+
+
+if __name__ == "__main__":
+    main()
