@@ -1261,7 +1261,9 @@ def _opening(lower: str) -> str:
 def _opening_kept_by_sibling(p: _Pairing, i: int, j: int) -> bool:
     """A weak link to new ``j`` while a free new rule under the counterpart of old
     ``i``'s parent opens on ``i``'s own condition, and ``j`` either stands there too but
-    opens on another condition, or stands elsewhere and keeps less of it. A rule is
+    opens on another condition, or stands elsewhere and keeps less of it (then the free
+    rule must be longer than ``i``: a shorter one may be a piece of a split whose other
+    piece is ``j``). A rule is
     about its condition ("if an effect sets one player's total ..."); a rewrite that kept
     it in place but grew a paragraph scores lower on the whole text than an equal-length
     rule about something else, so the whole-text score is not to pick between them."""
@@ -1272,12 +1274,16 @@ def _opening_kept_by_sibling(p: _Pairing, i: int, j: int) -> bool:
     if home is None:
         return False
     own = fuzz.ratio(opening, _opening(p.new[j].lower))
-    if p.new[j].parent == home and own >= OPENING_OTHER:
+    in_place = p.new[j].parent == home
+    if in_place and own >= OPENING_OTHER:
         return False
     for k in p.new_children.get(home, ()):
         if k != j and p.n2o[k] < 0 and not p.new[k].heading:
-            if len(p.new[k].lower) <= len(p.old[i].lower):
-                continue  # a piece keeping the opening (a split), not a grown rewrite
+            if not in_place and len(p.new[k].lower) <= len(p.old[i].lower):
+                # A piece keeping the opening (a split), not a grown rewrite: the link
+                # elsewhere may be its other piece. Beside a sibling that opens on
+                # another condition, though, the piece is the rule cut short.
+                continue
             kept = fuzz.ratio(opening, _opening(p.new[k].lower))
             if kept >= OPENING_KEPT and kept > own:
                 return True

@@ -2888,9 +2888,18 @@ def test_a_weak_link_yields_to_a_grown_rule_in_place_keeping_the_old_condition()
     p.pair(1, 1, 100.0, "anchor")
     assert _opening_kept_by_sibling(p, 2, 3)  # the sibling on another condition yields
     assert not _opening_kept_by_sibling(p, 2, 2)  # the grown rewrite itself is kept
-    # a piece no longer than the old rule keeping the opening is a split, not a rewrite
-    p.new[2] = _Node("810.9c", "If an effect sets one gardener's water total.", "810.9", False, 2)
-    assert not _opening_kept_by_sibling(p, 2, 3)
+    # a piece no longer than the old rule keeping the opening: beside a sibling on
+    # another condition it is the rule cut short, and takes it …
+    piece = "If an effect would set one gardener's water total to a number, the team follows."
+    p.new[2] = _Node("810.9c", piece, "810.9", False, 2)
+    assert _opening_kept_by_sibling(p, 2, 3)
+    # … but a link elsewhere may be its other piece (a split): the piece does not refuse it
+    p.new.append(_Node("810.10", "Weeding is shared by the team.", "810", False, 4))
+    p.new.append(_Node("810.10a", other, "810.10", False, 5))
+    p = _Pairing(old, p.new)
+    p.pair(0, 0, 100.0, "anchor")
+    p.pair(1, 1, 100.0, "anchor")
+    assert not _opening_kept_by_sibling(p, 2, 5)
     # an opening that states no condition (a time) says nothing
     p.old[2] = _Node(
         "606.9c", "At the start of a team game, water totals are set.", "606.9", False, 2
@@ -2909,6 +2918,24 @@ def test_the_team_life_setting_rule_goes_to_its_grown_rewrite_not_a_short_siblin
     assert len(new.rule("810.9c").text) > len(old.rule("606.9c").text)
     m = align(old, new).match_for_old("606.9c")
     assert m is not None and m.new_ids == ("810.9c",), m
+
+
+def test_the_mutate_resolution_rule_goes_to_the_piece_keeping_its_condition() -> None:
+    # 2022-06-10 cut the resolution of permanent spells into steps: the old rule on
+    # resolving a mutating creature spell kept its opening condition in a shorter rule,
+    # while a new rule in its place on delayed triggers (another condition, same frame)
+    # scored higher on the whole text. The neighbour pair and a far pair across it.
+    for old_date, new_date in (("2022-04-29", "2022-06-10"), ("2020-11-20", "2025-07-25")):
+        old, new = corpus_edition(old_date), corpus_edition(new_date)
+        opening = old.rule("608.3c").text.lower().split(",")[0]
+        assert "mutating creature spell" in opening
+        assert new.rule("608.3d").text.lower().startswith(opening)
+        assert "delayed triggered ability" in new.rule("608.3g").text.lower()
+        m = align(old, new).match_for_old("608.3c")
+        assert m is not None and "608.3d" in m.new_ids_of("608.3c"), (old_date, m)
+        assert "608.3g" not in m.new_ids, (old_date, m)
+    m = align(corpus_edition("2022-04-29"), corpus_edition("2022-06-10")).match_for_new("608.3g")
+    assert m is not None and m.kind == "added", m
 
 
 # --- a number printed twice -------------------------------------------------------------------
