@@ -93,21 +93,29 @@ def dump(args: argparse.Namespace) -> None:
     args.out.write_text(json.dumps(result, sort_keys=True, indent=0), encoding="utf-8")
 
 
+def changed_links(before: dict, after: dict) -> dict[str, list[tuple[str, list, list]]]:
+    """Pair → ``(side:id, before, after)`` for each rule whose links differ (pairs in
+    both dumps only; a pair with no change is listed with an empty list)."""
+    out: dict[str, list[tuple[str, list, list]]] = {}
+    for pair in sorted(before.keys() & after.keys()):
+        a, b = before[pair], after[pair]
+        keys = sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k))
+        out[pair] = [(k, a.get(k), b.get(k)) for k in keys]
+    return out
+
+
 def compare(args: argparse.Namespace) -> None:
     before = json.loads(args.before.read_text(encoding="utf-8"))
     after = json.loads(args.after.read_text(encoding="utf-8"))
-    same = 0
-    for pair in sorted(before.keys() & after.keys()):
-        a, b = before[pair], after[pair]
-        changed = sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k))
-        if not changed:
-            same += 1
-            continue
-        print(pair)
-        for key in changed:
-            print(f"  {key}: {a.get(key)} -> {b.get(key)}")
+    changed = changed_links(before, after)
+    for pair, rows in changed.items():
+        if rows:
+            print(pair)
+        for key, a, b in rows:
+            print(f"  {key}: {a} -> {b}")
+    same = sum(1 for rows in changed.values() if not rows)
     only = sorted(before.keys() ^ after.keys())
-    print(f"{same} of {len(before.keys() & after.keys())} common pairs unchanged", end="")
+    print(f"{same} of {len(changed)} common pairs unchanged", end="")
     print(f"; in one dump only: {', '.join(only)}" if only else "")
 
 

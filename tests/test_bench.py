@@ -8,6 +8,8 @@ from types import SimpleNamespace
 
 from rulediff import align, clauses, provenance
 
+from .conftest import corpus_edition
+
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 
 
@@ -52,3 +54,63 @@ def test_align_passes_finds_the_passes_and_puts_them_back():
     # the pairing's construction is timed too (a class ``align`` calls), the inner call not
     assert set(spent) == {"_Pairing", "_match_by_children"}
     assert all(seconds >= 0.0 for seconds in spent.values())
+
+
+def test_alignment_dump_lists_each_changed_link_and_draws_far_pairs_reproducibly(corpus_dir):
+    """``compare`` reports every rule whose counterparts or kind changed, pair by pair;
+    ``dump`` writes every rule of both editions, and ``--far`` draws the same pairs for
+    the same seed, each at least ``FAR_DAYS`` apart."""
+    import argparse
+    import datetime as dt
+
+    dump = _load("alignment_dump")
+    before = {
+        "2001-01-01 2002-01-01": {
+            "old:100.1": ["unchanged", ["100.1"], "anchor"],
+            "old:100.2": ["removed", [], "none"],
+        },
+        "2003-01-01 2004-01-01": {"old:200.1": ["unchanged", ["200.1"], "anchor"]},
+    }
+    after = {
+        "2001-01-01 2002-01-01": {
+            "old:100.1": ["unchanged", ["100.1"], "anchor"],
+            "old:100.2": ["renumbered", ["100.3"], "fuzzy"],
+            "new:100.3": ["renumbered", ["100.2"], "fuzzy"],
+        },
+        "2003-01-01 2004-01-01": {"old:200.1": ["unchanged", ["200.1"], "anchor"]},
+    }
+    changed = dump.changed_links(before, after)
+    assert changed["2003-01-01 2004-01-01"] == []
+    assert changed["2001-01-01 2002-01-01"] == [
+        ("new:100.3", None, ["renumbered", ["100.2"], "fuzzy"]),
+        ("old:100.2", ["removed", [], "none"], ["renumbered", ["100.3"], "fuzzy"]),
+    ]
+    dates = sorted(p.stem for p in corpus_dir.glob("*.txt"))
+    args = argparse.Namespace(neighbours=False, far=5, seed=3, pairs=None, pair=[])
+    drawn = dump.chosen_pairs(args, dates)
+    assert drawn == dump.chosen_pairs(args, dates) and len(drawn) == 5
+    for a, b in drawn:
+        assert (dt.date.fromisoformat(b) - dt.date.fromisoformat(a)).days >= dump.FAR_DAYS
+    args.far, args.neighbours = 0, True
+    assert dump.chosen_pairs(args, dates)[:2] == [(dates[0], dates[1]), (dates[1], dates[2])]
+    links = dump.links_of(str(corpus_dir), "2021-06-18", "2021-07-23")
+    old, new = corpus_edition("2021-06-18"), corpus_edition("2021-07-23")
+    assert {k for k in links if k.startswith("old:")} == {f"old:{r.id}" for r in old.body}
+    assert {k for k in links if k.startswith("new:")} == {f"new:{r.id}" for r in new.body}
+    assert links["old:702.1"][1] == ["702.1"]
+
+
+def test_alignment_eval_prints_each_pairs_figures(capsys, monkeypatch):
+    """The blind-set report scores a pair as the test does (the neighbour pair is held
+    to 100 %) and refuses a pair it has no file for."""
+    import pytest
+
+    report = _load("alignment_eval")
+    monkeypatch.setattr("sys.argv", ["alignment_eval.py", "--pair", "2021-06-18_2021-07-23"])
+    report.main()
+    out = capsys.readouterr().out
+    assert out.startswith("2021-06-18_2021-07-23: precision 100.0%, recall 100.0%"), out
+    monkeypatch.setattr("sys.argv", ["alignment_eval.py", "--pair", "2001-01-01_2002-01-01"])
+    with pytest.raises(SystemExit) as exc:
+        report.main()
+    assert exc.value.code == 2
