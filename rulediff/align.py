@@ -4161,6 +4161,99 @@ def _add_pieces_opening_on_its_subject(
     _add_unshared_pieces(p, added, claimed, splits, in_splits)
 
 
+#: A run of at least this many words said by one old rule and opening new rules only
+#: (:func:`_pair_by_opening_run`): a statement, not a frame.
+OPENING_RUN_WORDS = 9
+#: ... opening at most this many new rules, all under one parent.
+OPENING_RUN_PIECES = 2
+
+
+def _pair_by_opening_run(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """A free old rule that says after its own opening, word for word, the opening run of
+    free new rules (``OPENING_RUN_WORDS`` or more leading words, the pair's sweeps
+    applied to the old text), a run no other old rule says and no new rule says except
+    as its opening, went into those rules: one is its rewrite, two under one parent its
+    split. (Two rules opening on one run are :func:`_shared_openings`' case, which asks
+    what tells the run from the openings other rules share: one run of that length opens
+    the Commander rule for the graveyard and the one for a hand or library.)
+
+    A rule stated once for a whole process, behind a lead-in naming the step ("as part of
+    declaring …, the active player checks each creature …"), is cut by a later edition
+    into one rule per case, each opening on the rule's statement (the check, for
+    restrictions, then for requirements) under the step it belongs to: the whole-text
+    scores fall below every threshold, the openings of the two old and new rules differ
+    (the old rule's lead-in), and the run, unique to the old rule, is what says where
+    it went. A new rule opening on the run that is already taken must be taken by one of
+    the old rule's own subrules (a case the old rule listed below itself, placed
+    first); the pieces keep the old rule's topic (``same_topic``) and are not written
+    for a subject the old edition lacks.
+    """
+    in_splits, in_merges = _grouped(splits, merges)
+    size = OPENING_RUN_WORDS
+    old_words, new_words, _ol, _nl, old_texts, new_texts = _openings_of(p)
+    opening_of: dict[str, list[int]] = defaultdict(list)  # run → free new rules opening on it
+    for j, node in enumerate(p.new):
+        if not node.heading and len(new_words[j]) >= size and _free_new(p, j, in_splits, merges):
+            opening_of[" ".join(new_words[j][:size])].append(j)
+    if not opening_of:
+        return
+    found: dict[int, set[str]] = defaultdict(set)
+    for i in range(len(p.old)):
+        if not _free_old_text(p, i, splits, in_merges):
+            continue
+        words = old_words[i]
+        # from its second word: a rule opening on the run is :func:`_shared_openings`' case
+        for k in range(1, len(words) - size + 1):
+            run = " ".join(words[k : k + size])
+            if run in opening_of:
+                found[i].add(run)
+    claimed: Counter = Counter()
+    plans: dict[int, list[int]] = {}
+    for i in sorted(found):
+        if len(found[i]) != 1:
+            continue  # runs opening other rules each: no one place
+        (run,) = found[i]
+        said = f" {run} "
+        if sum(said in t for t in old_texts) != 1:
+            continue  # another old rule says it too: a frame, not this rule's statement
+        holders = [j for j, t in enumerate(new_texts) if said in t]
+        if len(holders) > OPENING_RUN_PIECES or len({p.new[j].parent for j in holders}) != 1:
+            continue
+        if any(not new_texts[j].startswith(said) for j in holders):
+            continue  # said inside another rule as well
+        pieces = [j for j in holders if j in opening_of[run]]
+        taken = [j for j in holders if j not in pieces]
+        if any(not _taken_by_own_subrule(p, i, j) for j in taken):
+            continue
+        if any(not p.same_topic(i, j) or _for_subject_old_lacks(p, i, j) for j in pieces):
+            continue
+        plans[i] = pieces
+        claimed.update(pieces)
+    for i, pieces in plans.items():
+        if any(claimed[j] > 1 for j in pieces):
+            continue  # two old rules reach one new rule: undecided
+        if len(pieces) == 1:
+            (j,) = pieces
+            p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "structure")
+        else:
+            splits[i] = pieces
+            in_splits.update(pieces)
+
+
+def _taken_by_own_subrule(p: _Pairing, i: int, j: int) -> bool:
+    """New ``j`` is matched to a rule under old ``i`` (the place of ``i`` among its
+    ancestors)."""
+    k = p.n2o[j]
+    place = p.old[i].place
+    while k >= 0 and p.old[k].parent is not None:
+        if p.old[k].parent == place:
+            return True
+        k = p.old_by_place.get(p.old[k].parent, -1)
+    return False
+
+
 #: A free old rule and a free new rule holding this many of the same sentences are one
 #: rule rewritten (:func:`_pair_by_kept_sentences`).
 KEPT_SENTENCES_TO_PAIR = 2
@@ -6062,6 +6155,7 @@ def align(
     held_before_containers = _join_emptied_containers(rules, splits, merges)
     _pair_by_shared_opening(rules, splits, merges)
     _pair_by_kept_sentences(rules, prov, splits, merges)
+    _pair_by_opening_run(rules, splits, merges)
     _add_pieces_opening_on_its_subject(rules, splits, merges)
     _withdraw_new_subject_matches(rules, splits)
     _withdraw_crossed_pointers(rules, splits, merges)
