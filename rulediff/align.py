@@ -4242,6 +4242,53 @@ def _pair_by_opening_run(
             in_splits.update(pieces)
 
 
+def _join_sibling_opening_on_one_run(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """A free old rule opening on the same run as a sibling (``OPENING_RUN_WORDS`` or more
+    leading words, the pair's sweeps applied), when the one new rule saying that run
+    opens on it and is that sibling's counterpart, was merged into it with the sibling.
+
+    Two subrules that open alike ("a delayed triggered ability that refers to a
+    particular …": what still affects the object, and when the ability fails) are one
+    rule's cases; a later edition that says the run once, in the sibling's counterpart,
+    folded the second case into it, in other words, below the first. The run must stand
+    in those two old rules and that new rule only; the new rule must say something of
+    the free rule that its sibling does not say (a content word of the free rule beyond
+    the sibling's), keep the free rule's topic (``same_topic``) and not be written for a
+    subject the old edition lacks; the sibling is matched to it alone (not split, no
+    merge yet).
+    """
+    in_splits, in_merges = _grouped(splits, merges)
+    size = OPENING_RUN_WORDS
+    old_words, new_words, _ol, _nl, old_texts, new_texts = _openings_of(p)
+    joins: dict[int, int] = {}
+    for i in range(len(p.old)):
+        if not _free_old_text(p, i, splits, in_merges) or len(old_words[i]) < size:
+            continue
+        said = " " + " ".join(old_words[i][:size]) + " "
+        olds = [k for k, t in enumerate(old_texts) if said in t]
+        news = [j for j, t in enumerate(new_texts) if said in t]
+        if len(olds) != 2 or len(news) != 1:
+            continue
+        (k,) = (x for x in olds if x != i)
+        (j,) = news
+        if not old_texts[k].startswith(said) or not new_texts[j].startswith(said):
+            continue
+        if p.old[k].parent != p.old[i].parent or p.o2n[k] != j or p.new[j].heading:
+            continue
+        if k in splits or j in merges or j in in_splits:
+            continue
+        own = _content_words(p.swept(p.old[i].lower)) - _content_words(p.swept(p.old[k].lower))
+        if not own & _content_words(p.new[j].lower):
+            continue  # the new rule says nothing of it beyond its sibling
+        if not p.same_topic(i, j) or _for_subject_old_lacks(p, i, j):
+            continue
+        joins[i] = j
+    for i, j in joins.items():
+        _join_merge(p, i, j, splits, merges, in_merges)
+
+
 def _taken_by_own_subrule(p: _Pairing, i: int, j: int) -> bool:
     """New ``j`` is matched to a rule under old ``i`` (the place of ``i`` among its
     ancestors)."""
@@ -6163,6 +6210,7 @@ def align(
     if through is not None:
         _follow_lineage(rules, splits, merges, through)
     _join_rules_said_twice(rules, splits, merges)
+    _join_sibling_opening_on_one_run(rules, splits, merges)
     joins = _join_emptied_containers_to_splits(rules, splits, merges)
     joins.update(_add_pieces_to_merge_sources(rules, prov, splits, merges))
     joins.update(_join_statements_to_split_pieces(rules, prov, splits, merges, joins))

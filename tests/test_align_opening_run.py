@@ -152,3 +152,69 @@ def test_corpus_rules_whose_run_opens_their_new_rule(
     assert old_words[:9] != said  # the old rule opens otherwise …
     assert any(old_words[k : k + 9] == said for k in range(1, len(old_words)))  # … and says it
     assert set(by_old(a, rule).new_ids) == counterparts
+
+
+# Two subrules of one rule opening alike: what a wound still does, and when it fails.
+WOUND_STAYS = (
+    "A slow wound that points to a particular widget still slows it even if the widget "
+    "changes colour."
+)
+WOUND_FAILS = (
+    "A slow wound that points to a particular widget ends if the widget leaves the shelf, "
+    "even if it comes back before the wound would tick."
+)
+WOUND_NEW = (
+    "A slow wound that points to a particular widget still slows it even if the widget "
+    "changes colour. But if the widget is no longer on the shelf when the wound ticks, "
+    "the wound does nothing to it."
+)
+
+
+def _wounds(*subrules: str) -> str:
+    rules = "".join(f"\n300.2{'abc'[k]} {text}\n" for k, text in enumerate(subrules))
+    return (
+        BASE + "\n3. Spinning\n\n300. Spinning Widgets\n\n300.1. Some widgets spin faster."
+        "\n\n300.2. Wounds slow widgets down.\n" + rules
+    )
+
+
+def _merges(old: str, new: str) -> dict[str, list[str]]:
+    """What :func:`rulediff.align._join_sibling_opening_on_one_run` does by itself once
+    the rules are matched: new id → its old sources."""
+    from rulediff.align import (
+        _join_sibling_opening_on_one_run,
+        _match_headings,
+        _match_rules,
+        _Pairing,
+        _rule_nodes,
+    )
+
+    p = _Pairing(_rule_nodes(edition(old)), _rule_nodes(edition(new)))
+    _match_rules(p)
+    _match_headings(p)
+    merges: dict[int, list[int]] = {}
+    _join_sibling_opening_on_one_run(p, {}, merges)
+    return {p.new[j].id: [p.old[i].id for i in group] for j, group in merges.items()}
+
+
+def test_a_sibling_opening_on_the_same_run_joins_its_siblings_counterpart() -> None:
+    old, new = _wounds(WOUND_STAYS, WOUND_FAILS), _wounds(WOUND_NEW)
+    assert _merges(old, new) == {"300.2a": ["300.2a", "300.2b"]}
+    # the new rule says nothing of the second case beyond the first: no merge
+    assert _merges(old, _wounds(WOUND_STAYS + " It slows it twice if it is red.")) == {}
+    # a third old rule opens on the run too: the run is a frame, it decides nothing
+    third = "A slow wound that points to a particular widget can be healed by its owner."
+    assert _merges(_wounds(WOUND_STAYS, WOUND_FAILS, third), new) == {}
+
+
+def test_the_delayed_trigger_subrules_merged_into_one() -> None:
+    # 2003-10-01: one subrule says what a delayed triggered ability referring to a
+    # particular object still does, the next when it fails; 2024-06-07 says both in one
+    # subrule, opening on their shared words.
+    from rulediff.textkeys import letter_words
+
+    old, new = corpus_edition("2003-10-01"), corpus_edition("2024-06-07")
+    opening = [letter_words(old.rule(r).text.lower())[:9] for r in ("404.4c", "404.4d")]
+    assert opening[0] == opening[1] == letter_words(new.rule("603.7c").text.lower())[:9]
+    m = align(old, new).match_for_new("603.7c")
+    assert m is not None and m.kind == "merged" and set(m.old_ids) == {"404.4c", "404.4d"}, m
