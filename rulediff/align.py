@@ -4261,12 +4261,19 @@ def _join_sibling_opening_on_one_run(
     """
     in_splits, in_merges = _grouped(splits, merges)
     size = OPENING_RUN_WORDS
-    old_words, new_words, _ol, _nl, old_texts, new_texts = _openings_of(p)
+    old_words, new_words, old_leads, _nl, old_texts, new_texts = _openings_of(p)
     joins: dict[int, int] = {}
     for i in range(len(p.old)):
         if not _free_old_text(p, i, splits, in_merges) or len(old_words[i]) < size:
             continue
-        said = " " + " ".join(old_words[i][:size]) + " "
+        run = old_words[i][:size]
+        # a sibling opening on the run first (the cheap test: most rules have none)
+        if not any(
+            k != i and old_words[k][:size] == run and p.old[k].parent == p.old[i].parent
+            for k in old_leads.get(run[:SHARED_OPENING_WORDS], ())
+        ):
+            continue
+        said = " " + " ".join(run) + " "
         olds = [k for k, t in enumerate(old_texts) if said in t]
         news = [j for j, t in enumerate(new_texts) if said in t]
         if len(olds) != 2 or len(news) != 1:
