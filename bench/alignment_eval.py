@@ -26,8 +26,7 @@ from rulediff.corpus import Corpus, load_file  # noqa: E402
 from tests.test_align import (  # noqa: E402
     EVAL_DIR,
     EVAL_GOAL_RECALL,
-    EVAL_NEIGHBOURS,
-    EVAL_RECALL_FLOOR,
+    eval_recall_floor,
     eval_scores,
 )
 
@@ -53,8 +52,7 @@ def main() -> None:
         new = load_file(corpus.resolve(data["new"]).path)
         precision, recall, misses = eval_scores(data, align(old, new))
         seconds = time.perf_counter() - start
-        neighbours = (data["old"], data["new"]) in EVAL_NEIGHBOURS
-        floor = 1.0 if neighbours else EVAL_RECALL_FLOOR.get(path.stem, EVAL_GOAL_RECALL)
+        floor = eval_recall_floor(path.stem, data)
         print(
             f"{path.stem}: precision {precision:.1%}, recall {recall:.1%}"
             f" (goal {EVAL_GOAL_RECALL:.0%}, floor {floor:.0%}), {len(data['rule'])} sampled,"

@@ -4078,7 +4078,7 @@ def _shared_openings(
         if not any(map(rare_word, _content_words(" ".join(said[shared:])))):
             continue  # a phrase of common words: a condition or a frame, not a subject
         phrase = " " + " ".join(said) + " "
-        if sum(phrase in t for t in old_texts) != 1 or sum(phrase in t for t in new_texts) != 1:
+        if len(_texts_saying(old_texts, phrase)) != 1 or len(_texts_saying(new_texts, phrase)) != 1:
             continue  # a stock opening, or the subject of other rules too
         out.append((i, j, phrase))
     return out
@@ -4107,6 +4107,12 @@ def _openings_of(p: _Pairing) -> tuple:
     tables = (old_words, new_words, old_leads, new_leads, old_texts, new_texts)
     p.opening_tables = (p.sweeps, tables)
     return tables
+
+
+def _texts_saying(texts: Sequence[str], phrase: str) -> list[int]:
+    """The texts (words joined between spaces, :func:`_openings_of`) holding ``phrase``
+    (words between spaces too): whole words only."""
+    return [k for k, t in enumerate(texts) if phrase in t]
 
 
 def _common_lead(a: Sequence[str], b: Sequence[str]) -> int:
@@ -4216,9 +4222,9 @@ def _pair_by_opening_run(
             continue  # runs opening other rules each: no one place
         (run,) = found[i]
         said = f" {run} "
-        if sum(said in t for t in old_texts) != 1:
+        if len(_texts_saying(old_texts, said)) != 1:
             continue  # another old rule says it too: a frame, not this rule's statement
-        holders = [j for j, t in enumerate(new_texts) if said in t]
+        holders = _texts_saying(new_texts, said)
         if len(holders) > OPENING_RUN_PIECES or len({p.new[j].parent for j in holders}) != 1:
             continue
         if any(not new_texts[j].startswith(said) for j in holders):
@@ -4274,8 +4280,7 @@ def _join_sibling_opening_on_one_run(
         ):
             continue
         said = " " + " ".join(run) + " "
-        olds = [k for k, t in enumerate(old_texts) if said in t]
-        news = [j for j, t in enumerate(new_texts) if said in t]
+        olds, news = _texts_saying(old_texts, said), _texts_saying(new_texts, said)
         if len(olds) != 2 or len(news) != 1:
             continue
         (k,) = (x for x in olds if x != i)

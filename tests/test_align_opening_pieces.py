@@ -7,7 +7,7 @@ import pytest
 from rulediff.align import align
 
 from .conftest import corpus_edition
-from .test_align import BASE, by_old, edition
+from .test_align import BASE, by_old, edition, matched_pairing
 
 HEAD = "\n3. Spinning\n\n300. Spinning Widgets\n\n300.1. Some widgets spin faster than others.\n"
 LAST = "A widget that stops spinning goes back to its owner's shelf at the end of the turn."
@@ -37,17 +37,9 @@ def _new(golden: str, *more: str) -> str:
 def _pieces(old: str, new: str) -> dict[str, list[str]]:
     """The splits :func:`rulediff.align._add_pieces_opening_on_its_subject` makes by itself
     once rules and headings are matched, the old golden rule matched to the new check."""
-    from rulediff.align import (
-        _add_pieces_opening_on_its_subject,
-        _match_headings,
-        _match_rules,
-        _Pairing,
-        _rule_nodes,
-    )
+    from rulediff.align import _add_pieces_opening_on_its_subject
 
-    p = _Pairing(_rule_nodes(edition(old)), _rule_nodes(edition(new)))
-    _match_rules(p)
-    _match_headings(p)
+    p = matched_pairing(old, new)
     i, j = p.old_by_place["300.2"], p.new_by_place["300.2"]
     for k in (i, p.n2o[j]):
         if k >= 0:

@@ -7,7 +7,7 @@ import pytest
 from rulediff.align import align
 
 from .conftest import corpus_edition
-from .test_align import BASE, by_old, edition
+from .test_align import BASE, _merges_made_by, by_old, matched_pairing
 
 # The old edition states once, in a section of its own, how a spin is checked.
 OLD_SECTION = (
@@ -42,17 +42,9 @@ def _opening_run_links(
 ) -> dict[str, list[str]]:
     """What :func:`rulediff.align._pair_by_opening_run` does by itself once rules and
     headings are matched: old id → the new ids it was paired with or split into."""
-    from rulediff.align import (
-        _match_headings,
-        _match_rules,
-        _pair_by_opening_run,
-        _Pairing,
-        _rule_nodes,
-    )
+    from rulediff.align import _pair_by_opening_run
 
-    p = _Pairing(_rule_nodes(edition(old)), _rule_nodes(edition(new)))
-    _match_rules(p)
-    _match_headings(p)
+    p = matched_pairing(old, new)
     if taken is not None:  # (old, new): a link made before, by some other pass
         i, j = p.old_by_place[taken[0]], p.new_by_place[taken[1]]
         for k in (i, p.n2o[j]):
@@ -181,20 +173,9 @@ def _wounds(*subrules: str) -> str:
 def _merges(old: str, new: str) -> dict[str, list[str]]:
     """What :func:`rulediff.align._join_sibling_opening_on_one_run` does by itself once
     the rules are matched: new id → its old sources."""
-    from rulediff.align import (
-        _join_sibling_opening_on_one_run,
-        _match_headings,
-        _match_rules,
-        _Pairing,
-        _rule_nodes,
-    )
+    from rulediff.align import _join_sibling_opening_on_one_run
 
-    p = _Pairing(_rule_nodes(edition(old)), _rule_nodes(edition(new)))
-    _match_rules(p)
-    _match_headings(p)
-    merges: dict[int, list[int]] = {}
-    _join_sibling_opening_on_one_run(p, {}, merges)
-    return {p.new[j].id: [p.old[i].id for i in group] for j, group in merges.items()}
+    return _merges_made_by(_join_sibling_opening_on_one_run, old, new)
 
 
 def test_a_sibling_opening_on_the_same_run_joins_its_siblings_counterpart() -> None:
