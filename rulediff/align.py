@@ -6227,20 +6227,15 @@ def align(
     joins.update(_add_pieces_to_merge_sources(rules, prov, splits, merges))
     joins.update(_join_statements_to_split_pieces(rules, prov, splits, merges, joins))
     rule_pairs = _groups(rules, splits, merges, joins)
-    # Old number -> new number, to read references by; old place -> new place, to tell
-    # where an example's rule went (a number printed twice names two rules).
-    mapping: dict[str, str] = {}
-    owners: dict[str, str] = {}
-    for pair in rule_pairs:
-        if pair.old and pair.new:
-            for i in pair.old:
-                # an old rule of a group goes to the first new rule it is linked to
-                j = next((b for a, b in pair.links if a == i), pair.new[0])
-                mapping.setdefault(rules.old[i].id, rules.new[j].id)
-                owners.setdefault(rules.old[i].place, rules.new[j].place)
-
+    mapping, owners = _rule_maps(rules, rule_pairs)
     examples = _Pairing(_example_nodes_of(old), _example_nodes_of(new))
     _match_examples(examples, owners)
+    if _follow_examples(rules, examples, splits, merges, joins):
+        # the examples are matched again with those rules' owners known
+        rule_pairs = _groups(rules, splits, merges, joins)
+        mapping, owners = _rule_maps(rules, rule_pairs)
+        examples = _Pairing(_example_nodes_of(old), _example_nodes_of(new))
+        _match_examples(examples, owners)
     glossary = _Pairing(_glossary_nodes_of(old), _glossary_nodes_of(new))
     _match_glossary(glossary)
 
@@ -6400,6 +6395,73 @@ def _follow_lineage(
         ):
             merges[j] = group
             in_merges.update(group)
+
+
+def _rule_maps(rules: _Pairing, rule_pairs: list[_Pair]) -> tuple[dict[str, str], dict[str, str]]:
+    """Old number -> new number, to read references by; old place -> new place, to tell
+    where an example's rule went (a number printed twice names two rules)."""
+    mapping: dict[str, str] = {}
+    owners: dict[str, str] = {}
+    for pair in rule_pairs:
+        if pair.old and pair.new:
+            for i in pair.old:
+                # an old rule of a group goes to the first new rule it is linked to
+                j = next((b for a, b in pair.links if a == i), pair.new[0])
+                mapping.setdefault(rules.old[i].id, rules.new[j].id)
+                owners.setdefault(rules.old[i].place, rules.new[j].place)
+    return mapping, owners
+
+
+#: A free old rule goes where its examples went when its text and that rule's share a
+#: run of at least this many words (inside one sentence) that no other old rule says.
+EXAMPLE_RUN_WORDS = 4
+
+
+def _follow_examples(
+    rules: _Pairing,
+    examples: _Pairing,
+    splits: dict[int, list[int]],
+    merges: dict[int, list[int]],
+    joins: dict[int, int],
+) -> bool:
+    """A free old rule whose matched examples all went under one new rule went there
+    too, when the two texts share a run of words: the rule was rewritten where its
+    examples now stand (the old copy rule's "choice never made" note, now the linked
+    abilities rule, with its example). An example names cards and plays out a case: its
+    match is evidence the rule texts alone, reworded, no longer give. The run keeps an
+    example that stayed while its rule's sentence was dropped (the trample note whose
+    example went to the trample rule) from pulling the rule along; it is one no other
+    old rule says (a stock phrase, or the concept a note restates from the rule it
+    refines, is no evidence; nor is what the new rule's sources say). Into a free new rule
+    the closest such rule is paired and any other joins it as a merge source; into a
+    taken one each joins its sources. A piece of a split is left alone. Returns whether
+    a rule was placed."""
+    in_splits, in_merges = _grouped(splits, merges)
+    went: dict[int, set[int]] = defaultdict(set)
+    for e, f in enumerate(examples.o2n):
+        if f >= 0:
+            i = rules.old_by_place.get(examples.old[e].parent or "", -1)
+            j = rules.new_by_place.get(examples.new[f].parent or "", -1)
+            if i >= 0 and j >= 0:
+                went[i].add(j)
+    old_words = _WordLists(_SweptTexts(rules), "|old")
+    found: dict[int, list[tuple[float, int]]] = defaultdict(list)
+    for i in sorted(went):
+        if len(went[i]) != 1 or i in joins or not _free_old_text(rules, i, splits, in_merges):
+            continue
+        (j,) = went[i]
+        if rules.new[j].heading or j in in_splits:
+            continue
+        runs = _runs(old_words[i], _word_list(rules.new[j].lower, "|new"), EXAMPLE_RUN_WORDS)
+        if any(old_words.holders(run, 2) == 1 for run in runs):
+            found[j].append((fuzz.ratio(rules.old[i].lower, rules.new[j].lower), i))
+    for j, sources in sorted(found.items()):
+        for score, i in sorted(sources, key=lambda t: (-t[0], t[1])):
+            if rules.n2o[j] < 0 and j not in merges:
+                rules.pair(i, j, round(score, 1), "structure")
+            else:
+                _join_merge(rules, i, j, splits, merges, in_merges)
+    return bool(found)
 
 
 def _match_examples(p: _Pairing, owners: dict[str, str]) -> None:

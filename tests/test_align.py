@@ -3882,14 +3882,21 @@ def test_a_twin_linked_to_a_rule_naming_its_subject_stays_there_in_the_corpus() 
     assert by_new(a, "711.1a").old_ids == ("711.1a",)
 
 
-def matched_pairing(old: str, new: str):
+def matched_pairing(old: str, new: str, taken: tuple[str, str] | None = None):
     """The rule pairing of two toy edition texts once rules and headings are matched:
-    where a late step is run by itself."""
+    where a late step is run by itself. ``taken``: (old, new) ids linked as some other
+    pass would have, each side's earlier link undone."""
     from rulediff.align import _match_headings, _match_rules, _Pairing, _rule_nodes
 
     p = _Pairing(_rule_nodes(edition(old)), _rule_nodes(edition(new)))
     _match_rules(p)
     _match_headings(p)
+    if taken is not None:
+        i, j = p.old_by_place[taken[0]], p.new_by_place[taken[1]]
+        for k in (i, p.n2o[j]):
+            if k >= 0:
+                p.withdraw(k)
+        p.pair(i, j, 60.0, "structure")
     return p
 
 

@@ -44,13 +44,7 @@ def _opening_run_links(
     headings are matched: old id → the new ids it was paired with or split into."""
     from rulediff.align import _pair_by_opening_run
 
-    p = matched_pairing(old, new)
-    if taken is not None:  # (old, new): a link made before, by some other pass
-        i, j = p.old_by_place[taken[0]], p.new_by_place[taken[1]]
-        for k in (i, p.n2o[j]):
-            if k >= 0:
-                p.withdraw(k)
-        p.pair(i, j, 60.0, "structure")
+    p = matched_pairing(old, new, taken)  # taken: a link made before, by another pass
     before = {i for i, j in enumerate(p.o2n) if j >= 0}
     splits: dict[int, list[int]] = {}
     _pair_by_opening_run(p, splits, {})

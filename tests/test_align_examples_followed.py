@@ -1,0 +1,124 @@
+"""A free old rule goes where its examples went, when the two texts share a run of words."""
+
+from __future__ import annotations
+
+import pytest
+
+from rulediff.align import align
+
+from .conftest import corpus_edition
+from .test_align import BASE, by_old, edition, matched_pairing
+
+# The example plays out one case with named gizmos: it moves with its rule, word for word.
+EXAMPLE = (
+    "Example: Ann copies Bob's whirligig after Bob set it to seven. Ann's copy has no "
+    "setting, so its spin ability spins it zero times."
+)
+# The old edition says, under copying, what a copy makes of a setting nobody chose ...
+OLD = BASE + (
+    "\n4. Gadgets\n\n400. Copying Gizmos\n\n400.1. A gizmo can copy another gizmo.\n"
+    "\n400.2. Because the settings of a gizmo aren't copied, a copy sometimes gains an "
+    "ability that refers to a setting nobody chose. That setting is then treated as blank.\n"
+    f"\n{EXAMPLE}\n"
+    "\n401. Settings\n\n401.1. Some gizmos ask their owner for a setting as they are "
+    "switched on.\n"
+)
+
+
+def new_edition(rewrite: str) -> str:
+    """... the new one says it again, reworded, under settings, with the same example."""
+    return BASE + (
+        "\n4. Gadgets\n\n400. Copying Gizmos\n\n400.1. A gizmo can copy another gizmo.\n"
+        "\n401. Settings\n\n401.1. Some gizmos ask their owner for a setting as they are "
+        f"switched on.\n\n401.2. {rewrite}\n\n{EXAMPLE}\n"
+    )
+
+
+# Keeps a run of the old wording ("an ability that refers to a setting").
+KEPT_RUN = (
+    "If a gizmo gains an ability that refers to a setting but its linked ability isn't "
+    "copied, or no setting was chosen for it, the setting is undefined and that part of "
+    "the ability does nothing."
+)
+# Says the like in other words: no run of four words in common.
+NO_RUN = (
+    "If a gizmo's linked ability isn't copied along with the other, or nothing was picked "
+    "for it, what it chose is undefined and that part does nothing."
+)
+
+
+def _example_links(old: str, new: str, taken: tuple[str, str] | None = None) -> dict:
+    """What :func:`rulediff.align._follow_examples` does by itself once rules, headings and
+    examples are matched: old id → its new counterpart, and new id → its merge sources."""
+    from rulediff.align import _example_nodes, _follow_examples, _match_examples, _Pairing
+
+    p = matched_pairing(old, new, taken)  # taken: a link made before, by another pass
+    before = {i for i, j in enumerate(p.o2n) if j >= 0}
+    examples = _Pairing(_example_nodes(edition(old)), _example_nodes(edition(new)))
+    _match_examples(examples, {})
+    merges: dict[int, list[int]] = {}
+    placed = _follow_examples(p, examples, {}, merges, {})
+    out: dict[str, list[str]] = {}
+    for i, j in enumerate(p.o2n):
+        if j >= 0 and i not in before:
+            out[p.old[i].id] = [p.new[j].id]
+    for j, group in merges.items():
+        out[p.new[j].id] = sorted(p.old[i].id for i in group)
+    assert placed == bool(out)
+    return out
+
+
+def test_a_rule_rewritten_where_its_example_went_follows_it() -> None:
+    assert _example_links(OLD, new_edition(KEPT_RUN)) == {"400.2": ["401.2"]}
+    # the new rule already taken by another old rule: the free one joins it as a source
+    taken = _example_links(OLD, new_edition(KEPT_RUN), ("401.1", "401.2"))
+    assert taken == {"401.2": ["400.2", "401.1"]}
+
+
+def test_an_example_kept_while_its_rule_is_dropped_decides_nothing() -> None:
+    # the example still went to 401.2, but no run of the old wording did
+    assert _example_links(OLD, new_edition(NO_RUN)) == {}
+    # and the whole alignment leaves the rule removed, the example matched
+    a = align(edition(OLD), edition(new_edition(NO_RUN)))
+    assert by_old(a, "400.2").kind == "removed"
+    assert [m.new_ids for m in a.examples if m.old_ids == ("400.2#ex1",)] == [("401.2#ex1",)]
+
+
+def test_a_run_another_old_rule_says_decides_nothing() -> None:
+    # a second old rule says the same run: it is the edition's phrase, not the note's
+    twice = OLD + (
+        "\n401.2. Whenever a gizmo gains an ability that refers to a setting, its owner is told.\n"
+    )
+    new = new_edition(KEPT_RUN) + (
+        "\n401.3. Whenever a gizmo gains an ability that refers to a setting, its owner is told.\n"
+    )
+    assert _example_links(twice, new) == {}
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "rule", "kind", "counterparts"),
+    [
+        # the copy rules' note on a choice never made: the linked-abilities rule now,
+        # where its example went; on an older pair it joins the note on a remembered
+        # choice, matched before, in the rule they both became
+        ("2004-10-01", "2026-06-19", "503.7", "renumbered-edited", ("607.5a",)),
+        ("2001-07-23", "2012-05-01", "503.7", "merged", ("706.7a",)),
+        # leaves-play triggers "look back in time": the zone-change trigger rule now
+        ("2004-10-01", "2026-06-19", "410.10d", "renumbered-edited", ("603.10a",)),
+        # the trample note on effects that change the damage dealt: one more sentence
+        # of the trample rule, beside its old main rule
+        ("2009-05-01", "2009-07-11", "502.9d", "merged", ("702.17b",)),
+        # the note on non-trample damage: its example went to the trample rule too, but
+        # its sentence did not (no run of its words): still removed
+        ("2009-05-01", "2009-07-11", "502.9e", "removed", ()),
+    ],
+)
+def test_rules_follow_their_examples_on_real_editions(
+    old: str, new: str, rule: str, kind: str, counterparts: tuple[str, ...]
+) -> None:
+    a = align(corpus_edition(old), corpus_edition(new))
+    m = by_old(a, rule)
+    assert (m.kind, m.new_ids_of(rule)) == (kind, counterparts)
+    if kind == "removed":  # its example did go: the run of words decided
+        (ex,) = [e for e in a.examples if e.old_ids == (f"{rule}#ex1",)]
+        assert ex.new_ids and ex.new_ids[0].startswith("702.17b#")
