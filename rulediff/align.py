@@ -6434,8 +6434,10 @@ def _follow_examples(
     old rule says (a stock phrase, or the concept a note restates from the rule it
     refines, is no evidence; nor is what the new rule's sources say). Into a free new rule
     the closest such rule is paired and any other joins it as a merge source; into a
-    taken one each joins its sources. A piece of a split is left alone. Returns whether
-    a rule was placed."""
+    taken one each joins its sources. A piece of a split is left alone. A free rule whose
+    examples went to several free sibling rules, each sharing such a run with it, is
+    split into them (the attack-and-block requirement check cut into its two halves,
+    an example to each). Returns whether a rule was placed."""
     in_splits, in_merges = _grouped(splits, merges)
     went: dict[int, set[int]] = defaultdict(set)
     for e, f in enumerate(examples.o2n):
@@ -6445,23 +6447,39 @@ def _follow_examples(
             if i >= 0 and j >= 0:
                 went[i].add(j)
     old_words = _WordLists(_SweptTexts(rules), "|old")
-    found: dict[int, list[tuple[float, int]]] = defaultdict(list)
-    for i in sorted(went):
-        if len(went[i]) != 1 or i in joins or not _free_old_text(rules, i, splits, in_merges):
-            continue
-        (j,) = went[i]
-        if rules.new[j].heading or j in in_splits:
-            continue
+
+    def says_own_run(i: int, j: int) -> bool:
         runs = _runs(old_words[i], _word_list(rules.new[j].lower, "|new"), EXAMPLE_RUN_WORDS)
-        if any(old_words.holders(run, 2) == 1 for run in runs):
-            found[j].append((fuzz.ratio(rules.old[i].lower, rules.new[j].lower), i))
+        return any(old_words.holders(run, 2) == 1 for run in runs)
+
+    found: dict[int, list[tuple[float, int]]] = defaultdict(list)
+    split = False
+    for i in sorted(went):
+        if i in joins or not _free_old_text(rules, i, splits, in_merges):
+            continue
+        targets = sorted(went[i])
+        if any(rules.new[j].heading or j in in_splits for j in targets):
+            continue
+        if len(targets) == 1:
+            (j,) = targets
+            if says_own_run(i, j):
+                found[j].append((fuzz.ratio(rules.old[i].lower, rules.new[j].lower), i))
+        elif (
+            len({rules.new[j].parent for j in targets}) == 1
+            and all(_free_new(rules, j, in_splits, merges) for j in targets)
+            and all(says_own_run(i, j) for j in targets)
+        ):
+            # its examples went to sibling rules, each saying its words: cut into them
+            splits[i] = targets
+            in_splits.update(targets)
+            split = True
     for j, sources in sorted(found.items()):
         for score, i in sorted(sources, key=lambda t: (-t[0], t[1])):
             if rules.n2o[j] < 0 and j not in merges:
                 rules.pair(i, j, round(score, 1), "structure")
             else:
                 _join_merge(rules, i, j, splits, merges, in_merges)
-    return bool(found)
+    return split or bool(found)
 
 
 def _match_examples(p: _Pairing, owners: dict[str, str]) -> None:

@@ -84,6 +84,40 @@ def test_an_example_kept_while_its_rule_is_dropped_decides_nothing() -> None:
     assert [m.new_ids for m in a.examples if m.old_ids == ("400.2#ex1",)] == [("401.2#ex1",)]
 
 
+# One old rule checks spins both ways, an example for each way ...
+EXAMPLE_LIMIT = "Example: Ann's whirligig is asleep, so it can't spin while Bob's top spins."
+EXAMPLE_DEMAND = "Example: Bob's top must spin each turn; Ann's whirligig needn't, and doesn't."
+OLD_CHECK = BASE + (
+    "\n4. Gadgets\n\n400. Spinning\n\n400.1. Gizmos spin in the spin step.\n"
+    "\n400.2. As gizmos spin, the active player checks each gizmo for limits and demands; "
+    "the spin is illegal if a limit is broken or a demand could be met and is not.\n"
+    f"\n{EXAMPLE_LIMIT}\n\n{EXAMPLE_DEMAND}\n"
+)
+# ... the new edition checks them in two rules, each opening on the check, an example each.
+NEW_CHECK = BASE + (
+    "\n4. Gadgets\n\n400. Spinning\n\n400.1. Gizmos spin in the spin step.\n"
+    "\n400.2. To spin, the active player chooses gizmos and then checks them.\n"
+    "\n400.2a First the active player checks each gizmo for limits. A broken limit makes "
+    f"that spin illegal.\n\n{EXAMPLE_LIMIT}\n"
+    "\n400.2b Then the active player checks each gizmo for demands. Fewer demands met "
+    f"than could be makes that spin illegal.\n\n{EXAMPLE_DEMAND}\n"
+)
+
+
+def test_a_rule_whose_examples_went_to_two_sibling_rules_is_split_into_them() -> None:
+    from rulediff.align import _example_nodes, _follow_examples, _match_examples, _Pairing
+
+    p = matched_pairing(OLD_CHECK, NEW_CHECK, ("400.2", "400.2"))
+    p.withdraw(p.old_by_place["400.2"])  # the old rule free: only its examples place it
+    examples = _Pairing(_example_nodes(edition(OLD_CHECK)), _example_nodes(edition(NEW_CHECK)))
+    _match_examples(examples, {})
+    splits: dict[int, list[int]] = {}
+    assert _follow_examples(p, examples, splits, {}, {})
+    assert {p.old[i].id: [p.new[j].id for j in g] for i, g in splits.items()} == {
+        "400.2": ["400.2a", "400.2b"]
+    }
+
+
 def test_a_run_another_old_rule_says_decides_nothing() -> None:
     # a second old rule says the same run: it is the edition's phrase, not the note's
     twice = OLD + (
@@ -108,6 +142,10 @@ def test_a_run_another_old_rule_says_decides_nothing() -> None:
         # the trample note on effects that change the damage dealt: one more sentence
         # of the trample rule, beside its old main rule
         ("2009-05-01", "2009-07-11", "502.9d", "merged", ("702.17b",)),
+        # the requirement check of attacks and blocks: its two examples went to the
+        # attack rule's restriction and requirement checks (the pair's sweeps miss the
+        # player wording there, so the opening-run pass does not see it)
+        ("2003-07-01", "2021-06-18", "500.2", "split", ("508.1c", "508.1d")),
         # the note on non-trample damage: its example went to the trample rule too, but
         # its sentence did not (no run of its words): still removed
         ("2009-05-01", "2009-07-11", "502.9e", "removed", ()),
