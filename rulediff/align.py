@@ -6452,10 +6452,33 @@ def _follow_examples(
         runs = _runs(old_words[i], _word_list(rules.new[j].lower, "|new"), EXAMPLE_RUN_WORDS)
         return any(old_words.holders(run, 2) == 1 for run in runs)
 
+    new_words = _WordLists([n.lower for n in rules.new], "|new")
+
+    def new_piece(i: int, j: int) -> bool:
+        runs = _runs(old_words[i], new_words[j], EXAMPLE_RUN_WORDS)
+        return any(old_words.holders(r, 2) == 1 and new_words.holders(r, 2) == 1 for r in runs)
+
     found: dict[int, list[tuple[float, int]]] = defaultdict(list)
     split = False
     for i in sorted(went):
-        if i in joins or not _free_old_text(rules, i, splits, in_merges):
+        if i in joins or i in in_merges or rules.old[i].heading:
+            continue
+        if rules.o2n[i] >= 0 or i in splits:
+            # matched: an example gone to one more free rule that says its words, and
+            # alone of both editions, is one more piece of it
+            now = splits.get(i) or [rules.o2n[i]]
+            extra = sorted(went[i] - set(now))
+            if any(j in merges for j in now) or len(extra) != 1:
+                continue
+            (j,) = extra
+            if rules.new[j].heading or not _free_new(rules, j, in_splits, merges):
+                continue
+            if new_piece(i, j):
+                splits[i] = sorted({*now, j}, key=lambda q: rules.new[q].order)
+                in_splits.update(splits[i])
+                split = True
+            continue
+        if not _free_old_text(rules, i, splits, in_merges):
             continue
         targets = sorted(went[i])
         if any(rules.new[j].heading or j in in_splits for j in targets):

@@ -118,6 +118,39 @@ def test_a_rule_whose_examples_went_to_two_sibling_rules_is_split_into_them() ->
     }
 
 
+# A rule whose second sentence, with the example, became a subrule of its own.
+EXAMPLE_WAKE = (
+    "Example: Ann's whirligig wakes as it is switched on; it can't sleep in that same step."
+)
+OLD_WAKE = BASE + (
+    "\n4. Gadgets\n\n400. Waking\n\n400.1. A gizmo that wakes may wake other gizmos. "
+    "Such a wake can't put the gizmo itself back to sleep.\n"
+    f"\n{EXAMPLE_WAKE}\n"
+)
+NEW_WAKE = BASE + (
+    "\n4. Gadgets\n\n400. Waking\n\n400.1. A gizmo that wakes may wake other gizmos.\n"
+    "\n400.1a While a gizmo wakes, no choice can put the gizmo itself back to sleep.\n"
+    f"\n{EXAMPLE_WAKE}\n"
+)
+
+
+def test_an_example_gone_to_a_new_subrule_makes_it_a_piece_of_its_rule() -> None:
+    from rulediff.align import _example_nodes, _follow_examples, _match_examples, _Pairing
+
+    def pieces(old: str, new: str) -> dict[str, list[str]]:
+        p = matched_pairing(old, new, ("400.1", "400.1"))  # as the sentence links pair it
+        examples = _Pairing(_example_nodes(edition(old)), _example_nodes(edition(new)))
+        _match_examples(examples, {})
+        splits: dict[int, list[int]] = {}
+        _follow_examples(p, examples, splits, {}, {})
+        return {p.old[i].id: [p.new[j].id for j in g] for i, g in splits.items()}
+
+    assert pieces(OLD_WAKE, NEW_WAKE) == {"400.1": ["400.1", "400.1a"]}
+    # the subrule in other words: the example alone decides nothing
+    reworded = NEW_WAKE.replace("no choice can put the gizmo itself back to sleep", "it stays up")
+    assert pieces(OLD_WAKE, reworded) == {}
+
+
 def test_a_run_another_old_rule_says_decides_nothing() -> None:
     # a second old rule says the same run: it is the edition's phrase, not the note's
     twice = OLD + (
@@ -146,6 +179,12 @@ def test_a_run_another_old_rule_says_decides_nothing() -> None:
         # attack rule's restriction and requirement checks (the pair's sweeps miss the
         # player wording there, so the opening-run pass does not see it)
         ("2003-07-01", "2021-06-18", "500.2", "split", ("508.1c", "508.1d")),
+        # a matched rule whose example went to one more rule saying its words: a piece.
+        # The entering-replacement rule's second sentence became its new subrule ...
+        ("2012-06-01", "2012-07-01", "614.13", "split", ("614.13", "614.13a")),
+        # ... and the target announcement of the casting steps, matched to the target
+        # rule by its sentence on one target chosen twice, is the casting step too
+        ("2004-10-01", "2024-09-20", "409.1c", "split", ("115.3", "601.2c")),
         # the note on non-trample damage: its example went to the trample rule too, but
         # its sentence did not (no run of its words): still removed
         ("2009-05-01", "2009-07-11", "502.9e", "removed", ()),
