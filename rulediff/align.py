@@ -6226,6 +6226,9 @@ def align(
     joins = _join_emptied_containers_to_splits(rules, splits, merges)
     joins.update(_add_pieces_to_merge_sources(rules, prov, splits, merges))
     joins.update(_join_statements_to_split_pieces(rules, prov, splits, merges, joins))
+    glossary = _Pairing(_glossary_nodes_of(old), _glossary_nodes_of(new))
+    _match_glossary(glossary)
+    _follow_retargeted_references(rules, glossary, splits, merges, joins)
     rule_pairs = _groups(rules, splits, merges, joins)
     mapping, owners = _rule_maps(rules, rule_pairs)
     examples = _Pairing(_example_nodes_of(old), _example_nodes_of(new))
@@ -6236,8 +6239,6 @@ def align(
         mapping, owners = _rule_maps(rules, rule_pairs)
         examples = _Pairing(_example_nodes_of(old), _example_nodes_of(new))
         _match_examples(examples, owners)
-    glossary = _Pairing(_glossary_nodes_of(old), _glossary_nodes_of(new))
-    _match_glossary(glossary)
 
     example_pairs = _groups(examples, {}, {})
     glossary_pairs = _groups(glossary, {}, {})
@@ -6395,6 +6396,73 @@ def _follow_lineage(
         ):
             merges[j] = group
             in_merges.update(group)
+
+
+def _follow_retargeted_references(
+    rules: _Pairing,
+    glossary: _Pairing,
+    splits: dict[int, list[int]],
+    merges: dict[int, list[int]],
+    joins: dict[int, int],
+) -> None:
+    """A free old rule cited where a matched rule or glossary entry now cites a free new
+    rule went to that rule: the editors who wrote "See rule 405.2" into the old text and
+    "See rule 604.3" into the new one, at the same place, retargeted the reference to
+    where the cited rule went (the characteristic-setting abilities, now the
+    characteristic-defining ones, cited so by the rule on abilities an effect grants).
+
+    References are read in order from the two texts of each one-to-one pair (glossary
+    entries too: "Permanent … See rule 214" → "See rule 110"), only when both texts cite
+    as many rules. Every such reading must name the same new rule for the old one, and no
+    other old rule for the new one. The two rules are both texts, on one topic and
+    sharing content words, or both headings whose titles share a naming word: a
+    reference sent from a zone's heading to the new-object rule, or a glossary entry
+    sent from the replacement effects to its new keyword action, is a changed
+    reference, not a renumbering."""
+    in_splits, in_merges = _grouped(splits, merges)
+    votes: dict[int, set[int]] = defaultdict(set)
+    voters: dict[int, set[int]] = defaultdict(set)
+    for pairing in (rules, glossary):
+        for a, b in enumerate(pairing.o2n):
+            if b < 0:
+                continue
+            cited_old = references(pairing.old[a].text)
+            cited_new = references(pairing.new[b].text)
+            if not cited_old or len(cited_old) != len(cited_new):
+                continue
+            for r, t in zip(cited_old, cited_new, strict=True):
+                i, j = rules.old_by_place.get(r, -1), rules.new_by_place.get(t, -1)
+                if i < 0 or j < 0 or i in joins:
+                    continue
+                if _free_old_text(rules, i, splits, in_merges) or (
+                    rules.old[i].heading and rules.o2n[i] < 0
+                ):
+                    if _free_new(rules, j, in_splits, merges):
+                        votes[i].add(j)
+                        voters[j].add(i)
+    for i in sorted(votes):
+        if len(votes[i]) != 1:
+            continue
+        (j,) = votes[i]
+        if voters[j] != {i} or rules.o2n[i] >= 0 or rules.n2o[j] >= 0:
+            continue
+        old, new = rules.old[i], rules.new[j]
+        if old.heading != new.heading:
+            continue
+        if old.heading:
+            if not _naming_roots(old.lower) & _naming_roots(new.lower):
+                continue
+        elif (
+            not rules.same_topic(i, j)
+            or len(_content_words(old.lower) & _content_words(new.lower)) < RETARGET_SHARED_WORDS
+        ):
+            continue
+        rules.pair(i, j, round(fuzz.ratio(old.lower, new.lower), 1), "structure")
+
+
+#: A text a reference was retargeted to shares at least this many content words with
+#: the old text it was retargeted from.
+RETARGET_SHARED_WORDS = 2
 
 
 def _rule_maps(rules: _Pairing, rule_pairs: list[_Pair]) -> tuple[dict[str, str], dict[str, str]]:
