@@ -6505,7 +6505,10 @@ def _follow_examples(
     taken one each joins its sources. A piece of a split is left alone. A free rule whose
     examples went to several free sibling rules, each sharing such a run with it, is
     split into them (the attack-and-block requirement check cut into its two halves,
-    an example to each). Returns whether a rule was placed."""
+    an example to each). A matched rule whose example went to one more free rule is
+    split into it when the run is said by those two rules alone of both editions (a
+    sentence that left the rule for a subrule of its own, its example with it).
+    Returns whether a rule was placed."""
     in_splits, in_merges = _grouped(splits, merges)
     went: dict[int, set[int]] = defaultdict(set)
     for e, f in enumerate(examples.o2n):
@@ -6515,16 +6518,15 @@ def _follow_examples(
             if i >= 0 and j >= 0:
                 went[i].add(j)
     old_words = _WordLists(_SweptTexts(rules), "|old")
-
-    def says_own_run(i: int, j: int) -> bool:
-        runs = _runs(old_words[i], _word_list(rules.new[j].lower, "|new"), EXAMPLE_RUN_WORDS)
-        return any(old_words.holders(run, 2) == 1 for run in runs)
-
     new_words = _WordLists([n.lower for n in rules.new], "|new")
 
-    def new_piece(i: int, j: int) -> bool:
-        runs = _runs(old_words[i], new_words[j], EXAMPLE_RUN_WORDS)
-        return any(old_words.holders(r, 2) == 1 and new_words.holders(r, 2) == 1 for r in runs)
+    def says_own_run(i: int, j: int, *, new_alone: bool = False) -> bool:
+        """A run of the two texts no other old rule says (nor, ``new_alone``, any other
+        new rule: then not ``i``'s present counterpart either)."""
+        return any(
+            old_words.holders(run, 2) == 1 and (not new_alone or new_words.holders(run, 2) == 1)
+            for run in _runs(old_words[i], new_words[j], EXAMPLE_RUN_WORDS)
+        )
 
     found: dict[int, list[tuple[float, int]]] = defaultdict(list)
     split = False
@@ -6541,7 +6543,7 @@ def _follow_examples(
             (j,) = extra
             if rules.new[j].heading or not _free_new(rules, j, in_splits, merges):
                 continue
-            if new_piece(i, j):
+            if says_own_run(i, j, new_alone=True):
                 splits[i] = sorted({*now, j}, key=lambda q: rules.new[q].order)
                 in_splits.update(splits[i])
                 split = True
