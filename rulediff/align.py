@@ -56,7 +56,7 @@ import logging
 import math
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 
 from rapidfuzz import fuzz, process
 
@@ -3146,11 +3146,8 @@ def _follow_reworded_sentences_into_free_rules(
                     continue  # another old sentence says the new one about as well
                 found[i].add(j)
                 reached[j].add(i)
-    for i in sorted(found):
-        if len(found[i]) != 1:
-            continue
-        (j,) = found[i]
-        if reached[j] != {i} or p.o2n[i] >= 0 or p.n2o[j] >= 0:
+    for i, j in _named_by_each_other(found, reached):
+        if p.o2n[i] >= 0 or p.n2o[j] >= 0:
             continue
         mine = frozenset().union(*(w for _k, w in stems_of(p.old, i)))
         theirs = frozenset().union(*(w for _k, w in news[j]))
@@ -4365,11 +4362,9 @@ def _pair_by_kept_sentences(
         sources[new_unit.owner].add(unit.owner)
     # Both are free (found so above); each new rule has one old rule here, so a pair
     # made in this loop frees or takes no other.
-    for i in sorted(kept):
-        if len(kept[i]) != 1:
-            continue
-        ((j, said),) = kept[i].items()
-        if sources[j] != {i} or p.new[j].heading:
+    for i, j in _named_by_each_other(kept, sources):
+        said = kept[i][j]
+        if p.new[j].heading:
             continue
         if (
             len(said) < KEPT_SENTENCES_TO_PAIR
@@ -4502,6 +4497,19 @@ def _add_pieces_holding_dropped_words(
         return x
 
     _add_sentence_pieces(p, prov, splits, merges, pick)
+
+
+def _named_by_each_other(
+    named: Mapping[int, Collection[int]], namers: Mapping[int, Collection[int]]
+) -> Iterator[tuple[int, int]]:
+    """(old, new) where the evidence of a pass names one new rule for the old one and that
+    old rule alone for the new one (``named``: old → new rules; ``namers``: the reverse),
+    old rules in order."""
+    for i in sorted(named):
+        if len(named[i]) == 1:
+            (j,) = named[i]
+            if set(namers[j]) == {i}:
+                yield i, j
 
 
 def _free_old_text(p: _Pairing, i: int, splits: dict[int, list[int]], in_merges: set[int]) -> bool:
@@ -6440,11 +6448,8 @@ def _follow_retargeted_references(
                     if _free_new(rules, j, in_splits, merges):
                         votes[i].add(j)
                         voters[j].add(i)
-    for i in sorted(votes):
-        if len(votes[i]) != 1:
-            continue
-        (j,) = votes[i]
-        if voters[j] != {i} or rules.o2n[i] >= 0 or rules.n2o[j] >= 0:
+    for i, j in _named_by_each_other(votes, voters):
+        if rules.o2n[i] >= 0 or rules.n2o[j] >= 0:
             continue
         old, new = rules.old[i], rules.new[j]
         if old.heading != new.heading:
