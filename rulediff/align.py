@@ -2643,21 +2643,24 @@ def _closest_sentence(sentence: str, lower: str) -> float:
 
 
 def _runs(a: Sequence[str], b: Sequence[str], least: int) -> list[tuple[str, ...]]:
-    """The maximal runs of ``least`` or more words that ``a`` and ``b`` share."""
-    found: list[tuple[str, ...]] = []
-    prev = [0] * (len(b) + 1)
-    for x in range(len(a)):
-        cur = [0] * (len(b) + 1)
-        for y in range(len(b)):
-            if b[y] == a[x]:
-                cur[y + 1] = prev[y] + 1
-        for y in range(len(b)):
-            n = cur[y + 1]
-            last = x + 1 == len(a) or y + 1 == len(b) or a[x + 1] != b[y + 1]
-            if n >= least and last:
-                found.append(tuple(b[y + 1 - n : y + 1]))
-        prev = cur
-    return found
+    """The maximal runs of ``least`` or more words that ``a`` and ``b`` share, in the order
+    of where they end in ``a`` (then in ``b``). Each run is read from where it starts,
+    a word the two share after two that differ: no table of every pair of words."""
+    at: dict[str, list[int]] = defaultdict(list)
+    for y, word in enumerate(b):
+        at[word].append(y)
+    found: list[tuple[int, int, tuple[str, ...]]] = []
+    for x, word in enumerate(a):
+        for y in at.get(word, ()):
+            if x and y and a[x - 1] == b[y - 1]:
+                continue  # inside a run read from its start
+            n = 1
+            while x + n < len(a) and y + n < len(b) and a[x + n] == b[y + n]:
+                n += 1
+            if n >= least:
+                found.append((x + n - 1, y + n - 1, tuple(b[y : y + n])))
+    found.sort(key=lambda t: (t[0], t[1]))
+    return [run for _x, _y, run in found]
 
 
 def _stems(words: Iterable[str]) -> frozenset[str]:
@@ -4564,11 +4567,16 @@ class _WordLists:
     def holders(self, run: Sequence[str], up_to: int) -> int:
         """How many texts of the side say the run, counted up to ``up_to`` (the callers ask
         "one or more?", "three or more?": the count stops there; texts without the run's
-        longest word are skipped)."""
+        longest word, or without its words in a row, are skipped)."""
         longest = max(run, key=len)
+        # the run's words in order with nothing but non-words between them: what a
+        # text saying the run must have (its word list, cut only for those, decides)
+        between = re.compile(
+            r"(?<![a-z0-9])" + "[^a-z0-9]+".join(map(re.escape, run)) + r"(?![a-z0-9])"
+        )
         count = 0
         for k, text in enumerate(self.texts):
-            if longest in text and _holds_run(self[k], run):
+            if longest in text and between.search(text) and _holds_run(self[k], run):
                 count += 1
                 if count == up_to:
                     break

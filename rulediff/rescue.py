@@ -202,6 +202,83 @@ def _best_of_the_free(
     return len(free) == 1 or free[1][0] <= free[0][0] - RESCUE_MARGIN
 
 
+#: Two texts sharing a run of this many words that no other rule of either edition says
+#: are one rule (:func:`_decide_by_own_runs`) ...
+OWN_RUN_WORDS = 4
+#: ... when that run is this many words longer than any the other candidates share.
+OWN_RUN_LEAD = 4
+
+
+def _decide_by_own_runs(
+    p: _Pairing,
+    ranked_old: dict[int, list[tuple[float, int, float]]],
+    sources_of: Mapping[int, list[int]],
+) -> None:
+    """A free old rule torn between free new rules shares a run of ``OWN_RUN_WORDS`` words
+    with one of them that no other rule of either edition says, ``OWN_RUN_LEAD`` words
+    longer than any run it shares with the others: that one is its counterpart, the
+    others leave its ranking (its pick, never its rival). The old rule on the hybrid
+    symbols (how a two-colour symbol is paid, spelled out) between the hybrid rule that
+    keeps those words and the Phyrexian symbols' rule written on its frame, which
+    scores as high on rare words and wording. A run one word longer than another
+    candidate's ("all its damage is assigned …" beside "its damage is assigned …") tells
+    the two apart by that word alone. Each of the others must keep best the sentence
+    that holds the run: other places for that sentence, not other pieces of a rule cut
+    up (each keeping another of its sentences)."""
+    from .align import _holds_run, _runs, _SweptTexts, _WordLists  # align imports this module
+    from .align import _word_list as _words_of
+
+    old_words = _WordLists(_SweptTexts(p), "|old")
+    new_words = _WordLists([n.lower for n in p.new], "|new")
+    for a, scored in ranked_old.items():
+        close = _free_close(scored, sources_of)
+        if len(close) < 2:
+            continue
+        longest = {b: _longest_run(old_words[a], new_words[b]) for b in close}
+        (lead, b), (second, _c) = sorted(((n, b) for b, n in longest.items()), reverse=True)[:2]
+        least = max(OWN_RUN_WORDS, second + OWN_RUN_LEAD)
+        if lead < least:
+            continue
+        owning = [
+            run
+            for run in _runs(old_words[a], new_words[b], least)
+            if old_words.holders(run, 2) == 1 and new_words.holders(run, 2) == 1
+        ]
+        if not owning:
+            continue
+        run = max(owning, key=len)
+        sentences = _FULL_STOP.split(old_words.texts[a])
+        held = next((k for k, x in enumerate(sentences) if _holds_run(_words_of(x, "|"), run)), -1)
+        if all(_closest_unit(sentences, p.new[c].lower) == held for c in close if c != b):
+            ranked_old[a] = [t for t in scored if t[1] == b or t[1] not in close]
+
+
+def _longest_run(a: Sequence[str], b: Sequence[str]) -> int:
+    """How many words the longest run ``a`` and ``b`` share has (grown one word at a time:
+    most pairs share none of four)."""
+    n = 0
+    while True:
+        k = n + 1
+        if not {tuple(a[s : s + k]) for s in range(len(a) - k + 1)}.intersection(
+            tuple(b[s : s + k]) for s in range(len(b) - k + 1)
+        ):
+            return n
+        n = k
+
+
+#: A full sentence end (clauses after a colon or a semicolon stay in their sentence).
+_FULL_STOP = re.compile(r"(?<=[.!?])\s+")
+
+
+def _closest_unit(sentences: Sequence[str], text: str) -> int:
+    """The index of the sentence among ``sentences`` that ``text`` keeps best."""
+    units = _FULL_STOP.split(text)
+    return max(
+        range(len(sentences)),
+        key=lambda k: (max(fuzz.ratio(sentences[k], u) for u in units), -k),
+    )
+
+
 def _take(
     p: _Pairing,
     i: int,
@@ -474,6 +551,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
                 scored.append((similarity + bonus, b, similarity))
             scored.sort(key=lambda t: (-t[0], t[1]))
             ranked[side][a] = scored
+    _decide_by_own_runs(p, ranked["old"], sources_of)
 
     def refused_close(side: str, a: int, top: float) -> list[int]:
         """The refused old candidates of new frame rule ``a`` within ``RESCUE_MARGIN`` of

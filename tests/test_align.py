@@ -4852,3 +4852,34 @@ def test_a_statement_said_twice_keeps_both_sources_of_a_merge_in_the_corpus() ->
     a = aligned("2023-02-03", "2023-04-14")
     merged = by_new(a, "712.4")
     assert (merged.kind, merged.old_ids) == ("merged", ("712.1g", "713.1"))
+
+
+# --- the shared runs of two word lists (align._runs), read from where each run starts ---
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from("abcd"), max_size=25),
+    st.lists(st.sampled_from("abcd"), max_size=25),
+    st.integers(min_value=1, max_value=4),
+)
+def test_runs_are_every_maximal_shared_run_in_the_order_they_end(
+    a: list[str], b: list[str], least: int
+) -> None:
+    from rulediff.align import _runs
+
+    def shared(x: int, y: int) -> bool:
+        return 0 <= x < len(a) and 0 <= y < len(b) and a[x] == b[y]
+
+    # Every pair of places where a run ends and cannot grow either way, by brute force.
+    expected = []
+    for x in range(len(a)):
+        for y in range(len(b)):
+            if not shared(x, y) or shared(x + 1, y + 1):
+                continue
+            n = 1
+            while shared(x - n, y - n):
+                n += 1
+            if n >= least:
+                expected.append(tuple(a[x - n + 1 : x + 1]))
+    assert _runs(a, b, least) == expected
