@@ -332,6 +332,12 @@ class _Pairing:
         self.sweeps: tuple[tuple[str, str], ...] = ()
         """The pair's recurring wording changes, longest first (once they are known)."""
         self.swept_keys: tuple[tuple[tuple[str, str], ...], dict[str, str]] = ((), {})
+        self.shared_word_lists: tuple[
+            tuple[tuple[str, str], ...], tuple[_WordLists, _WordLists] | None
+        ] = ((), None)
+        self.shared_old_units: tuple[
+            tuple[tuple[str, str], ...], tuple[list[int], list[str]] | None
+        ] = ((), None)
         """Texts with those changes applied (:meth:`swept`), for the sweeps they were
         applied with: a dozen passes apply them to the same sentences again."""
         self.opening_tables: tuple | None = None
@@ -356,6 +362,34 @@ class _Pairing:
         """True once every pass that places texts by their words and their neighbours
         has run: from then on where a topic's texts went names its new topic
         (:meth:`topic_followed`)."""
+
+    def word_lists(self) -> tuple[_WordLists, _WordLists]:
+        """The word lists of the old texts (the pair's sweeps applied) and of the new ones,
+        cut when first asked for and shared by every pass that reads runs of words."""
+        sweeps, lists = self.shared_word_lists
+        if sweeps is not self.sweeps or lists is None:
+            lists = (
+                _WordLists(_SweptTexts(self), "|old"),
+                _WordLists([n.lower for n in self.new], "|new"),
+            )
+            self.shared_word_lists = (self.sweeps, lists)
+        return lists
+
+    def old_units(self) -> tuple[list[int], list[str]]:
+        """Every unit of the old rules (the pair's sweeps applied) and the rule it is
+        from, in order: where the closest old sentence to a new one is looked for."""
+        sweeps, table = self.shared_old_units
+        if sweeps is not self.sweeps or table is None:
+            texts = self.word_lists()[0].texts
+            owners: list[int] = []
+            units: list[str] = []
+            for k, node in enumerate(self.old):
+                for unit in () if node.heading else _UNIT_END.split(texts[k]):
+                    owners.append(k)
+                    units.append(unit)
+            table = (owners, units)
+            self.shared_old_units = (self.sweeps, table)
+        return table
 
     def swept(self, key: str) -> str:
         """``provenance.apply_sweeps(key, self.sweeps)``, memoized per pairing (13,000
@@ -2687,8 +2721,7 @@ def _follow_grafted_clauses(
     the new sentence holding the run, that old rule is one more source of the new rule.
     """
     in_splits, in_merges = _grouped(splits, merges)
-    old_words = _WordLists(_SweptTexts(p), "|old")
-    new_words = _WordLists([n.lower for n in p.new], "|new")
+    old_words, new_words = p.word_lists()
     # old parent -> its free children, in order: most kept rules have none beside them
     free_children: dict[str | None, list[int]] = defaultdict(list)
     for i, node in enumerate(p.old):
@@ -2754,8 +2787,7 @@ def _follow_runs_into_taken_rules(
     name. A piece of a split is left alone (the group would be m:n).
     """
     in_splits, in_merges = _grouped(splits, merges)
-    old_words = _WordLists(_SweptTexts(p), "|old")
-    new_words = _WordLists([n.lower for n in p.new], "|new")
+    old_words, new_words = p.word_lists()
     free = [i for i in range(len(p.old)) if _free_old_text(p, i, splits, in_merges)]
     owners_of_gram: dict[tuple[str, ...], list[int]] = defaultdict(list)
     for i in free:
@@ -2763,8 +2795,6 @@ def _follow_runs_into_taken_rules(
             owners_of_gram[gram].append(i)
     if not owners_of_gram:
         return
-    old_owners: list[int] = []
-    old_sentences: list[str] | None = None
     found: dict[int, set[int]] = defaultdict(set)
     for j, node in enumerate(p.new):
         if node.heading or j in in_splits or (p.n2o[j] < 0 and j not in merges):
@@ -2794,13 +2824,8 @@ def _follow_runs_into_taken_rules(
                 if len(surplus & _stems(old_words[i])) < SURPLUS_EXPLAINED * len(surplus):
                     continue  # the sentence says more than the free rule brought
                 own = _closest_sentence(sentence, old_words.texts[i])
-                if old_sentences is None:
-                    # every old sentence, kept rules too: the closest one is where it came from
-                    old_sentences = []
-                    for k, n in enumerate(p.old):
-                        for unit in () if n.heading else _UNIT_END.split(old_words.texts[k]):
-                            old_owners.append(k)
-                            old_sentences.append(unit)
+                # every old sentence, kept rules too: the closest one is where it came from
+                old_owners, old_sentences = p.old_units()
                 if any(
                     old_owners[m] != i
                     for _s, _score, m in process.extract_iter(
@@ -2811,6 +2836,114 @@ def _follow_runs_into_taken_rules(
                 found[i].add(j)
                 break
     _join_lone_receivers(p, found, splits, merges, in_merges)
+
+
+#: An old sentence its rule's counterpart says this closely (token-set similarity) is
+#: kept there: no free rule is its piece.
+PIECE_KEPT = 80.0
+
+
+def _follow_runs_into_free_rules(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """A run of words that a free new rule has came from the one matched old rule that
+    says it, when that rule's counterparts lack the run: a sentence of the old rule left
+    it for a rule of its own (the priority rule's sentence on all players passing in
+    succession, now a numbered rule beside the priority rule), reworded past the sentence
+    links. The free rule becomes one more piece of the old rule's split.
+
+    The mirror of :func:`_follow_runs_into_taken_rules`, with its tests: a run of
+    ``GRAFT_WORDS`` words inside one sentence that one old rule and one new rule say,
+    bringing ``GRAFT_NEW_WORDS`` content words the counterparts lack; the free rule
+    reached from one old rule only, on its topic and not written for a new subject. And
+    four more, each from a wrong piece on the far pairs: the free rule stands beside one
+    of the counterparts in the new tree (:func:`_tree_neighbours`: not a stock phrase on
+    the Wizards website, an effect list in another chapter); the run is not in an aside
+    of the old rule (a pointer or note in parentheses is not what it states); the old
+    sentence holding the run is not kept by a counterpart (token-set similarity
+    ``PIECE_KEPT``: else the new rule is that sentence's frame written for another case,
+    a double-faced card cast transformed); the new sentence is closer to that very old
+    sentence than to any other, the old rule's own included (a frame copied from one
+    sentence for another player, its run from another sentence). A merge source is left
+    alone (the group would be m:n)."""
+    in_splits, in_merges = _grouped(splits, merges)
+    targets_of: dict[int, list[int]] = {}
+    owner: dict[int, int] = {}  # new rule -> the old rule whose counterpart it is
+    for i, node in enumerate(p.old):
+        if node.heading or i in in_merges or (p.o2n[i] < 0 and i not in splits):
+            continue
+        targets_of[i] = splits.get(i) or [p.o2n[i]]
+        for k in targets_of[i]:
+            owner[k] = i
+    old_words, new_words = p.word_lists()
+    found: dict[int, set[int]] = defaultdict(set)
+    for j, node in enumerate(p.new):
+        if node.heading or not _free_new(p, j, in_splits, merges):
+            continue
+        near = sorted({owner[k] for k in _tree_neighbours(p, j) if k in owner})
+        if not near:
+            continue
+        grams = new_words.grams(j)
+        for i in near:
+            targets = targets_of[i]
+            shared = grams & old_words.grams(i)
+            if not shared or all(any(g in new_words.grams(k) for k in targets) for g in shared):
+                continue  # no run of the old rule that its counterparts do not say
+            explained = frozenset().union(*(_stems(new_words[k]) for k in targets))
+            for run in _runs(old_words[i], new_words[j], GRAFT_WORDS):
+                if any(_holds_run(new_words[k], run) for k in targets):
+                    continue
+                if len(_stems(run) - explained) < GRAFT_NEW_WORDS:
+                    continue
+                if any(
+                    _holds_run(_word_list(aside, "|"), run)
+                    for aside in _ASIDE.findall(old_words.texts[i])
+                ):
+                    continue  # an aside (a pointer, a note) is not what the rule states
+                source = _sentence_with(old_words.texts[i], run)
+                if any(
+                    fuzz.token_set_ratio(source, unit) >= PIECE_KEPT
+                    for k in targets
+                    for unit in _UNIT_END.split(p.new[k].lower)
+                ):
+                    continue  # the counterpart keeps that sentence: the run is a copy of it
+                if old_words.holders(run, 2) != 1 or new_words.holders(run, 2) != 1:
+                    continue  # a stock phrase of several rules says nothing
+                sentence = _sentence_with(node.lower, run)
+                own = fuzz.ratio(sentence, source)
+                old_owners, old_sentences = p.old_units()
+                if any(
+                    old_owners[m] != i or text != source
+                    for text, _score, m in process.extract_iter(
+                        sentence, old_sentences, scorer=fuzz.ratio, score_cutoff=own
+                    )
+                ):
+                    continue  # another old sentence (its rule's own too) is as close
+                found[j].add(i)
+                break
+    for j, sources in sorted(found.items()):
+        if len(sources) != 1:
+            continue
+        (i,) = sources
+        if not p.same_topic(i, j) or _under_new_subject(p, j) or _piece_for_new_subject(p, i, j):
+            continue
+        now = splits.get(i) or [p.o2n[i]]  # pieces found for it earlier in this loop too
+        splits[i] = sorted({*now, j}, key=lambda k: p.new[k].order)
+
+
+def _tree_neighbours(p: _Pairing, j: int) -> list[int]:
+    """The new rules beside ``j`` in the tree: its siblings, its parent and children, its
+    parent's siblings and its siblings' children."""
+    node = p.new[j]
+    parent = p.new_by_place.get(node.parent or "", -1)
+    above = p.new[parent].parent if parent >= 0 else None
+    siblings = p.new_children.get(node.parent, [])
+    found = [*siblings, *p.new_children.get(node.place, [])]
+    if parent >= 0:
+        found += [parent, *p.new_children.get(above, [])]
+    for k in siblings:
+        found += p.new_children.get(p.new[k].place, [])
+    return found
 
 
 def _follow_sentences_into_taken_rules(
@@ -4560,8 +4693,9 @@ class _WordLists:
         """The runs of GRAFT_WORDS words of text ``k`` (a quick test before the full one)."""
         if k not in self.gram_sets:
             w = self[k]
-            n = GRAFT_WORDS
-            self.gram_sets[k] = frozenset(tuple(w[s : s + n]) for s in range(len(w) - n + 1))
+            # the runs start at each word; the shorter slices end them (not strict)
+            runs = zip(*(w[s:] for s in range(GRAFT_WORDS)), strict=False)
+            self.gram_sets[k] = frozenset(runs)
         return self.gram_sets[k]
 
     def holders(self, run: Sequence[str], up_to: int) -> int:
@@ -6218,6 +6352,7 @@ def align(
     _follow_closed_slots(rules, splits, merges)
     rescue.pair_slot_rule_it_holds(rules, splits, merges)
     _follow_runs_into_taken_rules(rules, splits, merges)
+    _follow_runs_into_free_rules(rules, splits, merges)
     _add_surplus_pieces(rules, prov, splits, merges)
     _add_reworded_surplus_pieces(rules, prov, splits, merges)
     _add_twin_pieces(rules, splits, merges)
@@ -6530,8 +6665,7 @@ def _follow_examples(
             j = rules.new_by_place.get(examples.new[f].parent or "", -1)
             if i >= 0 and j >= 0:
                 went[i].add(j)
-    old_words = _WordLists(_SweptTexts(rules), "|old")
-    new_words = _WordLists([n.lower for n in rules.new], "|new")
+    old_words, new_words = rules.word_lists()
 
     def says_own_run(i: int, j: int, *, new_alone: bool = False) -> bool:
         """A run of the two texts no other old rule says (nor, ``new_alone``, any other

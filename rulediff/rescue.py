@@ -225,11 +225,10 @@ def _decide_by_own_runs(
     the two apart by that word alone. Each of the others must keep best the sentence
     that holds the run: other places for that sentence, not other pieces of a rule cut
     up (each keeping another of its sentences)."""
-    from .align import _holds_run, _runs, _SweptTexts, _WordLists  # align imports this module
+    from .align import _holds_run, _runs  # here: align imports this module
     from .align import _word_list as _words_of
 
-    old_words = _WordLists(_SweptTexts(p), "|old")
-    new_words = _WordLists([n.lower for n in p.new], "|new")
+    old_words, new_words = p.word_lists()
     for a, scored in ranked_old.items():
         close = _free_close(scored, sources_of)
         if len(close) < 2:
@@ -559,9 +558,7 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
         rivals = frame_rivals.get(a, ()) if side == "new" else ()
         return [b for score, b in rivals if abs(score - top) < RESCUE_MARGIN]
 
-    from .align import _WordLists  # here: align imports this module
-
-    new_words = _WordLists([node.lower for node in p.new], "|new")  # cut when asked
+    _old_words, new_words = p.word_lists()  # cut when asked, shared with other passes
 
     def joinable(side: str, a: int, b: int, similarity: float) -> bool:
         """Free ``a`` may join taken ``b``: what they share is mostly not explained by
@@ -821,11 +818,11 @@ def _tied_by_stock_runs(
     template, not a piece cut from ``i``. A piece opening on ``i``'s own subject (the
     case of a variant ``i`` points to) stays a piece. ``new_words``: the new edition's
     word lists (:class:`rulediff.align._WordLists`, kept for the pass)."""
-    from .align import _opening, _runs, _SweptTexts, _WordLists  # here: align imports this module
+    from .align import _opening, _runs  # here: align imports this module
 
     if not ties:
         return False
-    old_words = _WordLists(_SweptTexts(p), "|old")
+    old_words, _new_words = p.word_lists()
     stock = [
         run
         for run in _runs(old_words[i], new_words[j], STOCK_RUN_WORDS)

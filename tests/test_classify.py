@@ -160,7 +160,9 @@ def test_base_rule_restated_under_a_variant_heading_did_not_move() -> None:
     # A sentence that went to a rule under its own counterpart's heading stays listed (the
     # priority rule's own sentence; the zone-check rule's sentence once listed here now
     # opens a piece of its split, inside its group).
-    assert own_counterpart(a, "408.1c") == ("116.3a",)
+    # (since round 58 the priority rule is split into its rule and the two rules its
+    # sentences on priority after acting and on all players passing became: read, right)
+    assert own_counterpart(a, "408.1c") == ("116.3a", "116.3c", "116.4")
     assert ("408.1c", "116.1") in listed(a)
 
 
