@@ -332,14 +332,16 @@ class _Pairing:
         self.sweeps: tuple[tuple[str, str], ...] = ()
         """The pair's recurring wording changes, longest first (once they are known)."""
         self.swept_keys: tuple[tuple[tuple[str, str], ...], dict[str, str]] = ((), {})
+        """Texts with those changes applied (:meth:`swept`), for the sweeps they were
+        applied with: a dozen passes apply them to the same sentences again."""
         self.shared_word_lists: tuple[
             tuple[tuple[str, str], ...], tuple[_WordLists, _WordLists] | None
         ] = ((), None)
+        """Both sides' word lists (:meth:`word_lists`), for the sweeps they were cut with."""
         self.shared_old_units: tuple[
             tuple[tuple[str, str], ...], tuple[list[int], list[str]] | None
         ] = ((), None)
-        """Texts with those changes applied (:meth:`swept`), for the sweeps they were
-        applied with: a dozen passes apply them to the same sentences again."""
+        """Every old unit and its rule (:meth:`old_units`), for the same sweeps."""
         self.opening_tables: tuple | None = None
         """:func:`_openings_of`'s tables, with the sweeps they were read with."""
         self.swept_in: frozenset[str] | None = None
