@@ -377,6 +377,12 @@ class _Pairing:
             self.shared_word_lists = (self.sweeps, lists)
         return lists
 
+    def said_alone(self, run: Sequence[str]) -> bool:
+        """One old text and one new text say the run (the pair's sweeps applied): the two
+        rules that share it alone of both editions, no stock phrase."""
+        old_words, new_words = self.word_lists()
+        return old_words.holders(run, 2) == 1 and new_words.holders(run, 2) == 1
+
     def old_units(self) -> tuple[list[int], list[str]]:
         """Every unit of the old rules (the pair's sweeps applied) and the rule it is
         from, in order: where the closest old sentence to a new one is looked for."""
@@ -2748,7 +2754,7 @@ def _follow_grafted_clauses(
                     continue
                 if len(_stems(run) - explained) < GRAFT_NEW_WORDS:
                     continue  # the kept text reworded, not a clause brought in
-                if old_words.holders(run, 2) != 1 or new_words.holders(run, 2) != 1:
+                if not p.said_alone(run):
                     continue  # a stock phrase of several rules says nothing
                 if not _closest_in_family(p, i, j, run, family, sources):
                     continue
@@ -2819,7 +2825,7 @@ def _follow_runs_into_taken_rules(
                     continue
                 if len(_stems(run) - explained) < GRAFT_NEW_WORDS:
                     continue
-                if old_words.holders(run, 2) != 1 or new_words.holders(run, 2) != 1:
+                if not p.said_alone(run):
                     continue  # a stock phrase of several rules says nothing
                 sentence = _sentence_with(node.lower, run)
                 surplus = _stems(_ALNUM_WORD.findall(sentence)) - explained
@@ -2909,7 +2915,7 @@ def _follow_runs_into_free_rules(
                     for unit in _UNIT_END.split(p.new[k].lower)
                 ):
                     continue  # the counterpart keeps that sentence: the run is a copy of it
-                if old_words.holders(run, 2) != 1 or new_words.holders(run, 2) != 1:
+                if not p.said_alone(run):
                     continue  # a stock phrase of several rules says nothing
                 sentence = _sentence_with(node.lower, run)
                 own = fuzz.ratio(sentence, source)
@@ -6673,7 +6679,7 @@ def _follow_examples(
         """A run of the two texts no other old rule says (nor, ``new_alone``, any other
         new rule: then not ``i``'s present counterpart either)."""
         return any(
-            old_words.holders(run, 2) == 1 and (not new_alone or new_words.holders(run, 2) == 1)
+            rules.said_alone(run) if new_alone else old_words.holders(run, 2) == 1
             for run in _runs(old_words[i], new_words[j], EXAMPLE_RUN_WORDS)
         )
 

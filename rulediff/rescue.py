@@ -238,11 +238,7 @@ def _decide_by_own_runs(
         least = max(OWN_RUN_WORDS, second + OWN_RUN_LEAD)
         if lead < least:
             continue
-        owning = [
-            run
-            for run in _runs(old_words[a], new_words[b], least)
-            if old_words.holders(run, 2) == 1 and new_words.holders(run, 2) == 1
-        ]
+        owning = [run for run in _runs(old_words[a], new_words[b], least) if p.said_alone(run)]
         if not owning:
             continue
         run = max(owning, key=len)
