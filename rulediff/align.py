@@ -26,7 +26,9 @@ match by *text* and use numbers only as small structural hints:
 6. **Headings** are matched bottom-up by where their texts went (GumTree's container
    matching: Dice over matched descendants, the title as tie-breaker); a text under a
    short heading (a keyword, step or zone) does not go to a text that names another
-   keyword instead of its own unless the two headings are matched.
+   keyword instead of its own unless the two headings are matched (a keyword renamed
+   across the pair is found again once its renaming recurs as a sweep, and its texts
+   taken early by copies elsewhere return to it).
 7. **Sentences** (:mod:`rulediff.provenance`): the rules not kept verbatim are cut into
    sentences, linked exactly or near-exactly (the pair's sweeps applied), and free rules
    are paired, split and merged by where their sentences went; every match lists the
@@ -6387,6 +6389,7 @@ def align(
     joins.update(_join_statements_to_split_pieces(rules, prov, splits, merges, joins))
     glossary = _Pairing(_glossary_nodes_of(old), _glossary_nodes_of(new))
     _match_glossary(glossary)
+    _return_to_renamed_topics(rules, glossary, splits, merges)
     _follow_retargeted_references(rules, glossary, splits, merges, joins)
     rule_pairs = _groups(rules, splits, merges, joins)
     mapping, owners = _rule_maps(rules, rule_pairs)
@@ -6459,6 +6462,96 @@ def align(
             )
         ),
     )
+
+
+def _return_to_renamed_topics(
+    p: _Pairing,
+    glossary: _Pairing,
+    splits: dict[int, list[int]],
+    merges: dict[int, list[int]],
+) -> None:
+    """A text of a renamed keyword taken by a copy of it elsewhere goes back under the
+    keyword's new name, and the keyword's heading follows its texts.
+
+    The first fuzzy round runs before any wording sweep is known, so a keyword renamed
+    across the pair (one card type renamed for another) makes each of its texts name
+    "another keyword" beside its own new rule; the text then goes to a restatement of
+    it under a general heading, and the renamed heading, one text short, stays
+    unmatched both sides. Here the recurring wording changes are found again from every
+    pair made so far (the glossary's too): a free old heading whose title, those changes
+    applied, is the title of one free new heading and of no other is that heading
+    renamed. Each text of the old heading matched one to one outside it goes to the free
+    text under the new heading that is closer to it (changes applied to both) than its
+    counterpart is; then the heading goes where its matched texts all went.
+    """
+    in_splits, in_merges = _grouped(splits, merges)
+    # Old texts matched one to one, by topic; free new texts, by topic (cheap: the
+    # sweeps are looked for only when some free old heading may have been renamed).
+    matched: dict[int, list[int]] = defaultdict(list)
+    for i, j in enumerate(p.o2n):
+        topic = p.old_topic[i]
+        if (
+            j >= 0
+            and 0 <= topic != i
+            and i not in splits
+            and i not in in_merges
+            and j not in in_splits
+            and j not in merges
+        ):
+            matched[topic].append(i)
+    free_texts: dict[int, list[int]] = defaultdict(list)
+    for j, topic in enumerate(p.new_topic):
+        if 0 <= topic != j and not p.new[j].heading and _free_new(p, j, in_splits, merges):
+            free_texts[topic].append(j)
+    old_topics = [
+        h
+        for h in sorted(matched)
+        if p.o2n[h] < 0 and h not in splits and h not in in_merges and _title_words(p.old[h].lower)
+    ]
+    titled: dict[frozenset[str], list[int]] = defaultdict(list)
+    for h in sorted(free_texts):
+        words = _title_words(p.new[h].lower)
+        if words and _free_new(p, h, in_splits, merges):
+            titled[words].append(h)
+    if not old_topics or not titled:
+        return
+    pairs: list[tuple[str, str, str | None]] = [
+        (p.old[i].text, p.new[j].text, p.old[i].parent)
+        for i, j in enumerate(p.o2n)
+        if j >= 0 and i not in splits and j not in merges
+    ]
+    pairs.extend(
+        (glossary.old[i].text, glossary.new[j].text, glossary.old[i].id)
+        for i, j in enumerate(glossary.o2n)
+        if j >= 0
+    )
+    sweeps = provenance.longest_first(_detect_sweeps(pairs))
+
+    def swept(text: str) -> str:
+        return provenance.apply_sweeps(text, sweeps)
+
+    for ho in old_topics if sweeps else ():
+        title = swept(p.old[ho].lower)
+        homes = titled.get(_title_words(title), [])
+        if title == p.old[ho].lower or len(homes) != 1:
+            continue
+        (hn,) = homes
+        for i in matched[ho]:
+            j = p.o2n[i]
+            if p.new_topic[j] == hn:
+                continue
+            key = swept(p.old[i].lower)
+            kept = fuzz.ratio(key, swept(p.new[j].lower))
+            closer = [
+                (fuzz.ratio(key, swept(p.new[k].lower)), -k) for k in free_texts[hn] if p.n2o[k] < 0
+            ]
+            score, k = max(closer, default=(0.0, 0))
+            if score > kept:
+                p.n2o[j] = -1
+                p.pair(i, -k, round(score, 1), "fuzzy")
+        went = {p.new_topic[p.o2n[i]] for i in matched[ho]}
+        if went == {hn}:
+            p.pair(ho, hn, round(fuzz.ratio(title, p.new[hn].lower), 1), "structure")
 
 
 #: Where a rule went by way of the editions between two (``forward``: from the old one
