@@ -1,17 +1,23 @@
 """Precision, recall and every miss of the aligner on the blind evaluation sets (issue 9).
 
-    python bench/alignment_eval.py [--corpus DIR] [--pair OLD_NEW ...] [--quiet]
+    python bench/alignment_eval.py [--corpus DIR] [--pair OLD_NEW ...] [--quiet] [--through]
 
 Scores each ``tests/fixtures/alignment_eval/<OLD>_<NEW>.toml`` with the scorer the tests
 use (``tests/test_align.py``: ``eval_scores``), and lists each wrong or missed sampled
 rule with the hand answer and the reason written for it, so a change to the aligner can
 be weighed on the hand answers in seconds. Figures only: the floors are held by
 ``tests/test_align.py::test_blind_evaluation_precision_and_recall``.
+
+``--through`` scores the alignment of ``rulediff diff --through`` instead, which follows
+each rule's lineage through the corpus editions between the two (the steps are aligned,
+or read from the cache, first: minutes from an empty cache); the tests hold the plain
+``rulediff diff``.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -23,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from rulediff.align import align  # noqa: E402
 from rulediff.corpus import Corpus, load_file  # noqa: E402
+from rulediff.history import Through, build_lineage  # noqa: E402
 from tests.test_align import (  # noqa: E402
     EVAL_DIR,
     EVAL_GOAL_RECALL,
@@ -36,9 +43,14 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=None)
     parser.add_argument("--pair", action="append", default=[], help="OLD_NEW, as the file stem")
     parser.add_argument("--quiet", action="store_true", help="figures only, no misses")
+    parser.add_argument(
+        "--through", action="store_true", help="score `diff --through` (lineage followed)"
+    )
     args = parser.parse_args()
 
     corpus = Corpus.open(args.corpus)
+    editions = corpus.editions()
+    at = {str(info.date): k for k, info in enumerate(editions)}
     files = sorted(EVAL_DIR.glob("*.toml"))
     if args.pair:
         unknown = set(args.pair) - {f.stem for f in files}
@@ -50,11 +62,16 @@ def main() -> None:
         start = time.perf_counter()
         old = load_file(corpus.resolve(data["old"]).path)
         new = load_file(corpus.resolve(data["new"]).path)
-        precision, recall, misses = eval_scores(data, align(old, new))
+        through = None
+        if args.through:
+            steps = editions[at[data["old"]] : at[data["new"]] + 1]
+            through = Through(build_lineage(steps, corpus.load, workers=os.cpu_count() or 1))
+        precision, recall, misses = eval_scores(data, align(old, new, through=through))
         seconds = time.perf_counter() - start
         floor = eval_recall_floor(path.stem, data)
         print(
-            f"{path.stem}: precision {precision:.1%}, recall {recall:.1%}"
+            f"{path.stem}{' (--through)' if args.through else ''}:"
+            f" precision {precision:.1%}, recall {recall:.1%}"
             f" (goal {EVAL_GOAL_RECALL:.0%}, floor {floor:.0%}), {len(data['rule'])} sampled,"
             f" {seconds:.1f} s"
         )

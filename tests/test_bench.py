@@ -114,3 +114,14 @@ def test_alignment_eval_prints_each_pairs_figures(capsys, monkeypatch):
     with pytest.raises(SystemExit) as exc:
         report.main()
     assert exc.value.code == 2
+
+
+def test_alignment_eval_scores_the_diff_through_the_lineage(capsys, monkeypatch):
+    """``--through`` scores the lineage-following alignment and says so (on a neighbouring
+    pair the lineage is the pair's own step: the same figures)."""
+    report = _load("alignment_eval")
+    argv = ["alignment_eval.py", "--pair", "2021-06-18_2021-07-23", "--quiet", "--through"]
+    monkeypatch.setattr("sys.argv", argv)
+    report.main()
+    out = capsys.readouterr().out
+    assert out.startswith("2021-06-18_2021-07-23 (--through): precision 100.0%, recall 100.0%")
