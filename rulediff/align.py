@@ -3905,6 +3905,36 @@ def _add_reworded_surplus_pieces(
     _add_sentence_pieces(p, prov, splits, merges, pick)
 
 
+def _beside_counterparts(
+    p: _Pairing,
+    splits: dict[int, list[int]],
+    merges: dict[int, list[int]],
+    in_splits: set[int],
+    in_merges: set[int],
+) -> Iterator[tuple[int, list[int], list[int], list[str], frozenset[str]]]:
+    """Each old rule with text (no merge source) and its counterparts (its pieces, or its
+    match; none of them a merge), the free rules beside those (:func:`_family_of`), the
+    counterparts' sentence keys and their stems: where the piece passes look for an old
+    sentence that went on beside its counterpart. Read as the caller goes: a piece one
+    rule gains is no longer free for the next."""
+    for i, node in enumerate(p.old):
+        if node.heading or i in in_merges:
+            continue
+        group = splits.get(i) or ([p.o2n[i]] if p.o2n[i] >= 0 else [])
+        if not group or any(g in merges for g in group):
+            continue
+        free = [
+            x
+            for x in sorted(_family_of(p, group))
+            if not p.new[x].heading and _free_new(p, x, in_splits, merges)
+        ]
+        if not free:
+            continue
+        kept = [key for g in group for key in _unit_keys(p.new, g, None)]
+        kept_stems = frozenset().union(*(rescue._stems(p.new[g].lower) for g in group))
+        yield i, group, free, kept, kept_stems
+
+
 def _add_sentence_pieces(
     p: _Pairing,
     prov: _Provenance,
@@ -3936,21 +3966,10 @@ def _add_sentence_pieces(
     stock = prov.common | {key for key, owners in prov.old_holders.items() if len(owners) > 1}
     new_units: list[provenance.Unit] | None = None
     added: dict[int, set[int]] = {}
-    for i, node in enumerate(p.old):
-        if node.heading or i in in_merges:
-            continue
-        group = splits.get(i) or ([p.o2n[i]] if p.o2n[i] >= 0 else [])
-        if not group or any(g in merges for g in group):
-            continue
-        free = [
-            x
-            for x in sorted(_family_of(p, group))
-            if not p.new[x].heading and _free_new(p, x, in_splits, merges)
-        ]
-        if not free:
-            continue
-        kept = [key for g in group for key in _unit_keys(p.new, g, None)]
-        kept_stems = frozenset().union(*(rescue._stems(p.new[g].lower) for g in group))
+    for i, group, free, kept, kept_stems in _beside_counterparts(
+        p, splits, merges, in_splits, in_merges
+    ):
+        node = p.old[i]
         for key in _unit_keys(p.old, i, p.swept):
             if key in stock:
                 continue
@@ -4643,6 +4662,59 @@ def _add_pieces_holding_dropped_words(
         return x
 
     _add_sentence_pieces(p, prov, splits, merges, pick)
+
+
+#: A sentence its counterpart keeps but for some cases it names: at least this many
+#: content words of the sentence are in no counterpart.
+DROPPED_CASE_WORDS = 2
+
+
+def _add_pieces_naming_dropped_cases(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """A sentence its counterpart keeps nearly whole but for some of the cases it names
+    goes on in the one free rule beside that names every dropped case: the rule was split
+    into one rule per case, and that rule is the other piece.
+
+    The reworded-piece passes read only the sentences a counterpart does not say in
+    letters (:data:`WEAK_FUZZY`); a list of cases cut in two ("exiled, or put into a
+    hand, a graveyard or a library" → "put into a hand or a library", the other cases
+    made a rule of their own beside it) leaves a sentence the counterpart says closely,
+    and the other piece `added`. Here: the sentence's content words in no counterpart
+    (at least :data:`DROPPED_CASE_WORDS`) are all said by one free rule beside the
+    counterpart (:func:`_family_of`) and by no other there; that rule shares a run of
+    :data:`GRAFT_WORDS` words with the sentence that no other old rule says (a phrase of
+    several old rules is a frame: the Archenemy rule's, written again for Planechase).
+    The refusals of the other piece passes hold (another topic, a new subject's rule).
+    """
+    in_splits, in_merges = _grouped(splits, merges)
+    old_words, new_words = p.word_lists()
+    for i, group, free, kept, kept_stems in _beside_counterparts(
+        p, splits, merges, in_splits, in_merges
+    ):
+        for key in _unit_keys(p.old, i, p.swept):
+            dropped = rescue._stems(key) - kept_stems
+            if len(dropped) < DROPPED_CASE_WORDS or _closest(key, kept) < WEAK_FUZZY:
+                continue
+            holders = [x for x in free if dropped & rescue._stems(p.new[x].lower)]
+            if len(holders) != 1 or not dropped <= rescue._stems(p.new[holders[0]].lower):
+                continue
+            (x,) = holders
+            runs = _runs(_word_list(key, "|"), new_words[x], GRAFT_WORDS)
+            if not runs:
+                continue
+            if not any(old_words.holders(run, 2) == 1 for run in runs):
+                continue  # a phrase other old rules say too is no trace of this one
+            if (
+                not p.same_topic(i, x)
+                or _under_new_subject(p, x)
+                or _piece_for_new_subject(p, i, x)
+                or _for_subject_old_lacks(p, i, x)
+            ):
+                continue
+            splits[i] = sorted({*group, x}, key=lambda k: p.new[k].order)
+            in_splits.add(x)
+            break
 
 
 def _named_by_each_other(
@@ -6369,6 +6441,7 @@ def align(
     _pair_subrules_kept_in_order(rules, splits, merges)
     _join_restated_siblings(rules, splits, merges)
     _add_pieces_holding_dropped_words(rules, prov, splits, merges)
+    _add_pieces_naming_dropped_cases(rules, splits, merges)
     withheld = _drop_foreign_sources(rules, merges)
     _place_withheld_in_twins(rules, withheld, splits, merges)
     _join_parallel_twins(rules, splits, merges)
