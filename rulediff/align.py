@@ -5357,6 +5357,74 @@ def _place_withheld_in_twins(
         p.pair(i, k, round(fuzz.ratio(p.old[i].lower, p.new[k].lower), 1), "content", rivals)
 
 
+def _place_free_twins(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """A free old rule written to one frame with a sibling goes to the free new twins of
+    where that sibling went: both editions wrote the pair of cases apart.
+
+    Two sibling rules written on one frame for two subjects (attacking and blocking),
+    one matched and one left free (the attack rule went to two rules of the declare
+    attackers step, the block rule nowhere): when a new rule the matched one went to has
+    exactly one twin among the free new rules that name the free rule's own subject
+    words (those its sibling lacks) and none of the sibling's own (a twin: word sets
+    alike, ``PARALLEL_FRAME_SIMILARITY``), that twin is a counterpart of the free rule
+    (several: a split). The old twin is the free rule's one sibling written on its
+    frame.
+    """
+    in_splits, in_merges = _grouped(splits, merges)
+    free_new = [
+        k for k, node in enumerate(p.new) if not node.heading and _free_new(p, k, in_splits, merges)
+    ]
+    for i, node in enumerate(p.old):
+        if not _free_old_text(p, i, splits, in_merges):
+            continue
+        others = [s for s in p.old_children.get(node.parent, ()) if s != i and not p.old[s].heading]
+        siblings = process.extract(
+            node.lower,
+            [p.old[s].lower for s in others],
+            scorer=fuzz.token_set_ratio,
+            score_cutoff=PARALLEL_FRAME_SIMILARITY,
+            limit=2,
+        )
+        if len(siblings) != 1:
+            continue
+        a = others[siblings[0][2]]
+        group = splits.get(a) or ([p.o2n[a]] if p.o2n[a] >= 0 else [])
+        if not group or a in in_merges or any(g in merges for g in group):
+            continue
+        own = _words(node.lower) - _words(p.old[a].lower)
+        theirs = _words(p.old[a].lower) - _words(node.lower)
+        if not own or not theirs:
+            continue
+        found: list[int] = []
+        for g in group:
+            # (the subject words first: a set test, before the letters are compared)
+            candidates = [
+                k
+                for k in free_new
+                if k not in found and own & (words := _words(p.new[k].lower)) and not theirs & words
+            ]
+            twins = process.extract(
+                p.new[g].lower,
+                [p.new[k].lower for k in candidates],
+                scorer=fuzz.token_set_ratio,
+                score_cutoff=PARALLEL_FRAME_SIMILARITY,
+                limit=2,
+            )
+            if len(twins) == 1 and p.same_topic(i, candidates[twins[0][2]]):
+                found.append(candidates[twins[0][2]])
+        if not found:
+            continue
+        if len(found) == 1:
+            (k,) = found
+            p.pair(i, k, round(fuzz.ratio(node.lower, p.new[k].lower), 1), "content")
+        else:
+            splits[i] = sorted(found, key=lambda k: p.new[k].order)
+            in_splits.update(found)
+        free_new = [k for k in free_new if k not in found]
+
+
 #: A word in at most this share of an edition's rules names a subject (a deck, a zone, a
 #: kind of card), not the frame around it ("each", "player", "card").
 SUBJECT_WORD_SHARE = 0.05
@@ -6450,6 +6518,7 @@ def align(
     _pair_by_kept_sentences(rules, prov, splits, merges)
     _pair_by_opening_run(rules, splits, merges)
     _add_pieces_opening_on_its_subject(rules, splits, merges)
+    _place_free_twins(rules, splits, merges)
     _withdraw_new_subject_matches(rules, splits)
     _withdraw_crossed_pointers(rules, splits, merges)
     _withdraw_links_under_new_rules(rules, splits, merges)
