@@ -3802,12 +3802,8 @@ def _add_surplus_pieces(
     stock = prov.common | {key for key, owners in prov.old_holders.items() if len(owners) > 1}
     added: dict[int, set[int]] = {}
     claimed: Counter = Counter()
-    for i, node in enumerate(p.old):
-        if node.heading or i in in_merges:
-            continue
-        group = splits.get(i) or ([p.o2n[i]] if p.o2n[i] >= 0 else [])
-        if not group or any(g in merges for g in group):
-            continue
+    for i, group in _with_counterparts(p, splits, merges, in_merges):
+        node = p.old[i]
         if len(group) == 1 and node.lower == p.new[group[0]].lower == p.swept(node.lower):
             continue  # kept word for word (no sweep in it): it dropped nothing
         kept = [key for g in group for key in _unit_keys(p.new, g, None)]
@@ -3905,6 +3901,20 @@ def _add_reworded_surplus_pieces(
     _add_sentence_pieces(p, prov, splits, merges, pick)
 
 
+def _with_counterparts(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]], in_merges: set[int]
+) -> Iterator[tuple[int, list[int]]]:
+    """Each old rule with text, no merge source, and its counterparts (its pieces, or its
+    match), none of them a merge: the rules whose dropped sentences the piece passes
+    look for. Read as the caller goes (a pass may add pieces on the way)."""
+    for i, node in enumerate(p.old):
+        if node.heading or i in in_merges:
+            continue
+        group = splits.get(i) or ([p.o2n[i]] if p.o2n[i] >= 0 else [])
+        if group and not any(g in merges for g in group):
+            yield i, group
+
+
 def _beside_counterparts(
     p: _Pairing,
     splits: dict[int, list[int]],
@@ -3917,12 +3927,7 @@ def _beside_counterparts(
     counterparts' sentence keys and their stems: where the piece passes look for an old
     sentence that went on beside its counterpart. Read as the caller goes: a piece one
     rule gains is no longer free for the next."""
-    for i, node in enumerate(p.old):
-        if node.heading or i in in_merges:
-            continue
-        group = splits.get(i) or ([p.o2n[i]] if p.o2n[i] >= 0 else [])
-        if not group or any(g in merges for g in group):
-            continue
+    for i, group in _with_counterparts(p, splits, merges, in_merges):
         free = [
             x
             for x in sorted(_family_of(p, group))
