@@ -2207,6 +2207,11 @@ def _within_topics(
     return out
 
 
+def _word_for_word(sweep: tuple[str, str]) -> bool:
+    """A sweep that swaps one word for another (no space or apostrophe on either side)."""
+    return not re.search(r"[ ']", sweep[0] + sweep[1])
+
+
 class _Provenance:
     """Unit links between the rule texts of a pairing, summed per pair of rules."""
 
@@ -2230,8 +2235,22 @@ class _Provenance:
             keys = [p.swept(u.key) for u in self.old_units]
         else:
             keys = [provenance.apply_sweeps(u.key, ordered) for u in self.old_units]
+        # A word swapped for another in many rules ("permanent" → "object") is not swapped
+        # in every rule: each sentence is also read with the phrase changes alone.
+        phrases = tuple(s for s in ordered if not _word_for_word(s))
+        if len(phrases) < len(ordered):
+            other_keys = [
+                provenance.apply_sweeps(u.key, phrases) if key != u.key else key
+                for u, key in zip(self.old_units, keys, strict=True)
+            ]
+        else:
+            other_keys = keys
         links = provenance.link_units(
-            self.old_units, self.new_units, keys, floor=provenance.REWORDED_SIMILARITY
+            self.old_units,
+            self.new_units,
+            keys,
+            floor=provenance.REWORDED_SIMILARITY,
+            other_keys=other_keys,
         )
         # A reworded sentence (below near-exact) counts only between rules that stand in
         # corresponding places: under the counterpart of the old rule's matched ancestor.

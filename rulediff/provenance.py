@@ -163,12 +163,16 @@ def link_units(
     old_keys: Sequence[str],
     *,
     floor: float = NEAR_SIMILARITY,
+    other_keys: Sequence[str] | None = None,
 ) -> list[Link]:
     """Links from old units (compared by ``old_keys``, e.g. with sweeps applied) to new ones.
 
     An old unit whose key occurs several times in the new edition is linked to each
     occurrence (a sentence repeated under several keywords is matched elsewhere, by
     the rule it belongs to); a unit is linked near-exactly only when none is exact.
+    ``other_keys``: a second reading of each old unit (fewer sweeps applied), tried after
+    ``old_keys`` for an exact link only (a near one is scored on ``old_keys``: two
+    readings would give every reworded sentence two chances at a chance likeness).
     """
     by_key: dict[str, list[int]] = defaultdict(list)
     for k, u in enumerate(new):
@@ -178,7 +182,8 @@ def link_units(
     for k, key in enumerate(old_keys):
         if len(key.split()) < MIN_UNIT_WORDS:
             continue
-        found = by_key.get(key) or by_key.get(old[k].key)
+        other = other_keys[k] if other_keys is not None else key
+        found = by_key.get(key) or (other != key and by_key.get(other)) or by_key.get(old[k].key)
         if found:
             links.extend(Link(k, n, 100.0) for n in found)
         else:
