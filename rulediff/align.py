@@ -5572,6 +5572,8 @@ def _emptied_containers(
             if m != j
         ):
             continue  # its subrules divide between two places: the parent was split
+        if node.heading and _title_names_another_place(p, node, j, votes):
+            continue  # it names the other place its subrules went: split by name too
         if j not in in_splits and p.n2o[j] < 0 and j not in merges:
             continue  # free: for the passes pairing free rules
         if p.new[j].heading and not node.heading:
@@ -5580,6 +5582,26 @@ def _emptied_containers(
             continue
         joins.append((i, j))
     return joins
+
+
+def _title_names_another_place(
+    p: _Pairing, heading: _Node, j: int, votes: Mapping[int, int]
+) -> bool:
+    """Old ``heading`` names, by a content word new heading ``j`` lacks, another new
+    heading that two or more of its subrules went under, beside ``j``: "Replacement and
+    Prevention Effects", whose subrules went under "Prevention Effects" and, fewer,
+    under "Replacement Effects", was split in two, not folded into the first."""
+    said = {_root(w) for w in letter_words(p.new[j].lower)}
+    own = {_root(w) for w in _content_words(heading.lower)} - said
+    return bool(own) and any(
+        c >= 2
+        and m != j
+        and p.new[m].heading
+        and not _new_under(p, j, p.new[m].place)
+        and not _new_under(p, m, p.new[j].place)
+        and own & {_root(w) for w in _content_words(p.new[m].lower)}
+        for m, c in votes.items()
+    )
 
 
 def _says_container(parent: _Node, rule: _Node) -> bool:

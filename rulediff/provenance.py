@@ -171,8 +171,11 @@ def link_units(
     occurrence (a sentence repeated under several keywords is matched elsewhere, by
     the rule it belongs to); a unit is linked near-exactly only when none is exact.
     ``other_keys``: a second reading of each old unit (fewer sweeps applied), tried after
-    ``old_keys`` for an exact link only (a near one is scored on ``old_keys``: two
-    readings would give every reworded sentence two chances at a chance likeness).
+    ``old_keys`` for an exact link; for a near one a candidate scores the better of the
+    two. Where the second reading differs, a tie for the best score between two new
+    units links neither: the text does not decide (a sentence lifted past ``floor`` by
+    that reading and written alike for two layers, "within layer 1" and "within layer
+    7", went to the lower number).
     """
     by_key: dict[str, list[int]] = defaultdict(list)
     for k, u in enumerate(new):
@@ -204,11 +207,18 @@ def link_units(
                 weight = 1.0 / len(posting)
                 for n in posting:
                     votes[n] = vote(n, 0.0) + weight
+        key = old_keys[k]
+        other = other_keys[k] if other_keys is not None else key
         best: tuple[float, int] | None = None
+        tied = False
         for n in sorted(heapq.nlargest(CANDIDATES, votes, key=votes.__getitem__)):
-            score = fuzz.ratio(old_keys[k], new[n].key)
+            score = fuzz.ratio(key, new[n].key)
+            if other != key:
+                score = max(score, fuzz.ratio(other, new[n].key))
             if score >= floor and (best is None or score > best[0]):
-                best = (score, n)
-        if best is not None:
+                best, tied = (score, n), False
+            elif best is not None and score == best[0] and other != key:
+                tied = True
+        if best is not None and not tied:
             links.append(Link(k, best[1], round(best[0], 1)))
     return links

@@ -51,3 +51,62 @@ def test_the_permanent_definition_finds_its_new_rule(old: str, new: str) -> None
     a = aligned(old, new)
     match = a.match_for_old("214.1")
     assert match is not None and match.new_ids_of("214.1") == ("110.1",)
+
+
+def test_the_phrase_reading_scores_near_links_and_a_tie_links_neither() -> None:
+    # Written for this test: "gizmos" became "doodads" in enough rules to count as a
+    # sweep, though not in these; the old tier 6 is one of two rules written alike.
+    old = provenance.units(0, "Inside tier 6, apply gizmos in a series of slots.")
+    one = provenance.units(0, "Within tier 1, apply gizmos in a series of slots.")
+    seven = provenance.units(1, "Within tier 7, apply gizmos in a series of slots.")
+    sweeps = provenance.longest_first([("gizmos", "doodads")])
+    keys = [provenance.apply_sweeps(u.key, sweeps) for u in old]
+    other = [provenance.apply_sweeps(u.key, ()) for u in old]
+    (swept,) = provenance.link_units(old, one, keys, floor=72.0)
+    (read,) = provenance.link_units(old, one, keys, floor=72.0, other_keys=other)
+    assert (read.new, swept.new) == (0, 0) and read.score > swept.score
+    # two new rules tie for the best: the text does not decide, neither is linked ...
+    assert provenance.link_units(old, one + seven, keys, floor=72.0, other_keys=other) == []
+    # ... where a unit read one way only keeps the lower one, as before
+    assert [x.new for x in provenance.link_units(old, one + seven, keys, floor=72.0)] == [0]
+
+
+def test_the_zone_change_exceptions_become_the_new_object_rule_and_its_subrules() -> None:
+    # The old rule that an object changing zones is a new object, with its exceptions
+    # numbered inline, became a rule and a subrule per exception. Read with "effect"
+    # swapped for "action" and "play" for "activate" (sweeps of the pair), the
+    # exceptions fell short of near links, and the rule was merged with a controller
+    # rule into the new rule listing the exceptions to who controls an object; the
+    # controller rule goes there alone.
+    a = aligned("2008-10-01", "2014-06-01")
+    moved = a.match_for_old("217.1c")
+    assert moved is not None and moved.kind == "split"
+    assert {"400.7", "400.7a", "400.7b"} <= set(moved.new_ids)
+    controller = a.match_for_old("217.5d")
+    assert controller is not None and controller.new_ids == ("109.4",)
+    assert controller.old_ids == ("217.5d",)
+
+
+def test_playing_a_spell_or_ability_splits_into_casting_and_activating() -> None:
+    # Before 2009-07 one rule said how a spell or an activated ability is announced;
+    # the new edition says it for casting a spell and for activating an ability.
+    a = aligned("2009-02-01", "2014-02-01")
+    m = a.match_for_old("409.1a")
+    assert m is not None and m.new_ids == ("601.2a", "602.2a")
+
+
+def test_the_power_sublayers_sentence_stays_with_the_power_layer() -> None:
+    # The old layer rule's sublayer sentences (old layer 6, the new layer 7) are written
+    # alike for layer 1 and layer 7 in the new edition: the text does not decide between
+    # them, and the split no longer takes the layer-1 sublayer rule.
+    m = aligned("2007-05-01", "2024-02-02").match_for_old("418.5a")
+    assert m is not None and m.kind == "split"
+    assert "613.4" in m.new_ids and "613.2" not in m.new_ids
+
+
+def test_the_replacement_effect_definition_finds_its_new_rule() -> None:
+    # The old rule defining replacement and prevention effects as shields that use
+    # "instead" or "prevent": the replacement half is the new replacement rule and its
+    # subrule on "instead".
+    m = aligned("2001-07-23", "2012-05-01").match_for_old("419.1")
+    assert m is not None and m.new_ids == ("614.1", "614.1a")
