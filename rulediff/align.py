@@ -72,6 +72,7 @@ from .classify import (  # noqa: F401
     _moved_text,
     _Pair,
     _term_key,
+    _word_for_word,
     changes_meaning,
 )
 from .clauses import use_edition_targets
@@ -2205,11 +2206,6 @@ def _within_topics(
                 continue
         out.append(link)
     return out
-
-
-def _word_for_word(sweep: tuple[str, str]) -> bool:
-    """A sweep that swaps one word for another (no space or apostrophe on either side)."""
-    return not re.search(r"[ ']", sweep[0] + sweep[1])
 
 
 class _Provenance:

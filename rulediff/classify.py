@@ -214,7 +214,7 @@ def _detect_sweeps(
     recurring = {
         c: n
         for c, n in texts.items()
-        if n >= SWEEP_MIN_TEXTS + (0 if re.search(r"[ ']", c[0] + c[1]) else 1)
+        if n >= SWEEP_MIN_TEXTS + (1 if _word_for_word(c) else 0)
         and len(parents[c]) >= SWEEP_MIN_PARENTS
     }
     if not min_share:
@@ -222,6 +222,13 @@ def _detect_sweeps(
     phrases = {old for old, _new in recurring}
     saying = {phrase: _saying(phrase, said, phrases) for phrase in phrases}  # once a phrase
     return {c: n for c, n in recurring.items() if n >= min_share * saying[c[0]]}
+
+
+def _word_for_word(sweep: tuple[str, str]) -> bool:
+    """A sweep that swaps one word for another (no space or apostrophe on either side):
+    it recurs by chance more easily than a phrase change, and is made in some rules
+    saying the word, not in all ("effect" → "action" in "state-based effects")."""
+    return not re.search(r"[ ']", sweep[0] + sweep[1])
 
 
 def _saying(phrase: str, texts: Iterable[str], phrases: Iterable[str]) -> int:

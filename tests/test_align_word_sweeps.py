@@ -1,5 +1,6 @@
-"""A sentence is also read with the pair's phrase changes alone (round 62): a word that
-the new edition swapped for another in many rules is not swapped in every rule.
+"""A sentence is also read with the pair's phrase changes alone: a word that the new
+edition swapped for another in many rules is not swapped in every rule. Round 62: that
+reading finds exact links; round 63: it scores near links too, and a tie links neither.
 
 Real data is read from the corpus at run time (no rule text here); every id below was
 checked by reading both editions.
