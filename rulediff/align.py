@@ -2234,13 +2234,12 @@ class _Provenance:
         # A word swapped for another in many rules ("permanent" → "object") is not swapped
         # in every rule: each sentence is also read with the phrase changes alone.
         phrases = tuple(s for s in ordered if not _word_for_word(s))
+        other_keys = None  # no word swapped: one reading
         if len(phrases) < len(ordered):
             other_keys = [
                 provenance.apply_sweeps(u.key, phrases) if key != u.key else key
                 for u, key in zip(self.old_units, keys, strict=True)
             ]
-        else:
-            other_keys = keys
         links = provenance.link_units(
             self.old_units,
             self.new_units,
@@ -5559,16 +5558,18 @@ def _emptied_containers(
         if not enough:
             continue
         j = max(enough, key=lambda m: (_depth(p, m), -p.new[m].order))
-        if any(
-            c >= 2
-            and c >= half
-            and not _new_under(p, j, p.new[m].place)
-            and not _new_under(p, m, p.new[j].place)
+        # the other places two or more subrules went, neither inside the other nor ``j``
+        apart = [
+            m
             for m, c in votes.items()
             if m != j
-        ):
+            and c >= 2
+            and not _new_under(p, j, p.new[m].place)
+            and not _new_under(p, m, p.new[j].place)
+        ]
+        if any(votes[m] >= half for m in apart):
             continue  # its subrules divide between two places: the parent was split
-        if node.heading and _title_names_another_place(p, node, j, votes):
+        if node.heading and _title_names_another_place(p, node, j, apart):
             continue  # it names the other place its subrules went: split by name too
         if j not in in_splits and p.n2o[j] < 0 and j not in merges:
             continue  # free: for the passes pairing free rules
@@ -5580,23 +5581,15 @@ def _emptied_containers(
     return joins
 
 
-def _title_names_another_place(
-    p: _Pairing, heading: _Node, j: int, votes: Mapping[int, int]
-) -> bool:
-    """Old ``heading`` names, by a content word new heading ``j`` lacks, another new
-    heading that two or more of its subrules went under, beside ``j``: "Replacement and
+def _title_names_another_place(p: _Pairing, heading: _Node, j: int, apart: Iterable[int]) -> bool:
+    """Old ``heading`` names, by a content word new heading ``j`` lacks, one of the new
+    headings ``apart`` from ``j`` that its subrules also went under: "Replacement and
     Prevention Effects", whose subrules went under "Prevention Effects" and, fewer,
     under "Replacement Effects", was split in two, not folded into the first."""
     said = {_root(w) for w in letter_words(p.new[j].lower)}
     own = {_root(w) for w in _content_words(heading.lower)} - said
     return bool(own) and any(
-        c >= 2
-        and m != j
-        and p.new[m].heading
-        and not _new_under(p, j, p.new[m].place)
-        and not _new_under(p, m, p.new[j].place)
-        and own & {_root(w) for w in _content_words(p.new[m].lower)}
-        for m, c in votes.items()
+        p.new[m].heading and own & {_root(w) for w in _content_words(p.new[m].lower)} for m in apart
     )
 
 

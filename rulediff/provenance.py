@@ -180,12 +180,13 @@ def link_units(
     by_key: dict[str, list[int]] = defaultdict(list)
     for k, u in enumerate(new):
         by_key[u.key].append(k)
+    others = old_keys if other_keys is None else other_keys
     links: list[Link] = []
     pending: list[int] = []
     for k, key in enumerate(old_keys):
         if len(key.split()) < MIN_UNIT_WORDS:
             continue
-        other = other_keys[k] if other_keys is not None else key
+        other = others[k]
         found = by_key.get(key) or (other != key and by_key.get(other)) or by_key.get(old[k].key)
         if found:
             links.extend(Link(k, n, 100.0) for n in found)
@@ -207,8 +208,7 @@ def link_units(
                 weight = 1.0 / len(posting)
                 for n in posting:
                     votes[n] = vote(n, 0.0) + weight
-        key = old_keys[k]
-        other = other_keys[k] if other_keys is not None else key
+        key, other = old_keys[k], others[k]
         best: tuple[float, int] | None = None
         tied = False
         for n in sorted(heapq.nlargest(CANDIDATES, votes, key=votes.__getitem__)):
