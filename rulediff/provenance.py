@@ -175,7 +175,9 @@ def link_units(
     two. Where the second reading differs, a tie for the best score between two new
     units links neither: the text does not decide (a sentence lifted past ``floor`` by
     that reading and written alike for two layers, "within layer 1" and "within layer
-    7", went to the lower number).
+    7", went to the lower number), and a best unit that the second reading alone lifts
+    and that shares only a frame with it, said by another new rule too, links nothing
+    (:func:`_frame_only`).
     """
     by_key: dict[str, list[int]] = defaultdict(list)
     for k, u in enumerate(new):
@@ -199,6 +201,7 @@ def link_units(
         if len(u.key.split()) >= MIN_UNIT_WORDS:
             for f in word_pairs(u.key):
                 postings[f].append(k)
+    frames: dict[str, bool] = {}  # a shared run of words -> said by another new rule
     for k in pending:
         votes: dict[int, float] = {}
         vote = votes.get
@@ -210,15 +213,54 @@ def link_units(
                     votes[n] = vote(n, 0.0) + weight
         key, other = old_keys[k], others[k]
         best: tuple[float, int] | None = None
-        tied = False
+        tied = second = False
         for n in sorted(heapq.nlargest(CANDIDATES, votes, key=votes.__getitem__)):
-            score = fuzz.ratio(key, new[n].key)
+            score = first = fuzz.ratio(key, new[n].key)
             if other != key:
                 score = max(score, fuzz.ratio(other, new[n].key))
             if score >= floor and (best is None or score > best[0]):
-                best, tied = (score, n), False
+                best, tied, second = (score, n), False, score > first
             elif best is not None and score == best[0] and other != key:
                 tied = True
-        if best is not None and not tied:
-            links.append(Link(k, best[1], round(best[0], 1)))
+        if best is None or tied:
+            continue
+        if second and _frame_only(other, best[1], new, frames):
+            continue
+        links.append(Link(k, best[1], round(best[0], 1)))
     return links
+
+
+def _frame_only(reading: str, n: int, new: Sequence[Unit], frames: dict[str, bool]) -> bool:
+    """Old sentence ``reading`` shares with new unit ``n`` only a frame: the longest run
+    of words the two share is said by a unit of another new rule as well, and the
+    words of each outside that run have none in common ("the credit has no effect on
+    game play" and "this icon has no effect on game play": what each is about differs)."""
+    a, b = _TOKEN.findall(reading), _TOKEN.findall(new[n].key)
+    size, start = 0, 0
+    for i in range(len(a)):  # the longest common run (sentences are short)
+        for j in range(len(b)):
+            m = 0
+            while i + m < len(a) and j + m < len(b) and a[i + m] == b[j + m]:
+                m += 1
+            if m > size:
+                size, start = m, i
+    if size < MIN_UNIT_WORDS:
+        return False
+    run = a[start : start + size]
+    mine, theirs = set(a[:start] + a[start + size :]), set(b) - set(run)
+    if not mine.isdisjoint(theirs) or not (_says_something(mine) and _says_something(theirs)):
+        return False  # a word in common, or on one side only a label ("(6a)", "is")
+    phrase = " ".join(run)
+    said = frames.get(phrase)
+    if said is None:
+        owner = new[n].owner
+        said = frames[phrase] = any(
+            u.owner != owner and f" {phrase} " in f" {' '.join(_TOKEN.findall(u.key))} "
+            for u in new
+        )
+    return said
+
+
+def _says_something(words: set[str]) -> bool:
+    """One of ``words`` is a word of four letters or more: more than a label or a link."""
+    return any(len(w) > 3 and w.isalpha() for w in words)

@@ -54,15 +54,21 @@ def test_the_permanent_definition_finds_its_new_rule(old: str, new: str) -> None
     assert match is not None and match.new_ids_of("214.1") == ("110.1",)
 
 
+def two_readings(
+    old: tuple[provenance.Unit, ...], swap: tuple[str, str]
+) -> tuple[list[str], list[str]]:
+    """The keys of ``old`` with one word swap applied, and without it (the phrase reading)."""
+    sweeps = provenance.longest_first([swap])
+    return [provenance.apply_sweeps(u.key, sweeps) for u in old], [u.key for u in old]
+
+
 def test_the_phrase_reading_scores_near_links_and_a_tie_links_neither() -> None:
     # Written for this test: "gizmos" became "doodads" in enough rules to count as a
     # sweep, though not in these; the old tier 6 is one of two rules written alike.
     old = provenance.units(0, "Inside tier 6, apply gizmos in a series of slots.")
     one = provenance.units(0, "Within tier 1, apply gizmos in a series of slots.")
     seven = provenance.units(1, "Within tier 7, apply gizmos in a series of slots.")
-    sweeps = provenance.longest_first([("gizmos", "doodads")])
-    keys = [provenance.apply_sweeps(u.key, sweeps) for u in old]
-    other = [provenance.apply_sweeps(u.key, ()) for u in old]
+    keys, other = two_readings(old, ("gizmos", "doodads"))
     (swept,) = provenance.link_units(old, one, keys, floor=72.0)
     (read,) = provenance.link_units(old, one, keys, floor=72.0, other_keys=other)
     assert (read.new, swept.new) == (0, 0) and read.score > swept.score
@@ -111,3 +117,34 @@ def test_the_replacement_effect_definition_finds_its_new_rule() -> None:
     # subrule on "instead".
     m = aligned("2001-07-23", "2012-05-01").match_for_old("419.1")
     assert m is not None and m.new_ids == ("614.1", "614.1a")
+
+
+def test_a_near_link_on_a_frame_other_rules_share_links_nothing() -> None:
+    # Written for this test: "bearing" became "weight" in enough rules to count as a
+    # sweep, though not here. Read without it, the old sentence is near a new one that
+    # shares only its frame ("has no bearing on the final score") and is about
+    # something else; a new rule says that frame too, so the text does not decide.
+    old = provenance.units(0, "The badge has no bearing on the final score.")
+    sticker = provenance.units(0, "This sticker has no bearing on the final score.")
+    stamp = provenance.units(1, "Each card shows a stamp that has no bearing on the final score.")
+    keys, other = two_readings(old, ("bearing", "weight"))
+    assert provenance.link_units(old, sticker, keys) == []  # the swept reading: too far
+    # the frame said by no other new rule: the near link stands
+    (near,) = provenance.link_units(old, sticker, keys, other_keys=other)
+    assert near.new == 0 and 85.0 <= near.score < 100.0
+    # said by another new rule as well: a frame, not the sentence
+    assert provenance.link_units(old, sticker + stamp, keys, other_keys=other) == []
+    # the same subject on both sides is no frame: the link stands
+    badge = provenance.units(0, "A badge has no bearing on the final score.")
+    (kept,) = provenance.link_units(old, badge + stamp, keys, other_keys=other)
+    assert kept.new == 0
+
+
+@pytest.mark.parametrize("new", ["2017-01-20", "2018-01-19"])
+def test_the_illustration_credit_keeps_the_rule_of_the_text_below_the_box(new: str) -> None:
+    # The old credit rule: where the credit is printed, then that it has no effect on
+    # game play. The new editions give the credit a subrule and say the second fact in
+    # its parent rule, of all the text below the text box; a new icon rule says that
+    # frame of its own icon, and round 63 had linked the credit's sentence there.
+    m = aligned("2001-07-23", new).match_for_old("209.1")
+    assert m is not None and m.new_ids == ("212.1", "212.1a")
