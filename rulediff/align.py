@@ -3470,6 +3470,65 @@ def _follow_sentences_into_free_rules(
         in_splits.add(j)
 
 
+def _add_statements_kept_by_merges(
+    p: _Pairing, prov: _Provenance, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> dict[int, int]:
+    """Last of all: an old rule matched one to one whose statement a merged new rule says
+    word for word is a source of that rule too; it becomes a split into its counterpart
+    and the merged rule, and the merge's sources join the merged rule.
+
+    An old edition may say one sentence in two rules: 2003-10-01 to 2009-05-01 define a
+    permanent in the general rules on objects (200.6, "… that's in play") and again as
+    the statement of the permanents rule (214.1). The new permanents rule 110.1 opens
+    with that definition and goes on with a sentence of the old 214.3, so it is merged
+    from 200.6 and 214.3, while 214.1, whose other sentences went into 110.4, kept
+    110.4 alone. The statement (the rule's first unit of ``MIN_UNIT_WORDS`` words or
+    more, not a pointer) is linked exactly to the merged rule and to no other new rule,
+    and no other old rule says it word for word (a stock sentence says nothing of
+    where a rule went); the counterpart does not say it; the merged rule keeps the old
+    rule's topic. Returns ``{old rule: merged rule}`` for the merge's sources, as
+    :func:`_add_pieces_to_merge_sources` does.
+    """
+    if not merges:
+        return {}
+    in_splits, in_merges = _grouped(splits, merges)
+    found: dict[int, list[int]] = defaultdict(list)  # merged rule -> old rules
+    for i in sorted(prov.links_of_old):  # a rule whose sentences link somewhere
+        j0 = p.o2n[i]
+        if j0 < 0 or i in splits or i in in_merges or j0 in in_splits or j0 in merges:
+            continue
+        statement = next(
+            (
+                u
+                for u in provenance.units(i, p.old[i].text)
+                if len(u.key.split()) >= provenance.MIN_UNIT_WORDS
+            ),
+            None,
+        )
+        if statement is None or statement.points_elsewhere:
+            continue
+        targets = {
+            prov.new_units[link.new].owner
+            for k in prov.links_of_old.get(i, ())
+            if (link := prov.links[k]).score == 100.0
+            and prov.old_units[link.old].key == statement.key
+        }
+        if len(targets) != 1 or len(prov.old_holders[statement.key]) > 1:
+            continue
+        (j,) = targets
+        if j in merges and j != j0 and p.same_topic(i, j):
+            found[j].append(i)
+    joins: dict[int, int] = {}
+    for j, olds in sorted(found.items()):
+        if len(olds) != 1:
+            continue  # two rules' statements: which went where is not one split
+        (i,) = olds
+        sources = merges.pop(j)
+        splits[i] = sorted({p.o2n[i], j}, key=lambda q: p.new[q].order)
+        joins.update((k, j) for k in sources)
+    return joins
+
+
 def _add_pieces_to_merge_sources(
     p: _Pairing, prov: _Provenance, splits: dict[int, list[int]], merges: dict[int, list[int]]
 ) -> dict[int, int]:
@@ -6562,6 +6621,7 @@ def align(
     _join_rules_said_twice(rules, splits, merges)
     _join_sibling_opening_on_one_run(rules, splits, merges)
     joins = _join_emptied_containers_to_splits(rules, splits, merges)
+    joins.update(_add_statements_kept_by_merges(rules, prov, splits, merges))
     joins.update(_add_pieces_to_merge_sources(rules, prov, splits, merges))
     joins.update(_join_statements_to_split_pieces(rules, prov, splits, merges, joins))
     glossary = _Pairing(_glossary_nodes_of(old), _glossary_nodes_of(new))

@@ -87,3 +87,64 @@ def test_face_down_rule_is_no_source_of_the_turning_face_up_action() -> None:
     a = align(corpus_edition("2007-10-01"), corpus_edition("2018-01-19"))
     assert by_new(a, "115.2b").old_ids == ("408.2h",)
     assert "115.2b" not in by_old(a, "409.4a").new_ids
+
+
+REST = '201.2. The rest step ends when the active player says "done."'
+FIRST = "100.3. The player with the tallest widget chooses who takes the first turn."
+MARKER = "A marker is a token set on a space of the painted track."
+BECOMES = (
+    "A token becomes a marker when it is set on a space and it stops being a marker when a "
+    "player picks it up."
+)
+
+
+def test_a_statement_said_twice_joins_the_merge_that_took_the_other_copy() -> None:
+    # Written for this test, after the old permanents rules: the old edition defines a
+    # marker twice, in a general rule (worded a little differently) and as the first
+    # sentence of the markers rule; the new markers rule opens with that definition and
+    # goes on with the sentence of the next old rule, and the rest went to a new rule.
+    old = BASE.replace(
+        FIRST,
+        f"{FIRST}\n\n100.4. A marker is a token that's set on a space of the painted track. "
+        '(See rule 201, "Resting.")',
+    ).replace(
+        REST,
+        f"{REST}\n\n201.3. {MARKER} There are two kinds of markers, red ones and blue ones, "
+        f"and each player owns five of each kind.\n\n201.4. {BECOMES}",
+    )
+    new = BASE.replace(
+        REST,
+        f"{REST}\n\n201.3. {MARKER} {BECOMES}\n\n201.4. There are two kinds of markers, red "
+        "ones and blue ones; each player owns five markers of each kind.",
+    )
+    a = align(edition(old), edition(new))
+    group = by_old(a, "201.3")
+    assert group is by_old(a, "100.4") is by_old(a, "201.4"), group
+    assert group.kind == "split" and group.new_ids == ("201.3", "201.4")
+    assert group.new_ids_of("201.3") == ("201.3", "201.4")
+    assert group.old_ids_of("201.3") == ("100.4", "201.3", "201.4")
+    assert group.old_ids_of("201.4") == ("201.3",)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "tokens"),
+    [
+        ("2009-05-01", "2009-07-11", True),
+        ("2008-10-01", "2014-06-01", True),
+        ("2004-10-01", "2026-06-19", False),
+        ("2008-07-15", "2019-08-23", False),
+    ],
+)
+def test_the_permanents_rule_keeps_its_definition_merged_into_the_new_rule(
+    old: str, new: str, tokens: bool
+) -> None:
+    # 200.6 and 214.1 both define a permanent; the new permanents rule 110.1 opens with
+    # that definition and goes on with 214.3's first sentence; 214.1's list of
+    # permanent types is 110.4. Up to 2014 the new tokens rule 110.5 likewise opens with
+    # 216.1's first sentence (effects that put tokens into play) and 200.4's definition.
+    a = align(corpus_edition(old), corpus_edition(new))
+    group = by_old(a, "214.1")
+    assert group.kind == "split" and group.new_ids_of("214.1") == ("110.1", "110.4")
+    assert group.old_ids_of("110.1") == ("200.6", "214.1", "214.3")
+    if tokens:
+        assert by_old(a, "216.1").new_ids_of("216.1") == ("110.5", "110.5b")
