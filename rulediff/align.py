@@ -5436,7 +5436,10 @@ def _place_withheld_in_twins(
 
 
 def _place_free_twins(
-    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
+    p: _Pairing,
+    splits: dict[int, list[int]],
+    merges: dict[int, list[int]],
+    joins: Collection[int] = (),
 ) -> None:
     """A free old rule written to one frame with a sibling goes to the free new twins of
     where that sibling went: both editions wrote the pair of cases apart.
@@ -5448,14 +5451,15 @@ def _place_free_twins(
     words (those its sibling lacks) and none of the sibling's own (a twin: word sets
     alike, ``PARALLEL_FRAME_SIMILARITY``), that twin is a counterpart of the free rule
     (several: a split). The old twin is the free rule's one sibling written on its
-    frame.
+    frame. Run again once rules are placed by their examples (``joins``: the old rules
+    joined to groups, placed too).
     """
     in_splits, in_merges = _grouped(splits, merges)
     free_new = [
         k for k, node in enumerate(p.new) if not node.heading and _free_new(p, k, in_splits, merges)
     ]
     for i, node in enumerate(p.old):
-        if not _free_old_text(p, i, splits, in_merges):
+        if i in joins or not _free_old_text(p, i, splits, in_merges):
             continue
         others = [s for s in p.old_children.get(node.parent, ()) if s != i and not p.old[s].heading]
         siblings = process.extract(
@@ -6633,6 +6637,8 @@ def align(
     examples = _Pairing(_example_nodes_of(old), _example_nodes_of(new))
     _match_examples(examples, owners)
     if _follow_examples(rules, examples, splits, merges, joins):
+        # a rule placed by its examples may be the twin a free rule follows
+        _place_free_twins(rules, splits, merges, joins)
         # the examples are matched again with those rules' owners known
         rule_pairs = _groups(rules, splits, merges, joins)
         mapping, owners = _rule_maps(rules, rule_pairs)

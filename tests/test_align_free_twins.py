@@ -13,7 +13,14 @@ from .test_rescue_own_runs import aligned
 
 
 @pytest.mark.parametrize(
-    ("old", "new"), [("2006-07-15", "2016-11-11"), ("2001-07-23", "2012-05-01")]
+    ("old", "new"),
+    [
+        ("2006-07-15", "2016-11-11"),
+        ("2001-07-23", "2012-05-01"),
+        # the attack check split only by where its two examples went (round 66)
+        ("2001-07-23", "2018-04-27"),
+        ("2005-02-01", "2022-02-18"),
+    ],
 )
 def test_the_blocking_check_follows_the_attacking_check(old: str, new: str) -> None:
     # The old section on legal attacks and blocks says twice, for attackers and then
