@@ -254,8 +254,12 @@ def _frame_only(reading: str, n: int, new: Sequence[Unit], frames: dict[str, boo
     said = frames.get(phrase)
     if said is None:
         owner = new[n].owner
+        first, last = run[0], run[-1]  # a substring test first: most units lack them
         said = frames[phrase] = any(
-            u.owner != owner and f" {phrase} " in f" {' '.join(_TOKEN.findall(u.key))} "
+            u.owner != owner
+            and first in u.key
+            and last in u.key
+            and f" {phrase} " in f" {' '.join(_TOKEN.findall(u.key))} "
             for u in new
         )
     return said
