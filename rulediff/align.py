@@ -3482,8 +3482,8 @@ def _add_statements_kept_by_merges(
     the statement of the permanents rule (214.1). The new permanents rule 110.1 opens
     with that definition and goes on with a sentence of the old 214.3, so it is merged
     from 200.6 and 214.3, while 214.1, whose other sentences went into 110.4, kept
-    110.4 alone. The statement (the rule's first unit of ``MIN_UNIT_WORDS`` words or
-    more, not a pointer) is linked exactly to the merged rule and to no other new rule,
+    110.4 alone. The statement (:func:`_statement_key`: a pointer is passed over, as
+    every statement pass does) is linked exactly to the merged rule and to no other new rule,
     and no other old rule says it word for word (a stock sentence says nothing of
     where a rule went); the counterpart does not say it; the merged rule keeps the old
     rule's topic. Returns ``{old rule: merged rule}`` for the merge's sources, as
@@ -3497,23 +3497,15 @@ def _add_statements_kept_by_merges(
         j0 = p.o2n[i]
         if j0 < 0 or i in splits or i in in_merges or j0 in in_splits or j0 in merges:
             continue
-        statement = next(
-            (
-                u
-                for u in provenance.units(i, p.old[i].text)
-                if len(u.key.split()) >= provenance.MIN_UNIT_WORDS
-            ),
-            None,
-        )
-        if statement is None or statement.points_elsewhere:
+        statement = _statement_key(p.old[i])
+        if statement is None:
             continue
         targets = {
             prov.new_units[link.new].owner
             for k in prov.links_of_old.get(i, ())
-            if (link := prov.links[k]).score == 100.0
-            and prov.old_units[link.old].key == statement.key
+            if (link := prov.links[k]).score == 100.0 and prov.old_units[link.old].key == statement
         }
-        if len(targets) != 1 or len(prov.old_holders[statement.key]) > 1:
+        if len(targets) != 1 or len(prov.old_holders[statement]) > 1:
             continue
         (j,) = targets
         if j in merges and j != j0 and p.same_topic(i, j):
@@ -3670,21 +3662,10 @@ def _join_statements_beside_siblings(
     merged, the rule joins the merge. ``joined``: the old rules already joined so.
     """
     in_splits, in_merges = _grouped(splits, merges)
-    sources_of: dict[int, set[int]] = defaultdict(set)
-    for i, group in splits.items():
-        for j in group:
-            sources_of[j].add(i)
+    went, sources_of = rescue._links(p, splits, merges)
     for i, j in joined.items():
-        sources_of[j].add(i)
-    for j, group in merges.items():
-        sources_of[j].update(group)
-    for j, i in enumerate(p.n2o):
-        if i >= 0:
-            sources_of[j].add(i)
-    went: dict[int, set[int]] = defaultdict(set)
-    for j, olds in sources_of.items():
-        for i in olds:
-            went[i].add(j)
+        went[i].append(j)
+        sources_of[j].append(i)
     joins: dict[int, int] = {}
     floor = provenance.REWORDED_SIMILARITY
     for i, statement in _free_statements(p, prov, splits, in_merges, joined):
