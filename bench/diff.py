@@ -42,6 +42,7 @@ from rulediff import classify as classify_module  # noqa: E402
 from rulediff import clauses as clauses_module  # noqa: E402
 from rulediff import diff as diff_module  # noqa: E402
 from rulediff import history as history_module  # noqa: E402
+from rulediff import pairing as pairing_module  # noqa: E402
 from rulediff import provenance as provenance_module  # noqa: E402
 from rulediff import rescue as rescue_module  # noqa: E402
 from rulediff import textkeys as textkeys_module  # noqa: E402
@@ -74,6 +75,7 @@ def forget_process_memos() -> None:
         clauses_module,
         diff_module,
         history_module,
+        pairing_module,
         provenance_module,
         refs_module,
         rescue_module,

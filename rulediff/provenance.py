@@ -34,6 +34,9 @@ NEAR_SIMILARITY = 85.0
 #: A reworded unit below NEAR_SIMILARITY but at this similarity may be linked when the
 #: caller knows the two rules stand in corresponding places.
 REWORDED_SIMILARITY = 72.0
+#: One sentence keeps another when their token-set similarity (0–100) is at least this:
+#: what the rescue pass asks of a candidate and the topic tests of a pairing.
+SENTENCE_KEPT = 85.0
 #: Units shorter than this many words (list fragments, "See rule 702.") are not linked.
 MIN_UNIT_WORDS = 4
 #: A word pair found in more units than this does not help to find candidates.

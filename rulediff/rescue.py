@@ -30,10 +30,31 @@ from rapidfuzz import fuzz, process
 from . import provenance
 from .clauses import references
 from .lastused import LastUsed
+from .pairing import (
+    _FUNCTION_WORDS,
+    SLOT_HELD,
+    SLOT_LEAD,
+    _heading_over,
+    _holds_run,
+    _naming_roots,
+    _Node,
+    _opening,
+    _Pairing,
+    _runs,
+    _says_title,
+    _text_roots,
+    _title_said,
+    _title_words,
+    _under_new_subject,
+    _word_list,
+    _WordLists,
+    _words,
+    _written_for_new_subject,
+)
+from .provenance import SENTENCE_KEPT
 from .textkeys import letter_words
 
 if TYPE_CHECKING:
-    from .align import _Node, _Pairing, _WordLists
     from .matches import Method
 
 #: A free rule takes its best candidate at this score (weighted cosine plus bonuses) ...
@@ -72,9 +93,8 @@ GAP_WIDTH = 12
 #: Close candidates named for a free rule the text does not decide about.
 UNDECIDED_SHOWN = 3
 #: An undecided rule goes to its best free candidate when that keeps one of its sentences
-#: this well (token-set similarity of the closest two sentences, 0–100) ...
-SENTENCE_KEPT = 85.0
-#: ... this far ahead of every other free close candidate.
+#: (the closest two sentences at ``SENTENCE_KEPT``) this far ahead of every other free
+#: close candidate.
 SENTENCE_LEAD = 10.0
 #: A sentence kept in a candidate that is not the best fit counts only at this plain
 #: similarity (IDF cosine and wording, without bonuses) of the two rules.
@@ -225,8 +245,6 @@ def _decide_by_own_runs(
     the two apart by that word alone. Each of the others must keep best the sentence
     that holds the run: other places for that sentence, not other pieces of a rule cut
     up (each keeping another of its sentences)."""
-    from .align import _holds_run, _runs  # here: align imports this module
-    from .align import _word_list as _words_of
 
     old_words, new_words = p.word_lists()
     for a, scored in ranked_old.items():
@@ -243,7 +261,7 @@ def _decide_by_own_runs(
             continue
         run = max(owning, key=len)
         sentences = _FULL_STOP.split(old_words.texts[a])
-        held = next((k for k, x in enumerate(sentences) if _holds_run(_words_of(x, "|"), run)), -1)
+        held = next((k for k, x in enumerate(sentences) if _holds_run(_word_list(x, "|"), run)), -1)
         if all(_closest_unit(sentences, p.new[c].lower) == held for c in close if c != b):
             ranked_old[a] = [t for t in scored if t[1] == b or t[1] not in close]
 
@@ -813,8 +831,7 @@ def _tied_by_stock_runs(
     resolved") under a subject of ``j``'s own, so ``j`` is a rule built on that
     template, not a piece cut from ``i``. A piece opening on ``i``'s own subject (the
     case of a variant ``i`` points to) stays a piece. ``new_words``: the new edition's
-    word lists (:class:`rulediff.align._WordLists`, kept for the pass)."""
-    from .align import _opening, _runs  # here: align imports this module
+    word lists (:class:`rulediff.pairing._WordLists`, kept for the pass)."""
 
     if not ties:
         return False
@@ -1359,7 +1376,6 @@ def rescue_headings(
     counterparts of the heading's own ancestors are not candidates (its chapter's
     counterpart holds its texts trivially).
     """
-    from .align import _heading_over, _says_title, _title_said  # here: align imports this
 
     targets_of, sources_of = _links(p, splits, merges)
     depth = [n.id.count(".") + (0 if _is_section_id(n.id) else 1) for n in p.new]
@@ -1504,7 +1520,6 @@ def _named_by(p: _Pairing, heading: _Node, votes: Counter, sources_of: dict, sha
     ("Countering …" and the keyword action "Counter") and that holds ``share`` of the
     heading's matched texts (a word of a title names less than the whole title); -1 when
     none or several."""
-    from .align import _title_words, _words  # here: align imports this module
 
     title = _title_words(heading.lower)
     if not title:
@@ -1777,7 +1792,6 @@ def _drops_parent_term(p: _Pairing, i: int, j: int, rivals: Sequence[int]) -> bo
     container (``rivals``) keeps one. A subrule repeats what its parent is about (a
     prohibition): a new subrule saying none of it is about another part of the parent,
     however many other words it shares, and a sibling still says it."""
-    from .align import _FUNCTION_WORDS, _text_roots  # here: align imports this module
 
     old_parent = p.old_by_place.get(p.old[i].parent or "")
     new_parent = p.new_by_place.get(p.new[j].parent or "")
@@ -1976,7 +1990,6 @@ def pair_into_namesake(
     next and one of them ``RESCUE_MARGIN`` ahead, and pass the rescue pass's own checks
     on a candidate.
     """
-    from .align import _naming_roots  # here: align imports this module
 
     targets_of, sources_of = _links(p, splits, merges)
     titled = {}
@@ -2111,7 +2124,6 @@ def pair_in_slot(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, li
     offered its slot too, and moves there when the slot rule is at least as close by
     text once the pair's recurring wording changes are applied (a renamed zone read by
     its new name)."""
-    from .align import _under_new_subject, _written_for_new_subject  # align imports us
 
     targets_of, sources_of = _links(p, splits, merges)
     old, new, _index, _idf = _weights(p)
@@ -2212,12 +2224,6 @@ def pair_slot_rule_it_holds(
     free old rule of the new rule's own slot that says it most, by the same lead (a
     sibling written on the same frame says as much of it and leaves both free). The
     pair passes the rescue pass's checks on a candidate."""
-    from .align import (  # align imports us
-        SLOT_HELD,
-        SLOT_LEAD,
-        _under_new_subject,
-        _written_for_new_subject,
-    )
 
     targets_of, sources_of = _links(p, splits, merges)
     old, new, _index, idf = _weights(p)

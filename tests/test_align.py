@@ -17,15 +17,12 @@ from hypothesis import strategies as st
 from rapidfuzz import fuzz
 
 from rulediff.align import (
-    _DEFINES,
     _PIECE_COVERAGE,
     COMMON_UNIT_RULES,
     PARALLEL_FRAME_SIMILARITY,
     Alignment,
     _BigramIndex,
     _coverage,
-    _Node,
-    _Pairing,
     align,
     comparison_key,
     placeholder_references,
@@ -34,6 +31,7 @@ from rulediff.align import (
     word_opcodes,
 )
 from rulediff.model import Edition
+from rulediff.pairing import _DEFINES, _Node, _Pairing
 
 from .conftest import corpus_edition
 from .helpers import toy_edition
@@ -792,7 +790,7 @@ def test_definition_is_not_matched_to_the_rule_saying_what_is_not_one() -> None:
     # ability is either …"); after it two subrules give the criteria and another
     # subrule says which abilities are not mana abilities. The definition shares most
     # of its words with that exclusion, but it is the criteria that took its place.
-    from rulediff.align import _denies
+    from rulediff.pairing import _denies
 
     old, new = corpus_edition("2006-05-01"), corpus_edition("2009-09-04")
     definition, exclusion = old.rule("406.1").text.lower(), new.rule("605.5a").text.lower()
@@ -877,7 +875,7 @@ def test_rule_for_the_opposite_case_is_not_the_same_rule() -> None:
     # An old multiplayer rule applied when an option is *not* used, the general rule
     # beside it in any case; the new general rule applies when the option *is* used.
     # The "not using" rule is not one source of it.
-    from rulediff.align import _opposite_conditions
+    from rulediff.pairing import _opposite_conditions
 
     old, new = corpus_edition("2011-07-15"), corpus_edition("2019-01-25")
     assert "not using the limited range of influence option" in old.rule("800.7").text
@@ -891,31 +889,12 @@ def test_rule_for_the_opposite_case_is_not_the_same_rule() -> None:
     assert not _opposite_conditions("using the shared deck", "using the shared deck again")
 
 
-@settings(max_examples=300)
-@given(st.text(alphabet="notusigba ,.-'\n\u00e9", max_size=60))
-def test_negated_conditions_are_those_of_the_text(text: str) -> None:
-    # same_topic compares the nodes' negated conditions before anything else: they must
-    # be the negated half of _conditions, "not" glued to punctuation or inside a word too.
-    from rulediff.align import _conditions
-
-    node = _Node("1", text, None, False, 0)
-    assert node.negated_conditions() == _conditions(node.lower)[0]
-
-
 def test_negated_conditions_of_a_synthetic_pair() -> None:
     negating = _Node("1", "A widget not spinning the big wheel stops.", None, False, 0)
     stating = _Node("2", "A widget spinning the big wheel goes on.", None, False, 0)
     nothing = _Node("3", "Another widget cannot stop (nothing noted).", None, False, 0)
     assert negating.negated_conditions() == {("spinning", "big", "wheel")}
     assert stating.negated_conditions() == nothing.negated_conditions() == frozenset()
-
-
-@settings(max_examples=300)
-@given(st.text(alphabet="abcdefgh XY-'1\u00e9\n", max_size=60))
-def test_word_stems_are_first_five_letters_of_each_word(text: str) -> None:
-    from rulediff.align import _words
-
-    assert _words.__wrapped__(text) == frozenset(w[:5] for w in re.findall(r"[a-z]+", text))
 
 
 def test_parallel_rule_of_another_subject_is_no_source_of_a_merge() -> None:
@@ -1285,7 +1264,7 @@ def test_clause_grafted_onto_a_kept_rule_makes_its_free_sibling_a_merge_source()
 def test_clause_grafted_onto_a_kept_rule_in_the_corpus() -> None:
     # A static-ability rule kept its sentence and took in the free sibling's example
     # ("… is red"); a shuffle rule took in its free sibling's second case.
-    from rulediff.align import _holds_run, _runs, _word_list
+    from rulediff.pairing import _holds_run, _runs, _word_list
 
     cases = (
         ("2006-05-01", "2009-09-04", "408.2b", "408.2f", "405.6b"),
@@ -1314,10 +1293,10 @@ def test_sentence_of_a_free_rule_in_a_taken_rule_makes_it_a_merge_source() -> No
     from rulediff.align import (
         _follow_sentences_into_taken_rules,
         _match_rules,
-        _Pairing,
         _Provenance,
         _rule_nodes,
     )
+    from rulediff.pairing import _Pairing
 
     kept = "100.2a A player who has no tokens left in the pile loses the game at once."
     note = "It mirrors the rest check."
@@ -1364,7 +1343,8 @@ def _merges_by_step(step, old_text: str, new_text: str) -> dict[str, list[str]]:
     """The merges one joining step, ``step(p, splits, merges)``, makes by itself after the
     text matching of two toy editions (new id: old ids). On a toy edition the rescue
     passes would find a lone free rule anyway, so the step is run alone."""
-    from rulediff.align import _match_rules, _Pairing, _rule_nodes
+    from rulediff.align import _match_rules, _rule_nodes
+    from rulediff.pairing import _Pairing
 
     p = _Pairing(_rule_nodes(edition(old_text)), _rule_nodes(edition(new_text)))
     _match_rules(p)
@@ -1408,9 +1388,9 @@ def test_reworded_sentence_of_a_free_rule_in_a_free_rule_pairs_them() -> None:
     from rulediff.align import (
         _follow_reworded_sentences_into_free_rules,
         _match_rules,
-        _Pairing,
         _rule_nodes,
     )
+    from rulediff.pairing import _Pairing
 
     note = (
         "100.2d Tokens won from a rival during a duel are stacked beside the pile "
@@ -1505,10 +1485,10 @@ def test_statement_of_a_free_rule_from_a_taken_rule_makes_it_a_piece() -> None:
     from rulediff.align import (
         _follow_sentences_into_free_rules,
         _match_rules,
-        _Pairing,
         _Provenance,
         _rule_nodes,
     )
+    from rulediff.pairing import _Pairing
 
     start = "100.2. Each player starts the game with twenty tokens in a pile in front of them."
     kept_face_up = "A pile is always kept face up on the table where all can see it."
@@ -1587,7 +1567,8 @@ def test_free_rule_whose_place_is_gone_joins_the_neighbour_holding_its_words(
     # (300.3): no place is left for it, and 300.2 holds its words (satchel, marbles,
     # tray) that its own source lacks. The step is run by itself on set matches.
     from rulediff import align as align_module
-    from rulediff.align import _follow_closed_slots, _Pairing, _rule_nodes
+    from rulediff.align import _follow_closed_slots, _rule_nodes
+    from rulediff.pairing import _Pairing
 
     # A toy edition has a few rules: a stem in two of them is not common wording here.
     monkeypatch.setattr(align_module, "SLOT_COMMON_SHARE", 0.25)
@@ -1819,7 +1800,7 @@ def test_copies_of_a_text_written_twice_that_crossed_go_copy_by_copy() -> None:
 
 def test_rule_drawing_the_line_of_a_kind_is_no_rewrite_of_one_using_the_kind() -> None:
     # On paraphrases: what draws the line of a kind, and what only names it.
-    from rulediff.align import _draws_line, _line_phrases, _names
+    from rulediff.pairing import _draws_line, _line_phrases, _names
 
     assert _draws_line("tool card", "a card with a cost is not a tool card.")
     assert _draws_line("tool card", "such cards aren't tool cards.")
@@ -1852,7 +1833,8 @@ def test_rule_on_a_frame_new_to_the_edition_is_no_candidate_for_an_old_rule() ->
     # keyword's name swapped (the rules work from any zone); the old edition writes it
     # for none. The old deathtouch rule shares no sentence with it: it goes to the new
     # rule that destroys the damaged creature instead.
-    from rulediff.align import PLACEHOLDER, _frames
+    from rulediff.align import PLACEHOLDER
+    from rulediff.pairing import _frames
 
     old, new = corpus_edition("2008-02-01"), corpus_edition("2009-10-01")
 
@@ -1919,7 +1901,8 @@ def test_weak_match_on_a_frame_two_new_rules_share_is_withdrawn() -> None:
 def test_sibling_frame_and_section_title_tests_on_synthetic_rules() -> None:
     # Synthetic: two old sibling rules say one timing frame for two actions; a new rule
     # saying the frame for a third action is as close to either sibling.
-    from rulediff.align import _Pairing, _said_by_sibling, _titles_new_subject
+    from rulediff.align import _titles_new_subject
+    from rulediff.pairing import _Pairing, _said_by_sibling
 
     old = [
         _Node("1", "Juggling", None, True, 0),
@@ -2005,30 +1988,6 @@ def test_heading_goes_to_the_free_heading_over_the_rule_its_subrules_went_under(
     assert by_old(a, "101.2").new_ids == ("101.1b",)
 
 
-def test_a_rule_says_a_heading_title_only_with_as_many_title_words_as_its_own_heading() -> None:
-    from rulediff.align import _heading_over, _Pairing, _says_title
-
-    old = [
-        _Node("101", "Spin Timing, Order, and the Pile", None, True, 0),
-        _Node("102", "Moves That Don't Use the Pile", None, True, 1),
-    ]
-    new = [
-        _Node("110", "Timing and Order", None, True, 0),
-        _Node("110.2", "Other actions happen without anyone choosing them.", "110", False, 1),
-        _Node("111", "Pile", None, True, 2),
-        _Node(
-            "111.4", "Some things that happen during a match don't use the pile.", "111", False, 3
-        ),
-    ]
-    p = _Pairing(old, new)
-    # The rule says none of the title; the heading over it says two of its words.
-    assert not _says_title(p, 0, 1)
-    assert _heading_over(p, 0, 1) == 0
-    # A rule that says what the title says (its items are listed under it) says it.
-    assert _says_title(p, 1, 3)
-    assert _heading_over(p, 1, 3) == -1  # "Pile" is not titled like the old heading
-
-
 def test_activated_abilities_heading_goes_to_the_activating_heading_not_a_rule_under_it() -> None:
     # 2005 → 2014 (held-out audit, round 19): the old title-only heading on activated
     # abilities saw its restriction subrules go under the new rule on prohibited
@@ -2077,16 +2036,6 @@ def test_frame_rule_keeping_an_old_rules_sentence_takes_it_though_its_rivals_are
     assert by_old(b, "511.1").new_ids == ("511.2",)
 
 
-def test_words_without_inflection_tell_a_new_title_from_an_old_stem() -> None:
-    # On paraphrases: a word's inflections fold together, a derived word does not.
-    from rulediff.align import _root
-
-    assert _root("relaying") == _root("relayed") == _root("relays") == _root("relay")
-    assert _root("abilities") == _root("ability")
-    assert _root("relayer") != _root("relay")
-    assert _root("relayers") == _root("relayer")
-
-
 def test_variant_titled_by_a_word_sharing_an_old_words_stem_is_a_new_subject() -> None:
     # The old edition speaks of relaying widgets; the new one adds a variant "Relayers"
     # (cut to five letters, "relay", the old word's stem) and writes the old opening
@@ -2123,65 +2072,6 @@ def test_commander_copy_of_the_game_start_rule_is_no_counterpart_of_it() -> None
     assert by_new(a, "903.7").old_ids == ()
 
 
-def test_piece_opening_with_a_new_subject_on_synthetic_rules() -> None:
-    # Synthetic: a new rule opening by naming a new keyword (a word the old edition
-    # never uses, though "compasses" shares its stem) is no piece of the old rule; one
-    # that widens the old rule's own opening to the new subject is; a word the pair's
-    # recurring wording changes bring in names an old subject anew.
-    from rulediff.align import _Pairing, _piece_for_new_subject
-
-    old = [
-        _Node("1", "Actions", None, True, 0),
-        _Node(
-            "1a",
-            "Tossing a ball is an action. You may toss any time the hall is quiet.",
-            "1",
-            False,
-            1,
-        ),
-        _Node(
-            "1b",
-            "Anything that compares striped balls in the hall compares each stripe apart.",
-            "1",
-            False,
-            2,
-        ),
-        _Node("1c", "Players may lob a ball over the net.", "1", False, 3),
-        _Node("2", "Compasses", None, True, 4),
-    ]
-    new = [
-        _Node("1", "Actions", None, True, 0),
-        _Node(
-            "1a",
-            "A player who picked a companion may pay two to take it into their hand.",
-            "1",
-            False,
-            1,
-        ),
-        _Node(
-            "1b",
-            "Anything that compares striped balls in the hall or fused striped balls "
-            "compares each stripe apart.",
-            "1",
-            False,
-            2,
-        ),
-        _Node("1c", "Objects that are hurled across the court land at once.", "1", False, 3),
-        _Node("3", "Companion", None, True, 4),
-        _Node("4", "Fuse", None, True, 5),
-        _Node("5", "Hurl", None, True, 6),
-    ]
-    p = _Pairing(old, new)
-    p.pair(0, 0, 100.0, "anchor")
-    assert _piece_for_new_subject(p, 1, 1)  # the companion: a new subject
-    assert not _piece_for_new_subject(p, 2, 2)  # the old rule widened to fused balls
-    assert _piece_for_new_subject(p, 3, 3)  # "hurl": new, while no sweep says so
-    q = _Pairing(old, new)
-    q.pair(0, 0, 100.0, "anchor")
-    q.sweeps = (("lobbed", "hurled"),)
-    assert not _piece_for_new_subject(q, 3, 3)  # "lob" became "hurl": an old subject
-
-
 def test_a_new_keywords_special_action_is_no_piece_of_the_land_rule() -> None:
     # 2009 → 2021: the companion special action ends with the land rule's timing
     # sentence; no old sibling says that frame (the old edition has no planar-die
@@ -2214,15 +2104,15 @@ def new_text(date: str, rule: str) -> str:
 def _last_used_memos() -> list[tuple[str, object]]:
     """Every table the aligner keeps per edition (``LastUsed``), found by type."""
     from rulediff import align as align_module
-    from rulediff import classify, rescue
+    from rulediff import classify, pairing, rescue
     from rulediff.lastused import LastUsed
 
-    return [
-        (f"{module.__name__}.{name}", memo)
-        for module in (align_module, classify, rescue)
-        for name, memo in sorted(vars(module).items())
-        if isinstance(memo, LastUsed)
-    ]
+    found: dict[int, tuple[str, object]] = {}  # one entry per table, named where it is made
+    for module in (pairing, rescue, classify, align_module):
+        for name, memo in sorted(vars(module).items()):
+            if isinstance(memo, LastUsed):
+                found.setdefault(id(memo), (f"{module.__name__}.{name}", memo))
+    return list(found.values())
 
 
 def test_every_table_kept_per_edition_is_built_once_in_a_run_of_pairs(
@@ -2300,7 +2190,8 @@ def test_kept_tables_are_those_of_the_nodes() -> None:
     """The per-edition tables on paraphrases: plain dicts (a missing parent is an error,
     not a new empty entry shared with the next pairing), the texts drawing a line of a
     kind, every node by key, the heading titles."""
-    from rulediff.align import _all_keyed, _heading_titles, _phrased_nodes, _tree_tables
+    from rulediff.align import _all_keyed, _heading_titles
+    from rulediff.pairing import _phrased_nodes, _tree_tables
 
     nodes = [
         _Node("1", "Juggling", None, True, 0),
@@ -2324,7 +2215,7 @@ def test_a_frame_the_old_edition_writes_word_for_word_is_not_new() -> None:
     """:func:`_new_frames` on paraphrases: a frame the new edition writes for two topics
     is new unless the old edition writes it too (the exact copy found without a fuzzy
     search) or nearly so."""
-    from rulediff.align import _new_frames, _Pairing
+    from rulediff.pairing import _new_frames, _Pairing
 
     def edition(texts: dict[str, str]) -> list[_Node]:
         nodes: list[_Node] = []
@@ -2344,24 +2235,6 @@ def test_a_frame_the_old_edition_writes_word_for_word_is_not_new() -> None:
 
 
 # --- round 19b: errata notes on another keyword; a new step in a dropped step's slot -----------
-
-
-def test_a_note_on_another_keyword_named_in_another_word_form_is_another_topic() -> None:
-    """:meth:`_Pairing.names_other_topic` on paraphrases: the old note names its heading
-    ("Spinning"), the new one does not and names its own heading's word ("Toss") only in
-    another form ("tossing"), which its five-letter stem does not catch. A plural title
-    ("Tosses") is not read through its forms: texts say "toss" about other topics too."""
-    from rulediff.align import _Pairing
-
-    def nodes(title: str, text: str) -> list[_Node]:
-        return [_Node("1", title, None, True, 0), _Node("1a", text, "1", False, 1)]
-
-    old = nodes("Spinning", "Spinning was once a move of its own; old cards were reworded.")
-    new = nodes("Toss", "The act of throwing was once called tossing; old cards were reworded.")
-    p = _Pairing(old, new)
-    assert p.names_other_topic(0, 0, old[1].lower, new[1].lower)
-    plural = nodes("Tosses", new[1].text)
-    assert not _Pairing(old, plural).names_other_topic(0, 0, old[1].lower, plural[1].lower)
 
 
 def test_errata_note_of_one_keyword_is_not_the_note_of_another() -> None:
@@ -2477,106 +2350,6 @@ def test_a_rule_written_for_a_subject_the_old_edition_lacks_is_not_placed_by_its
 # --- round 20: another keyword's rule; a rule written for a subject the old edition lacks -------
 
 
-def test_a_note_naming_its_keyword_is_not_another_named_keywords_rule() -> None:
-    """:meth:`_Pairing.same_topic` on paraphrases: the old note names its keyword
-    ("Flurry"), whose heading lives on in the new edition; a new rule under another
-    keyword of the same chapter ("Tithe") that shares its cost words but not its name is
-    that keyword's rule. The chapter's general rules are no other keyword (a note may be
-    generalised there), and before the old heading is placed nothing is decided."""
-    from rulediff.align import _Pairing
-
-    old = [
-        _Node("7", "Card Tricks", None, True, 0),
-        _Node("701", "Flurry", "7", True, 1),
-        _Node(
-            "701.2",
-            "The flurry ability lowers only plain chip costs; it never lowers how many "
-            "coloured chips you pay.",
-            "701",
-            False,
-            2,
-        ),
-    ]
-    new = [
-        _Node("7", "Card Tricks", None, True, 0),
-        _Node("700", "General", "7", True, 1),
-        _Node(
-            "700.4",
-            "An effect that lowers a cost by plain chips lowers only them.",
-            "700",
-            False,
-            2,
-        ),
-        _Node("701", "Flurry", "7", True, 3),
-        _Node("703", "Tithe", "7", True, 4),
-        _Node(
-            "703.2",
-            "Plain chips in the given-up widget's cost lower plain chips in the card's cost; "
-            "coloured chips lower chips of the same colour.",
-            "703",
-            False,
-            5,
-        ),
-    ]
-    p = _Pairing(old, new)
-    assert p.same_topic(2, 5)  # the old heading not placed yet: the texts alone decide
-    p.pair(0, 0, 100.0, "structure")
-    p.pair(1, 3, 100.0, "structure")
-    assert not p.same_topic(2, 5)
-    assert p.same_topic(2, 2)
-
-
-def test_a_rule_written_for_a_new_subject_is_no_rewrite_unless_it_widens_the_old_rule() -> None:
-    """:func:`_written_for_new_subject` on paraphrases: the new edition has beacons (a
-    heading whose word the old edition lacks). A sweep rule whose opening is about a
-    beacon is written for it; one that names the new keyword beside plain sweep ("sweep
-    or sweep over beacons") widens the old rule; nothing is decided while the old rule's
-    own topic is not placed."""
-    from rulediff.align import _Pairing, _written_for_new_subject
-
-    old = [
-        _Node("5", "Pushing", None, True, 0),
-        _Node("510", "Sweep", "5", True, 1),
-        _Node(
-            "510.3",
-            "If every widget blocking a pushing widget with sweep leaves the ring before "
-            "the push step, all its push goes to the defending player.",
-            "510",
-            False,
-            2,
-        ),
-    ]
-    new = [
-        _Node("3", "Widget Kinds", None, True, 0),
-        _Node("306", "Beacons", "3", True, 1),
-        _Node("306.1", "A beacon is a widget kind that stands in the ring.", "306", False, 2),
-        _Node("5", "Pushing", None, True, 3),
-        _Node("510", "Sweep", "5", True, 4),
-        _Node(
-            "510.4",
-            "If a pushing widget with sweep or sweep over beacons is blocked but no widget "
-            "blocks it when push is assigned, its push goes to the defending player.",
-            "510",
-            False,
-            5,
-        ),
-        _Node(
-            "510.5",
-            "If a widget with sweep over beacons is pushing a beacon and that beacon leaves "
-            "the ring, all its push goes to the defending player.",
-            "510",
-            False,
-            6,
-        ),
-    ]
-    p = _Pairing(old, new)
-    assert not _written_for_new_subject(p, 2, 6)  # the old topic not placed yet
-    p.pair(0, 3, 100.0, "structure")
-    p.pair(1, 4, 100.0, "structure")
-    assert _written_for_new_subject(p, 2, 6)
-    assert not _written_for_new_subject(p, 2, 5)
-
-
 # --- round 21 (recall21a): a topic found by where its texts went ---------------------------
 
 
@@ -2584,7 +2357,7 @@ def _folded_topic_pairing() -> tuple:
     """Two toy editions: the old "Endless Cycles" section (an opening rule naming its
     cycle rules, and the rule on a cycle of forced actions) became part of a new
     "Taking Shortcuts" section, whose titles share no word with the old one."""
-    from rulediff.align import _Pairing
+    from rulediff.pairing import _Pairing
 
     old = [
         _Node("4", "Play", None, True, 0),
@@ -2660,79 +2433,6 @@ def test_a_topic_is_not_followed_when_its_texts_went_apart_or_the_headings_are_t
 # --- round 21 (prec21): an exception written for one keyword ---
 
 
-def _frenzy_editions(general_says_frenzy: bool) -> tuple[list[_Node], list[_Node]]:
-    """Paraphrases: a list of exceptions under a zone rule, and a keyword "Frenzy" whose
-    name the old edition says in its own rules (and, if asked, in a zone rule too)."""
-    zone_rule = "A widget that leaves a ring becomes a new widget, with these exceptions:"
-    if general_says_frenzy:
-        zone_rule += " frenzy widgets keep their counters."
-    old = [
-        _Node("4", "Rings", None, True, 0),
-        _Node("400", "General", "4", True, 1),
-        _Node("400.7", zone_rule, "400", False, 2),
-        _Node(
-            "400.7g",
-            "A resolving push can act on a widget that moved to an open ring while the "
-            "push was being made.",
-            "400.7",
-            False,
-            3,
-        ),
-        _Node("7", "Extras", None, True, 4),
-        _Node("702", "Widget Abilities", "7", True, 5),
-        _Node("702.34", "Frenzy", "702", True, 6),
-        _Node("702.34a", "Frenzy is a triggered ability of a pushed widget.", "702.34", False, 7),
-    ]
-    new = [
-        _Node("4", "Rings", None, True, 0),
-        _Node("400", "General", "4", True, 1),
-        _Node("400.7", "A widget that leaves a ring becomes a new widget.", "400", False, 2),
-        _Node(
-            "400.7j",
-            "If a push moves a widget to an open ring, the rest of that push can find it.",
-            "400.7",
-            False,
-            3,
-        ),
-        _Node(
-            "400.7k",
-            "After a frenzy ability resolves, if the moved widget went to an open ring, "
-            "effects that refer to it can find it.",
-            "400.7",
-            False,
-            4,
-        ),
-        _Node("7", "Extras", None, True, 5),
-        _Node("702", "Widget Abilities", "7", True, 6),
-        _Node("702.35", "Frenzy", "702", True, 7),
-        _Node("702.35a", "Frenzy is a triggered ability of a pushed widget.", "702.35", False, 8),
-    ]
-    return old, new
-
-
-def test_a_rule_opening_with_a_keyword_the_old_rule_never_names_is_that_keywords() -> None:
-    """:meth:`_Pairing.opens_with_other_keyword`: the new exception opens by naming a
-    keyword whose name the old edition says only in its own rules; the old general
-    exception never names it. Not the general new exception, not the keyword's own
-    rule, and nothing before the keyword's heading is matched."""
-    from rulediff.align import _Pairing
-
-    old, new = _frenzy_editions(general_says_frenzy=False)
-    p = _Pairing(old, new)
-    assert not p.opens_with_other_keyword(3, 4)  # the keyword not matched yet
-    for i, j in ((0, 0), (1, 1), (4, 5), (5, 6), (6, 7)):
-        p.pair(i, j, 100.0, "structure")
-    assert p.opens_with_other_keyword(3, 4)
-    assert not p.opens_with_other_keyword(3, 3)
-    assert not p.opens_with_other_keyword(7, 8)  # under its own heading
-    # A name the old edition also says outside the keyword's rules is a common word.
-    old, new = _frenzy_editions(general_says_frenzy=True)
-    p = _Pairing(old, new)
-    for i, j in ((0, 0), (1, 1), (4, 5), (5, 6), (6, 7)):
-        p.pair(i, j, 100.0, "structure")
-    assert not p.opens_with_other_keyword(3, 4)
-
-
 def test_a_general_exception_does_not_go_to_one_keywords_exception_in_the_list() -> None:
     # 2013-02-01 → 2022-06-10: the old exception (a resolving spell may act on an object
     # it moved to a public zone while being cast) ranks first the new exception written
@@ -2752,7 +2452,8 @@ def test_weak_link_out_of_section_returns_to_the_free_rule_its_neighbours_point_
     # to something) weakly linked to a rule elsewhere that shares only the list of gear;
     # the free rule after its matched neighbour says the age part, shorter: it goes
     # there. (The fuzzy pass is stood in for: the link is set by hand.)
-    from rulediff.align import _match_rules, _Pairing, _return_to_slot, _rule_nodes
+    from rulediff.align import _match_rules, _return_to_slot, _rule_nodes
+    from rulediff.pairing import _Pairing
 
     shared = "100.2c Tokens are never shared between players; see rule 100.2a for running out."
     age = (
@@ -2820,14 +2521,16 @@ def test_general_subtypes_rule_stays_in_its_place_not_with_a_sibling_types_rule(
     ],
 )
 def test_title_put_as_placeholder_is_the_whole_phrase_regex(lower: str, title: str) -> None:
-    from rulediff.align import PLACEHOLDER, _title_put_as_placeholder
+    from rulediff.align import PLACEHOLDER
+    from rulediff.pairing import _title_put_as_placeholder
 
     expected = re.sub(rf"\b{re.escape(title)}\b", PLACEHOLDER, lower)
     assert _title_put_as_placeholder(lower, title) == expected
 
 
 def test_title_put_as_placeholder_over_an_edition() -> None:
-    from rulediff.align import PLACEHOLDER, _rule_nodes, _structure, _title_put_as_placeholder
+    from rulediff.align import PLACEHOLDER, _rule_nodes
+    from rulediff.pairing import _structure, _title_put_as_placeholder
 
     nodes = _rule_nodes(corpus_edition("2025-11-14"))
     _by_first, heads, _topics = _structure(nodes)
@@ -2864,7 +2567,8 @@ def test_a_weak_link_yields_to_a_grown_rule_in_place_keeping_the_old_condition()
     # Paraphrases: the old team rule on setting one gardener's water total; the new team
     # rule keeps that condition and grew a second sentence, so a short sibling on another
     # condition (a gardener can't lose water) is closer on the whole text.
-    from rulediff.align import _Node, _opening_kept_by_sibling, _Pairing
+    from rulediff.align import _opening_kept_by_sibling
+    from rulediff.pairing import _Node, _Pairing
 
     old = [
         _Node("606", "Team Gardens", None, True, 0),
@@ -3086,7 +2790,7 @@ def _parallel_run_pairing(striped: str):
     """An old rule on pouring water from a striped symbol, and a new run of two rules
     written to one frame: ``striped`` (the striped symbol's rule, as given) and the
     dotted symbol's rule, close to the old one on the whole text."""
-    from rulediff.align import _Node
+    from rulediff.pairing import _Node
 
     old = [
         _Node("104", "Water Symbols", None, True, 0),
@@ -3118,7 +2822,8 @@ def test_a_fuzzy_link_in_a_run_of_parallel_rules_goes_to_the_member_saying_its_o
     # Paraphrases: the new striped rule grew two sentences, so the dotted rule (the same
     # frame, another symbol) is closer on the whole text; the old rule's own words
     # (striped, picks, stripes) are the striped rule's, and it goes there.
-    from rulediff.align import MIN_TOTAL, _own_words_in_sibling, _solve
+    from rulediff.align import _own_words_in_sibling, _solve
+    from rulediff.pairing import MIN_TOTAL
 
     striped = (
         "If an effect would pour water shown by a striped water symbol into a gardener's "
@@ -3138,7 +2843,8 @@ def test_a_fuzzy_link_in_a_run_of_parallel_rules_goes_to_the_member_saying_its_o
 def test_a_sibling_on_another_frame_does_not_take_the_link() -> None:
     # The free sibling shares no frame with the linked rule (a rule on watering times):
     # its words are no evidence, the closer rule keeps the link.
-    from rulediff.align import MIN_TOTAL, _own_words_in_sibling, _solve
+    from rulediff.align import _own_words_in_sibling, _solve
+    from rulediff.pairing import MIN_TOTAL
 
     other = "A gardener picks the striped stripes only at dawn, before any water is poured."
     p = _parallel_run_pairing(other)
@@ -3169,7 +2875,7 @@ def _grown_member_pairing(old_text: str, grown: str, other: str):
     """An old rule under a matched parent, and two new siblings: ``grown`` (the old
     rule's rewrite, grown by a clause) and ``other`` (another subject on the same
     opening), plus filler rules so that rare words weigh more."""
-    from rulediff.align import _Node
+    from rulediff.pairing import _Node
 
     mix = "Each gardener mixes their seed tray so the seeds lie in a random order."
     old = [
@@ -3203,7 +2909,8 @@ def test_a_grown_sibling_saying_all_the_link_shares_and_more_takes_the_old_rule(
     # on the same opening, is closer on the whole text. Every word the old rule shares
     # with the swap rule the relay rule says too, and the relay rule says the old rule's
     # own words (relay, lead seedling, tray, face up) besides: it takes the old rule.
-    from rulediff.align import CONFIDENT_TOTAL, MIN_TOTAL, _own_words_in_sibling, _solve
+    from rulediff.align import CONFIDENT_TOTAL, _own_words_in_sibling, _solve
+    from rulediff.pairing import MIN_TOTAL
 
     swap = (
         "In a swap season, each gardener puts any number of swap cuttings from their spare "
@@ -3348,56 +3055,10 @@ def test_another_keywords_redundancy_sentence_is_a_template_even_when_kept_elsew
 # --- the same answers by cheaper means (round 22: speed) ---------------------------------
 
 
-_NOT_AS_WRITTEN = re.compile(r"(?<![a-z])not(?![a-z])")
-
-
-@settings(max_examples=300)
-@given(st.text(alphabet="notab ,.'-\n", max_size=40))
-def test_not_regex_is_the_look_behind_form(text: str) -> None:
-    # _NOT begins with the literal word so the engine scans for it; same matches.
-    from rulediff.align import _NOT
-
-    assert [m.span() for m in _NOT.finditer(text)] == [
-        m.span() for m in _NOT_AS_WRITTEN.finditer(text)
-    ]
-
-
-def _line_phrases_by_regex(lower: str) -> tuple[tuple[str, str], ...]:
-    from rulediff.align import _LINE_PHRASE
-
-    return tuple(
-        (m.group(1) or m.group(3), m.group(2) or m.group(4)) for m in _LINE_PHRASE.finditer(lower)
-    )
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "a frobnicator isn't a sprocket widget.",
-        "an object is a mana gadget if it spins.",
-        "it can never be a blue token here.",
-        "nothing here draws any line.",
-        "a gizmo is a small part when it rolls.",
-    ],
-)
-def test_line_phrases_skip_only_texts_without_a_line(text: str) -> None:
-    from rulediff.align import _line_phrases
-
-    assert _line_phrases.__wrapped__(text) == _line_phrases_by_regex(text)
-
-
-def test_line_phrases_of_an_edition_are_the_regex_form() -> None:
-    from rulediff.align import _line_phrases, _rule_nodes
-
-    lowers = [n.lower for n in _rule_nodes(corpus_edition("2015-01-23"))]
-    found = [_line_phrases.__wrapped__(t) for t in lowers]
-    assert found == [_line_phrases_by_regex(t) for t in lowers]
-    assert any(found)
-
-
 def test_swept_is_apply_sweeps_for_the_pairings_sweeps() -> None:
     from rulediff import provenance
-    from rulediff.align import _Pairing, _rule_nodes
+    from rulediff.align import _rule_nodes
+    from rulediff.pairing import _Pairing
 
     p = _Pairing(_rule_nodes(edition(BASE)), _rule_nodes(edition(BASE)))
     text = "his or her widget spins. he or she wins."
@@ -3425,7 +3086,7 @@ def _pointer_pairing(new_pointer: str, new_cites: str):
     """An old section with a rule on broken ladders and a short pointer to it, and a new
     section where the ladder rule kept its place and a short pointer ``new_pointer``
     cites ``new_cites``; the old pointer is linked (weakly) to the new one."""
-    from rulediff.align import _Node, _Pairing
+    from rulediff.pairing import _Node, _Pairing
 
     old = [
         _Node("203", "Ladders", None, True, 0),
@@ -3509,7 +3170,7 @@ def _boat_pairing():
     """An old rule on boats with three subrules; in the new edition the rule kept its
     place with a free subrule and one matched, and a new rule on sailboats (no old
     counterpart) has subrules of its own; old subrule 300.1b is weakly linked to one."""
-    from rulediff.align import _Node, _Pairing
+    from rulediff.pairing import _Node, _Pairing
 
     old = [
         _Node("300", "Boats", None, True, 0),
@@ -3585,7 +3246,8 @@ def test_run_of_a_free_rule_from_another_section_in_a_taken_rule_makes_it_a_merg
     # holds a long run of its words, and most of what that sentence adds to the kept
     # text is its. (The step is run by itself: on a toy edition later passes may pair the
     # lone free rule anyway.)
-    from rulediff.align import _follow_runs_into_taken_rules, _match_rules, _Pairing, _rule_nodes
+    from rulediff.align import _follow_runs_into_taken_rules, _match_rules, _rule_nodes
+    from rulediff.pairing import _Pairing
 
     kept = "100.2a A player who has no tokens left in the pile loses the game at once."
     star = "201.3. Tokens painted with a star count double toward every score at rest."
@@ -3621,7 +3283,7 @@ def test_run_of_a_free_rule_from_another_section_in_a_taken_rule_in_the_corpus()
     # matched to the old mana-ability rule, says it. A stock phrase of the threshold rule
     # (cards in a player's graveyard) inside the new graveyard rule's tournament sentence
     # brings no source.
-    from rulediff.align import _runs, _word_list
+    from rulediff.pairing import _runs, _word_list
 
     old, new = corpus_edition("2008-02-01"), corpus_edition("2009-10-01")
     free, grown = old.rule("411.3").text.lower(), new.rule("605.4a").text.lower()
@@ -3640,7 +3302,7 @@ def _frame_run_pairing(variant_rule: str):
     """An old variant section whose rule ``variant_rule`` ends on the clause a new run
     of water-symbol rules repeats for each symbol, the variant matched in both editions,
     plus filler rules so that rare words weigh more."""
-    from rulediff.align import _Node, _Pairing
+    from rulediff.pairing import _Node, _Pairing
 
     crest = "Each gardener picks a champion whose crest shows one or more colours."
     old = [
@@ -3681,7 +3343,8 @@ def test_a_variant_rule_ending_on_a_run_s_clause_is_left_out_of_the_run() -> Non
     # champion's crest comes as plain water) shares with the frosted-symbol rule only
     # the clause the dotted-symbol rule says too; its own words (colour, crest,
     # champion) meet neither. The link is withdrawn: the old rule stays free.
-    from rulediff.align import MIN_TOTAL, _rests_on_sibling_frame, _solve, _withdraw_frame_matches
+    from rulediff.align import _rests_on_sibling_frame, _solve, _withdraw_frame_matches
+    from rulediff.pairing import MIN_TOTAL
 
     variant = (
         "If water would be poured into a gardener's can of a colour that isn't on their "
@@ -3700,7 +3363,8 @@ def test_a_variant_rule_ending_on_a_run_s_clause_is_left_out_of_the_run() -> Non
 def test_a_member_of_the_run_moved_from_the_variant_keeps_its_link() -> None:
     # The old rule is the frosted-symbol rule itself, standing in the variant section and
     # moved to the run: it says nearly all the new rule says, so the link stands.
-    from rulediff.align import MIN_TOTAL, _rests_on_sibling_frame, _solve, _withdraw_frame_matches
+    from rulediff.align import _rests_on_sibling_frame, _solve, _withdraw_frame_matches
+    from rulediff.pairing import MIN_TOTAL
 
     moved = (
         "If an effect would pour water shown by one or more frosted water symbols into a "
@@ -3733,7 +3397,7 @@ def _flavour_run_pairing(old_rule: str):
     """An old riddle section whose rule ``old_rule`` is matched in both editions by its
     parent, and a new flavour rule whose subrules say "... have no flavours" or name
     flavours for kind after kind; filler rules so that rare words weigh more."""
-    from rulediff.align import _Node, _Pairing
+    from rulediff.pairing import _Node, _Pairing
 
     old = [
         _Node("212", "Card Kinds", None, True, 0),
@@ -3769,12 +3433,12 @@ def test_a_short_rule_that_is_mostly_a_run_s_clause_is_left_out_above_the_weak_b
     # alone, which the run's other members say too. The link is withdrawn.
     from rulediff.align import (
         CONFIDENT_TOTAL,
-        MIN_TOTAL,
         WEAK_FUZZY,
         _rests_on_sibling_frame,
         _solve,
         _withdraw_frame_matches,
     )
+    from rulediff.pairing import MIN_TOTAL
 
     p = _flavour_run_pairing("Riddles have no flavours.")
     ratios = {(3, j): fuzz.ratio(p.old[3].lower, p.new[j].lower) for j in (2, 3, 4)}
@@ -3789,13 +3453,8 @@ def test_a_short_rule_that_is_mostly_a_run_s_clause_is_left_out_above_the_weak_b
 def test_a_reworded_member_of_the_run_above_the_weak_band_keeps_its_link() -> None:
     # The old rule is the lantern rule itself, reworded and moved into the run: it says
     # all the new rule says, so the link stands.
-    from rulediff.align import (
-        MIN_TOTAL,
-        WEAK_FUZZY,
-        _rests_on_sibling_frame,
-        _solve,
-        _withdraw_frame_matches,
-    )
+    from rulediff.align import WEAK_FUZZY, _rests_on_sibling_frame, _solve, _withdraw_frame_matches
+    from rulediff.pairing import MIN_TOTAL
 
     p = _flavour_run_pairing("Lantern cards never have flavours.")
     ratios = {(3, j): fuzz.ratio(p.old[3].lower, p.new[j].lower) for j in (2, 3, 4)}
@@ -3828,7 +3487,8 @@ def test_free_parallel_twin_joins_the_general_rule_its_twin_holds() -> None:
     # every league. The free twin is one more source, unless the new rule names only the
     # held twin's league, or the free twin's league is gone from the new edition. (The
     # step is run by itself: on a toy edition later passes may pair the free rule anyway.)
-    from rulediff.align import _join_parallel_twins, _match_rules, _Pairing, _rule_nodes
+    from rulediff.align import _join_parallel_twins, _match_rules, _rule_nodes
+    from rulediff.pairing import _Pairing
 
     field = "from the hall to the field and raises it."
     red = f"300.1a As a round of a red league starts, each captain moves the red banner {field}"
@@ -3886,7 +3546,8 @@ def matched_pairing(old: str, new: str, taken: tuple[str, str] | None = None):
     """The rule pairing of two toy edition texts once rules and headings are matched:
     where a late step is run by itself. ``taken``: (old, new) ids linked as some other
     pass would have, each side's earlier link undone."""
-    from rulediff.align import _match_headings, _match_rules, _Pairing, _rule_nodes
+    from rulediff.align import _match_headings, _match_rules, _rule_nodes
+    from rulediff.pairing import _Pairing
 
     p = _Pairing(_rule_nodes(edition(old)), _rule_nodes(edition(new)))
     _match_rules(p)
@@ -4111,7 +3772,7 @@ _TEND_POND = (
 def _variant_run_pairing(with_siblings: bool = True):
     """The old run (or the quality variant alone under its heading) and the new run, the
     unchanged members paired."""
-    from rulediff.align import _Node
+    from rulediff.pairing import _Node
 
     old_run = [("702.6a", _TEND_BASE), ("702.6b", _TEND_NOTE)] if with_siblings else []
     old_run.append(("702.6c", _TEND_QUALITY_OLD))
@@ -4190,7 +3851,7 @@ def test_the_equip_quality_variant_goes_to_the_equip_restriction_rule() -> None:
 def test_denial_needs_a_negation_and_is_the_regex_search() -> None:
     """Round 26: ``_denies`` compiles the term's regex only for a text holding one of the
     negations the regex opens with; every answer is the regex's."""
-    from rulediff.align import _DEFINES, _denial, _denies
+    from rulediff.pairing import _DEFINES, _denial, _denies
 
     # paraphrased: "another" and "nothing" hold "not" but are no negation
     assert not _denies("mana ability", "another mana ability does nothing")
@@ -4282,13 +3943,8 @@ def test_closest_is_the_highest_ratio_of_any_key() -> None:
 def _shared_opening_pairs(old: str, new: str) -> dict[str, str]:
     """The links :func:`rulediff.align._pair_by_shared_opening` makes by itself once rules
     and headings are matched."""
-    from rulediff.align import (
-        _match_headings,
-        _match_rules,
-        _pair_by_shared_opening,
-        _Pairing,
-        _rule_nodes,
-    )
+    from rulediff.align import _match_headings, _match_rules, _pair_by_shared_opening, _rule_nodes
+    from rulediff.pairing import _Pairing
 
     p = _Pairing(_rule_nodes(edition(old)), _rule_nodes(edition(new)))
     _match_rules(p)
@@ -4462,7 +4118,8 @@ _TWIN_NEW = f"""
 def _withheld_placed(old_text: str, new_text: str, *, free: tuple[str, ...] = ()) -> dict:
     """Old 200.1a withheld from new 101.2 (merged there with old 101.2, then undone):
     where :func:`_place_withheld_in_twins` puts it. ``free``: new rules left unpaired."""
-    from rulediff.align import _Pairing, _place_withheld_in_twins, _rule_nodes
+    from rulediff.align import _place_withheld_in_twins, _rule_nodes
+    from rulediff.pairing import _Pairing
 
     p = _Pairing(_rule_nodes(edition(old_text)), _rule_nodes(edition(new_text)))
     old_at = {n.id: i for i, n in enumerate(p.old)}
@@ -4802,13 +4459,8 @@ def test_one_kept_sentence_pairs_free_rules_only_when_it_opens_both() -> None:
     # A toy: an old rule and a new rule in other chapters share one sentence word for word
     # and nothing else of note (too little for the text matching). Opening both, it is
     # their statement and pairs them; closing the old rule, it does not.
-    from rulediff.align import (
-        _match_rules,
-        _pair_by_kept_sentences,
-        _Pairing,
-        _Provenance,
-        _rule_nodes,
-    )
+    from rulediff.align import _match_rules, _pair_by_kept_sentences, _Provenance, _rule_nodes
+    from rulediff.pairing import _Pairing
 
     kept = "Each token in a pile counts once toward the total of that pile."
     old_rest = (
@@ -4853,34 +4505,3 @@ def test_a_statement_said_twice_keeps_both_sources_of_a_merge_in_the_corpus() ->
     a = aligned("2023-02-03", "2023-04-14")
     merged = by_new(a, "712.4")
     assert (merged.kind, merged.old_ids) == ("merged", ("712.1g", "713.1"))
-
-
-# --- the shared runs of two word lists (align._runs), read from where each run starts ---
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    st.lists(st.sampled_from("abcd"), max_size=25),
-    st.lists(st.sampled_from("abcd"), max_size=25),
-    st.integers(min_value=1, max_value=4),
-)
-def test_runs_are_every_maximal_shared_run_in_the_order_they_end(
-    a: list[str], b: list[str], least: int
-) -> None:
-    from rulediff.align import _runs
-
-    def shared(x: int, y: int) -> bool:
-        return 0 <= x < len(a) and 0 <= y < len(b) and a[x] == b[y]
-
-    # Every pair of places where a run ends and cannot grow either way, by brute force.
-    expected = []
-    for x in range(len(a)):
-        for y in range(len(b)):
-            if not shared(x, y) or shared(x + 1, y + 1):
-                continue
-            n = 1
-            while shared(x - n, y - n):
-                n += 1
-            if n >= least:
-                expected.append(tuple(a[x - n + 1 : x + 1]))
-    assert _runs(a, b, least) == expected

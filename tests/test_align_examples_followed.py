@@ -50,7 +50,8 @@ NO_RUN = (
 def _example_links(old: str, new: str, taken: tuple[str, str] | None = None) -> dict:
     """What :func:`rulediff.align._follow_examples` does by itself once rules, headings and
     examples are matched: old id → its new counterpart, and new id → its merge sources."""
-    from rulediff.align import _example_nodes, _follow_examples, _match_examples, _Pairing
+    from rulediff.align import _example_nodes, _follow_examples, _match_examples
+    from rulediff.pairing import _Pairing
 
     p = matched_pairing(old, new, taken)  # taken: a link made before, by another pass
     before = {i for i, j in enumerate(p.o2n) if j >= 0}
@@ -105,7 +106,8 @@ NEW_CHECK = BASE + (
 
 
 def test_a_rule_whose_examples_went_to_two_sibling_rules_is_split_into_them() -> None:
-    from rulediff.align import _example_nodes, _follow_examples, _match_examples, _Pairing
+    from rulediff.align import _example_nodes, _follow_examples, _match_examples
+    from rulediff.pairing import _Pairing
 
     p = matched_pairing(OLD_CHECK, NEW_CHECK, ("400.2", "400.2"))
     p.withdraw(p.old_by_place["400.2"])  # the old rule free: only its examples place it
@@ -135,7 +137,8 @@ NEW_WAKE = BASE + (
 
 
 def test_an_example_gone_to_a_new_subrule_makes_it_a_piece_of_its_rule() -> None:
-    from rulediff.align import _example_nodes, _follow_examples, _match_examples, _Pairing
+    from rulediff.align import _example_nodes, _follow_examples, _match_examples
+    from rulediff.pairing import _Pairing
 
     def pieces(old: str, new: str) -> dict[str, list[str]]:
         p = matched_pairing(old, new, ("400.1", "400.1"))  # as the sentence links pair it

@@ -111,7 +111,8 @@ def test_free_rules_opening_on_one_phrase_under_matched_parents_need_no_rare_wor
     permission and renumbered within its rule. Its opening phrase stands in no other rule,
     but every content word of it stands in many: the free-to-free pass asks a rare word
     of rules placed nowhere, not of two rules under matched parents."""
-    from rulediff.align import SHARED_OPENING_RARE, _content_words
+    from rulediff.align import SHARED_OPENING_RARE
+    from rulediff.pairing import _content_words
     from rulediff.textkeys import letter_words
 
     old_rule, new_rule = corpus_edition(old).rule("601.5"), corpus_edition(new).rule("601.3")

@@ -31,12 +31,8 @@ NEW = BASE + (
 def _retarget_links(old: str, new: str) -> dict[str, str]:
     """What :func:`rulediff.align._follow_retargeted_references` pairs by itself once
     rules and headings are matched."""
-    from rulediff.align import (
-        _follow_retargeted_references,
-        _glossary_nodes,
-        _match_glossary,
-        _Pairing,
-    )
+    from rulediff.align import _follow_retargeted_references, _glossary_nodes, _match_glossary
+    from rulediff.pairing import _Pairing
 
     p = matched_pairing(old, new)
     before = {i for i, j in enumerate(p.o2n) if j >= 0}

@@ -346,7 +346,7 @@ def test_rule_listing_other_rules_goes_where_the_listed_rules_went() -> None:
 
 
 def test_kept_sentence_compares_the_closest_two_sentences() -> None:
-    from rulediff.align import _Node
+    from rulediff.pairing import _Node
     from rulediff.rescue import _kept_sentence
 
     def node(text: str) -> _Node:
@@ -397,7 +397,7 @@ def test_rule_sharing_only_its_candidates_own_sentence_does_not_join_it() -> Non
 
 
 def test_kept_whole_ignores_a_clause_inside_a_longer_sentence() -> None:
-    from rulediff.align import _Node
+    from rulediff.pairing import _Node
     from rulediff.rescue import _kept_unit, _kept_whole
 
     def node(text: str) -> _Node:
@@ -722,7 +722,7 @@ def test_rival_keeping_a_sentence_by_its_own_sources_wording_does_not_block_a_jo
     from rapidfuzz import fuzz
 
     from rulediff import provenance
-    from rulediff.align import _Node
+    from rulediff.pairing import _Node
     from rulediff.rescue import SENTENCE_KEPT, SENTENCE_LEAD, _said_by
 
     old, new = corpus_edition("2003-12-01"), corpus_edition("2009-10-01")
@@ -750,7 +750,7 @@ def test_rival_keeping_a_sentence_by_its_own_sources_wording_does_not_block_a_jo
 def test_each_nodes_family_is_found_once_per_edition() -> None:
     """The families the rescue pass votes with are read from one list per edition
     (round 19, speed): the family of each node, in order."""
-    from rulediff.align import _Node
+    from rulediff.pairing import _Node
     from rulediff.rescue import _families
 
     nodes = [
@@ -776,7 +776,7 @@ def _tokens_and_dice(
     given token rules) and a dice section; the new one has the empty ``new_sections``
     between them and the ``new_tail`` rules (id, text, parent) at the end. The chapters,
     the tokens sections, their first rules and the dice sections and rules are paired."""
-    from rulediff.align import _Node, _Pairing
+    from rulediff.pairing import _Node, _Pairing
 
     def edition(chapter, first, tokens, sections, tail):
         nodes = [_Node(chapter, "Pieces", None, True, 0)]
@@ -844,7 +844,7 @@ def test_free_rules_placed_both_ways_and_mutually_closest_are_paired() -> None:
 def test_free_rules_placed_both_ways_need_a_lead_on_both_sides() -> None:
     # A second free new rule about as close as the first: the words do not decide, so
     # the place alone does not pair them.
-    from rulediff.align import _Node, _Pairing
+    from rulediff.pairing import _Node, _Pairing
     from rulediff.rescue import pair_placed_both_ways
 
     p = _placed_pairing("200")
@@ -1104,7 +1104,7 @@ def _namesake_pairing(keyword: str = "Bagging", extra_new: tuple = ()):
     """Two toy editions: the old one has a bagged zone (a section under its zones) and a
     bagging keyword; the new one has no such zone and says under the keyword (titled
     ``keyword``) what the zone's rule said. Pieces, zones and the keyword are matched."""
-    from rulediff.align import _Node, _Pairing
+    from rulediff.pairing import _Node, _Pairing
 
     zone = "A zone is a place where pieces can be during a round of play."
     aside = "This keyword lets a player set a piece aside during the upkeep."
@@ -1192,7 +1192,7 @@ def _clearly_closest_pairing(extra_old: tuple = (), extra_new: tuple = ()):
     painted; the new edition says it under a new drawing section. Pieces, the bag and
     painting are matched; ``extra_old``/``extra_new`` add rules (each an id, a text and a
     parent)."""
-    from rulediff.align import _Node, _Pairing
+    from rulediff.pairing import _Node, _Pairing
 
     bag = "The bag holds each player's pieces face down."
     paint = "To paint a piece, a player chooses a colour and pays one coin."
@@ -1329,7 +1329,7 @@ def test_a_new_subrule_leaving_out_the_parents_term_is_not_the_old_subrules_rewr
     # two free subrules one keeps that word and one (sharing more words: face down,
     # effect) keeps nothing the old subrule said with its parent. That one is about
     # another part of the parent; alone under the parent it is not refused.
-    from rulediff.align import _Node, _Pairing
+    from rulediff.pairing import _Node, _Pairing
     from rulediff.rescue import _drops_parent_term
 
     old = [
@@ -1439,7 +1439,7 @@ def _stock_clause_pairing(piece: str, others: int):
     yet resolved) and a new edition with its rewrite 100.1, the free rule ``piece`` and
     ``others`` more rules repeating the trigger clause; returns the pairing, the ties of
     the piece to the old rule (words the rewrite does not explain) and the new word lists."""
-    from rulediff.align import _Node, _Pairing, _WordLists
+    from rulediff.pairing import _Node, _Pairing, _WordLists
 
     clause = "it is not the source of a trigger that has fired but not yet resolved"
     old_rule = (
@@ -1500,7 +1500,7 @@ def test_an_old_rule_restated_as_a_new_sentence_of_a_matched_sibling_is_not_a_fr
     # grew that as its closing sentence. The free new subrule on paying water costs
     # shares words with the old rule (costs, gardener, turn) but is further off than
     # that new sentence: the old rule was folded into the sibling, not rewritten there.
-    from rulediff.align import _Node, _Pairing
+    from rulediff.pairing import _Node, _Pairing
     from rulediff.rescue import _restated_in_taken_rule, _weights
 
     first_old = "The gardener picks which weeds, if any, are pulled out of the bed."
@@ -1570,7 +1570,7 @@ def _slot_pairing(
     kept (``bounded``, the last one ``last``; else the section holds only the free
     rules), with the free old rules ``old_texts`` and the free new rules ``new_texts``
     between them."""
-    from rulediff.align import _Node, _Pairing
+    from rulediff.pairing import _Node, _Pairing
 
     first = "Each player owns one die of each colour."
     old_rules = [("1", "Game", None), ("100", "Dice", "1")]
@@ -1691,7 +1691,7 @@ def test_without_addresses_keeps_texts_without_one() -> None:
 def _crossed_pairing(old_texts: tuple, new_texts: tuple, links: tuple):
     """Two toy dice sections holding ``old_texts`` and ``new_texts`` in that order, the
     sections matched and each ``(old k, new k)`` of ``links`` matched."""
-    from rulediff.align import _Node, _Pairing
+    from rulediff.pairing import _Node, _Pairing
 
     old_rules = [("1", "Game", None), ("100", "Dice", "1")]
     new_rules = [("2", "Game", None), ("200", "Dice", "2")]
@@ -1760,7 +1760,7 @@ def _far_pairing(far_text: str):
     """The dice sections of :func:`_slot_pairing` with one free new rule in the slot of
     the old throwing rule, which a text match holds instead to ``far_text``, a rule of
     another new section (a card section)."""
-    from rulediff.align import _Node, _Pairing
+    from rulediff.pairing import _Node, _Pairing
 
     old_rules = [
         ("1", "Game", None),
@@ -1927,7 +1927,7 @@ def test_a_timestamp_rule_goes_to_the_kept_statement_at_its_place_in_the_corpus(
 def _gear_pairing():
     """Two toy editions of a gear section: old 100.1–100.3 and a list rule 100.4 with
     one item; new 200.1–200.4 and a list rule 200.5 with one item."""
-    from rulediff.align import _Node, _Pairing
+    from rulediff.pairing import _Node, _Pairing
 
     old_rules = [
         ("100", "Gear", None),
