@@ -42,9 +42,11 @@ from rulediff import classify as classify_module  # noqa: E402
 from rulediff import clauses as clauses_module  # noqa: E402
 from rulediff import diff as diff_module  # noqa: E402
 from rulediff import history as history_module  # noqa: E402
+from rulediff import matching as matching_module  # noqa: E402
 from rulediff import pairing as pairing_module  # noqa: E402
 from rulediff import provenance as provenance_module  # noqa: E402
 from rulediff import rescue as rescue_module  # noqa: E402
+from rulediff import sentences as sentences_module  # noqa: E402
 from rulediff import textkeys as textkeys_module  # noqa: E402
 from rulediff import worddiff as worddiff_module  # noqa: E402
 from rulediff.align import align  # noqa: E402
@@ -75,10 +77,12 @@ def forget_process_memos() -> None:
         clauses_module,
         diff_module,
         history_module,
+        matching_module,
         pairing_module,
         provenance_module,
         refs_module,
         rescue_module,
+        sentences_module,
         textkeys_module,
     )
     for module in modules:

@@ -31,8 +31,8 @@ from .textkeys import (
 from .worddiff import _NONSPACE_TOKEN, _chunks, is_word, word_opcodes
 
 if TYPE_CHECKING:
-    from .align import _Provenance
     from .pairing import _Node, _Pairing
+    from .sentences import _Provenance
 
 #: A recurring wording change ("his or her" → "their") is a sweep when it occurs in at
 #: least this many matched texts (one more for a single word replaced by another, which

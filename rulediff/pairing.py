@@ -1,11 +1,12 @@
 """The state of one pairing of two editions, and the readings of words, titles and topics
 that every matching pass makes.
 
-Why a module of its own: the passes of :mod:`rulediff.align` and of :mod:`rulediff.rescue`
-read the same things of a rule (its words, title words and roots, opening, runs of words,
-the heading it sits under, whether it was written for a new subject) and all read and
-write one :class:`_Pairing`. Here they sit below both, so neither module imports the other
-to reach them (data still flows one way: pairing → rescue → align).
+Why a module of its own: the passes of :mod:`rulediff.matching`, :mod:`rulediff.sentences`
+and :mod:`rulediff.rescue` read the same things of a rule (its words, title words and
+roots, opening, runs of words, the heading it sits under, whether it was written for a
+new subject) and all read and write one :class:`_Pairing`. Here they sit below all of
+them, so no pass module imports another to reach them (imports go one way: pairing →
+matching → sentences → align, and rescue → align).
 """
 
 from __future__ import annotations
@@ -154,7 +155,7 @@ class _Pairing:
         (:func:`_restated_for_new_subject`)."""
         self.other_variants: set[tuple[int, int]] = set()
         """(old, new) pairs turned away because a sibling of the new rule says the old
-        rule's variant words (:func:`rulediff.align._variant_words_lead`): the new rule is
+        rule's variant words (:func:`rulediff.matching._variant_words_lead`): the new rule is
         another variant of the run on the old rule's template, neither its piece nor the
         place its sentences went."""
         self.withdrawn: set[int] = set()
@@ -186,7 +187,7 @@ class _Pairing:
         ] = ((), None)
         """Every old unit and its rule (:meth:`old_units`), for the same sweeps."""
         self.opening_tables: tuple | None = None
-        """:func:`rulediff.align._openings_of`'s tables, with the sweeps they were read with."""
+        """:func:`rulediff.sentences._openings_of`'s tables, with the sweeps they were read with."""
         self.swept_in: frozenset[str] | None = None
         """The words those changes bring in (see :func:`_swept_in`)."""
         self.heading_stems: dict[int, frozenset[str]] | None = None

@@ -1160,7 +1160,7 @@ def _statement_kept_elsewhere(
     the rule, and the rule went where its statement did, with another rule. A rule whose
     statement went into a merged rule and whose last sentence opens a free subrule is
     that merge's source, and the subrule its piece
-    (:func:`rulediff.align._add_pieces_to_merge_sources`). A free rule keeping the
+    (:func:`rulediff.sentences._add_pieces_to_merge_sources`). A free rule keeping the
     statement is left to the passes that place the rule's pieces. ``new_units``: the
     owners and the keys of every unit of the new edition, filled on first use."""
     if not units or _keeps(units[0], p.new[j]) >= SENTENCE_KEPT:
@@ -2218,7 +2218,7 @@ def pair_slot_rule_it_holds(
     similarity of the whole texts is high). What tells them apart from a rule replaced
     at its place is that the old rule says nearly all the words of the new one: at
     least ``SLOT_HELD`` of the new rule's rare-word mass (IDF), as
-    :func:`rulediff.align._return_to_slot` asks of a weakly linked rule. The slot is
+    :func:`rulediff.matching._return_to_slot` asks of a weakly linked rule. The slot is
     where the old rule's matched neighbours put it (:func:`_between`); the new rule must
     lead the other free rules of the slot by ``SLOT_LEAD``, and the old rule must be the
     free old rule of the new rule's own slot that says it most, by the same lead (a

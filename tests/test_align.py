@@ -17,12 +17,7 @@ from hypothesis import strategies as st
 from rapidfuzz import fuzz
 
 from rulediff.align import (
-    _PIECE_COVERAGE,
-    COMMON_UNIT_RULES,
-    PARALLEL_FRAME_SIMILARITY,
     Alignment,
-    _BigramIndex,
-    _coverage,
     align,
     comparison_key,
     placeholder_references,
@@ -30,8 +25,10 @@ from rulediff.align import (
     typography_key,
     word_opcodes,
 )
+from rulediff.matching import COMMON_UNIT_RULES, _BigramIndex
 from rulediff.model import Edition
 from rulediff.pairing import _DEFINES, _Node, _Pairing
+from rulediff.sentences import _PIECE_COVERAGE, PARALLEL_FRAME_SIMILARITY, _coverage
 
 from .conftest import corpus_edition
 from .helpers import toy_edition
@@ -1290,13 +1287,10 @@ def test_sentence_of_a_free_rule_in_a_taken_rule_makes_it_a_merge_source() -> No
     # the second rule is there for a share test, but the remark is its own: no source of
     # the new rule says it, no other old rule, no free new rule. (On a toy edition the
     # later rescue passes find the lone free rule anyway: the step is run by itself.)
-    from rulediff.align import (
-        _follow_sentences_into_taken_rules,
-        _match_rules,
-        _Provenance,
-        _rule_nodes,
-    )
+    from rulediff.align import _rule_nodes
+    from rulediff.matching import _match_rules
     from rulediff.pairing import _Pairing
+    from rulediff.sentences import _follow_sentences_into_taken_rules, _Provenance
 
     kept = "100.2a A player who has no tokens left in the pile loses the game at once."
     note = "It mirrors the rest check."
@@ -1343,7 +1337,8 @@ def _merges_by_step(step, old_text: str, new_text: str) -> dict[str, list[str]]:
     """The merges one joining step, ``step(p, splits, merges)``, makes by itself after the
     text matching of two toy editions (new id: old ids). On a toy edition the rescue
     passes would find a lone free rule anyway, so the step is run alone."""
-    from rulediff.align import _match_rules, _rule_nodes
+    from rulediff.align import _rule_nodes
+    from rulediff.matching import _match_rules
     from rulediff.pairing import _Pairing
 
     p = _Pairing(_rule_nodes(edition(old_text)), _rule_nodes(edition(new_text)))
@@ -1357,7 +1352,7 @@ def test_reworded_sentence_of_a_free_sibling_in_a_taken_rule_makes_it_a_merge_so
     # A short rule's timing note was folded into its sibling's counterpart, turned round
     # (what waited is now done at the end): no sentence link, but the new sentence holds
     # most of the note's words, words the kept rule lacks, and nothing else holds them.
-    from rulediff.align import _follow_reworded_sentences_into_taken_rules
+    from rulediff.sentences import _follow_reworded_sentences_into_taken_rules
 
     kept = "100.2a A player who has no tokens left in the pile loses the game at once."
     note = "100.2d Tokens gained while a duel is in progress are kept aside until it is completed."
@@ -1385,12 +1380,10 @@ def test_reworded_sentence_of_a_free_rule_in_a_free_rule_pairs_them() -> None:
     # and sentence passes, but the new sentence holds most of the note's content stems and
     # nothing else in either edition holds them as well. (On a toy edition the rescue
     # passes find the lone free rules anyway: the step is run by itself.)
-    from rulediff.align import (
-        _follow_reworded_sentences_into_free_rules,
-        _match_rules,
-        _rule_nodes,
-    )
+    from rulediff.align import _rule_nodes
+    from rulediff.matching import _match_rules
     from rulediff.pairing import _Pairing
+    from rulediff.sentences import _follow_reworded_sentences_into_free_rules
 
     note = (
         "100.2d Tokens won from a rival during a duel are stacked beside the pile "
@@ -1482,13 +1475,10 @@ def test_statement_of_a_free_rule_from_a_taken_rule_makes_it_a_piece() -> None:
     # text for a share test, but its statement is the old rule's and no piece holds it.
     # (On a toy edition the later passes find the lone free rule anyway: the step is run
     # by itself.)
-    from rulediff.align import (
-        _follow_sentences_into_free_rules,
-        _match_rules,
-        _Provenance,
-        _rule_nodes,
-    )
+    from rulediff.align import _rule_nodes
+    from rulediff.matching import _match_rules
     from rulediff.pairing import _Pairing
+    from rulediff.sentences import _follow_sentences_into_free_rules, _Provenance
 
     start = "100.2. Each player starts the game with twenty tokens in a pile in front of them."
     kept_face_up = "A pile is always kept face up on the table where all can see it."
@@ -1566,12 +1556,13 @@ def test_free_rule_whose_place_is_gone_joins_the_neighbour_holding_its_words(
     # edition its next sibling's counterpart (300.2) is followed at once by its subrule's
     # (300.3): no place is left for it, and 300.2 holds its words (satchel, marbles,
     # tray) that its own source lacks. The step is run by itself on set matches.
-    from rulediff import align as align_module
-    from rulediff.align import _follow_closed_slots, _rule_nodes
+    from rulediff import sentences
+    from rulediff.align import _rule_nodes
     from rulediff.pairing import _Pairing
+    from rulediff.sentences import _follow_closed_slots
 
     # A toy edition has a few rules: a stem in two of them is not common wording here.
-    monkeypatch.setattr(align_module, "SLOT_COMMON_SHARE", 0.25)
+    monkeypatch.setattr(sentences, "SLOT_COMMON_SHARE", 0.25)
 
     def merges_found(old_text: str, new_text: str, links: dict[str, str]) -> dict[str, list[str]]:
         p = _Pairing(_rule_nodes(edition(old_text)), _rule_nodes(edition(new_text)))
@@ -1901,8 +1892,8 @@ def test_weak_match_on_a_frame_two_new_rules_share_is_withdrawn() -> None:
 def test_sibling_frame_and_section_title_tests_on_synthetic_rules() -> None:
     # Synthetic: two old sibling rules say one timing frame for two actions; a new rule
     # saying the frame for a third action is as close to either sibling.
-    from rulediff.align import _titles_new_subject
     from rulediff.pairing import _Pairing, _said_by_sibling
+    from rulediff.sentences import _titles_new_subject
 
     old = [
         _Node("1", "Juggling", None, True, 0),
@@ -2104,11 +2095,11 @@ def new_text(date: str, rule: str) -> str:
 def _last_used_memos() -> list[tuple[str, object]]:
     """Every table the aligner keeps per edition (``LastUsed``), found by type."""
     from rulediff import align as align_module
-    from rulediff import classify, pairing, rescue
+    from rulediff import classify, matching, pairing, rescue, sentences
     from rulediff.lastused import LastUsed
 
     found: dict[int, tuple[str, object]] = {}  # one entry per table, named where it is made
-    for module in (pairing, rescue, classify, align_module):
+    for module in (pairing, matching, sentences, rescue, classify, align_module):
         for name, memo in sorted(vars(module).items()):
             if isinstance(memo, LastUsed):
                 found.setdefault(id(memo), (f"{module.__name__}.{name}", memo))
@@ -2190,7 +2181,7 @@ def test_kept_tables_are_those_of_the_nodes() -> None:
     """The per-edition tables on paraphrases: plain dicts (a missing parent is an error,
     not a new empty entry shared with the next pairing), the texts drawing a line of a
     kind, every node by key, the heading titles."""
-    from rulediff.align import _all_keyed, _heading_titles
+    from rulediff.matching import _all_keyed, _heading_titles
     from rulediff.pairing import _phrased_nodes, _tree_tables
 
     nodes = [
@@ -2452,7 +2443,8 @@ def test_weak_link_out_of_section_returns_to_the_free_rule_its_neighbours_point_
     # to something) weakly linked to a rule elsewhere that shares only the list of gear;
     # the free rule after its matched neighbour says the age part, shorter: it goes
     # there. (The fuzzy pass is stood in for: the link is set by hand.)
-    from rulediff.align import _match_rules, _return_to_slot, _rule_nodes
+    from rulediff.align import _rule_nodes
+    from rulediff.matching import _match_rules, _return_to_slot
     from rulediff.pairing import _Pairing
 
     shared = "100.2c Tokens are never shared between players; see rule 100.2a for running out."
@@ -2548,7 +2540,7 @@ def test_title_put_as_placeholder_over_an_edition() -> None:
 def test_bigram_index_votes_are_one_over_the_posting_length() -> None:
     # The votes are worked out when a look-up asks: a feature held by few texts counts
     # for more, one held by more than MAX_POSTINGS texts not at all.
-    from rulediff.align import MAX_POSTINGS
+    from rulediff.matching import MAX_POSTINGS
 
     texts = ["red fox jumps"] + [f"blue bird {k} sings" for k in range(MAX_POSTINGS + 1)]
     nodes = [_Node(str(k), t, None, False, k) for k, t in enumerate(texts)]
@@ -2567,7 +2559,7 @@ def test_a_weak_link_yields_to_a_grown_rule_in_place_keeping_the_old_condition()
     # Paraphrases: the old team rule on setting one gardener's water total; the new team
     # rule keeps that condition and grew a second sentence, so a short sibling on another
     # condition (a gardener can't lose water) is closer on the whole text.
-    from rulediff.align import _opening_kept_by_sibling
+    from rulediff.matching import _opening_kept_by_sibling
     from rulediff.pairing import _Node, _Pairing
 
     old = [
@@ -2822,7 +2814,7 @@ def test_a_fuzzy_link_in_a_run_of_parallel_rules_goes_to_the_member_saying_its_o
     # Paraphrases: the new striped rule grew two sentences, so the dotted rule (the same
     # frame, another symbol) is closer on the whole text; the old rule's own words
     # (striped, picks, stripes) are the striped rule's, and it goes there.
-    from rulediff.align import _own_words_in_sibling, _solve
+    from rulediff.matching import _own_words_in_sibling, _solve
     from rulediff.pairing import MIN_TOTAL
 
     striped = (
@@ -2843,7 +2835,7 @@ def test_a_fuzzy_link_in_a_run_of_parallel_rules_goes_to_the_member_saying_its_o
 def test_a_sibling_on_another_frame_does_not_take_the_link() -> None:
     # The free sibling shares no frame with the linked rule (a rule on watering times):
     # its words are no evidence, the closer rule keeps the link.
-    from rulediff.align import _own_words_in_sibling, _solve
+    from rulediff.matching import _own_words_in_sibling, _solve
     from rulediff.pairing import MIN_TOTAL
 
     other = "A gardener picks the striped stripes only at dawn, before any water is poured."
@@ -2909,7 +2901,7 @@ def test_a_grown_sibling_saying_all_the_link_shares_and_more_takes_the_old_rule(
     # on the same opening, is closer on the whole text. Every word the old rule shares
     # with the swap rule the relay rule says too, and the relay rule says the old rule's
     # own words (relay, lead seedling, tray, face up) besides: it takes the old rule.
-    from rulediff.align import CONFIDENT_TOTAL, _own_words_in_sibling, _solve
+    from rulediff.matching import CONFIDENT_TOTAL, _own_words_in_sibling, _solve
     from rulediff.pairing import MIN_TOTAL
 
     swap = (
@@ -2929,7 +2921,7 @@ def test_a_grown_sibling_off_the_frame_leaves_a_link_saying_its_own_words() -> N
     # The same, but the closer rule also says one of the old rule's words the grown one
     # lacks (tray): the grown sibling no longer covers the link, shares no frame with
     # it, and the closer rule keeps the old rule.
-    from rulediff.align import _own_words_in_sibling
+    from rulediff.matching import _own_words_in_sibling
 
     swap = (
         "In a swap season, each gardener puts any number of swap cuttings from their tray "
@@ -2986,7 +2978,7 @@ def test_a_weak_link_yields_to_a_free_sibling_saying_all_it_rests_on_and_more() 
     # too, and the rewrite says the old rule's own words besides (lends, lent, same,
     # seedling): the weak link to the converse rule is not made, even when the rewrite
     # is no candidate of its own (below the candidate floor).
-    from rulediff.align import WEAK_FUZZY, _sibling_says_all_and_more, _solve
+    from rulediff.matching import WEAK_FUZZY, _sibling_says_all_and_more, _solve
 
     p = _grown_member_pairing(_CHARM_OLD, _CHARM_GROWN, _CHARM_CONVERSE)
     ratios = {(2, j): fuzz.ratio(p.old[2].lower, p.new[j].lower) for j in (2, 3)}
@@ -3003,7 +2995,7 @@ def test_a_long_sibling_holding_a_short_links_words_does_not_take_it() -> None:
     # The same words held by a long rule on much else (a weighted Dice over both texts
     # lower than the link's): a long rule holding a short one's words is not closer, and
     # the link stands.
-    from rulediff.align import _sibling_says_all_and_more
+    from rulediff.matching import _sibling_says_all_and_more
 
     chores = (
         " Weeding, pruning and mulching wait until the frost has lifted, and raking, "
@@ -3072,7 +3064,7 @@ def test_swept_is_apply_sweeps_for_the_pairings_sweeps() -> None:
 
 
 def test_keeps_its_name_without_a_name() -> None:
-    from rulediff.align import _keeps_its_name
+    from rulediff.sentences import _keeps_its_name
 
     named = _Node("1", 'This is called the "spinner rule."', None, False, 0)
     other = _Node("2", "The spinner rule applies to every widget.", None, False, 0)
@@ -3126,7 +3118,7 @@ def _pointer_pairing(new_pointer: str, new_cites: str):
 def test_a_weak_link_between_pointers_to_rules_that_do_not_correspond_is_withdrawn() -> None:
     # Paraphrases: the old pointer sends the reader to the broken-ladder rule; the new
     # one, sharing only "ladders", to the rung-count rule: two pointers, two subjects.
-    from rulediff.align import _withdraw_crossed_pointers
+    from rulediff.sentences import _withdraw_crossed_pointers
 
     p = _pointer_pairing("Some ladders have a rope instead. See rule 118.2.", "118.2")
     _withdraw_crossed_pointers(p, {}, {})
@@ -3135,7 +3127,7 @@ def test_a_weak_link_between_pointers_to_rules_that_do_not_correspond_is_withdra
 
 
 def test_a_pointer_to_the_cited_rules_counterpart_or_saying_the_same_is_kept() -> None:
-    from rulediff.align import _withdraw_crossed_pointers
+    from rulediff.sentences import _withdraw_crossed_pointers
 
     # the new pointer cites where the old pointer's rule went: the same pointer
     p = _pointer_pairing("A ladder that is broken can't be climbed. See rule 118.1.", "118.1")
@@ -3200,7 +3192,7 @@ def test_a_weak_link_to_a_subrule_of_a_new_rule_away_from_its_family_is_withdraw
     # ... near its ...") to a subrule of the new sailboat rule, which no old rule became,
     # while its sibling's counterpart and a free rule stand under its parent's
     # counterpart: it stays removed, the candidate among its alternatives.
-    from rulediff.align import _withdraw_links_under_new_rules
+    from rulediff.sentences import _withdraw_links_under_new_rules
 
     p = _boat_pairing()
     _withdraw_links_under_new_rules(p, {}, {})
@@ -3209,7 +3201,7 @@ def test_a_weak_link_to_a_subrule_of_a_new_rule_away_from_its_family_is_withdraw
 
 def test_a_weak_link_where_a_sibling_went_too_is_kept() -> None:
     # The bow subrule went under the sailboat rule as well: the family moved there.
-    from rulediff.align import _withdraw_links_under_new_rules
+    from rulediff.sentences import _withdraw_links_under_new_rules
 
     p = _boat_pairing()
     p.pair(2, 6, 70.0, "fuzzy")
@@ -3246,8 +3238,10 @@ def test_run_of_a_free_rule_from_another_section_in_a_taken_rule_makes_it_a_merg
     # holds a long run of its words, and most of what that sentence adds to the kept
     # text is its. (The step is run by itself: on a toy edition later passes may pair the
     # lone free rule anyway.)
-    from rulediff.align import _follow_runs_into_taken_rules, _match_rules, _rule_nodes
+    from rulediff.align import _rule_nodes
+    from rulediff.matching import _match_rules
     from rulediff.pairing import _Pairing
+    from rulediff.sentences import _follow_runs_into_taken_rules
 
     kept = "100.2a A player who has no tokens left in the pile loses the game at once."
     star = "201.3. Tokens painted with a star count double toward every score at rest."
@@ -3343,8 +3337,9 @@ def test_a_variant_rule_ending_on_a_run_s_clause_is_left_out_of_the_run() -> Non
     # champion's crest comes as plain water) shares with the frosted-symbol rule only
     # the clause the dotted-symbol rule says too; its own words (colour, crest,
     # champion) meet neither. The link is withdrawn: the old rule stays free.
-    from rulediff.align import _rests_on_sibling_frame, _solve, _withdraw_frame_matches
+    from rulediff.matching import _rests_on_sibling_frame, _solve
     from rulediff.pairing import MIN_TOTAL
+    from rulediff.sentences import _withdraw_frame_matches
 
     variant = (
         "If water would be poured into a gardener's can of a colour that isn't on their "
@@ -3363,8 +3358,9 @@ def test_a_variant_rule_ending_on_a_run_s_clause_is_left_out_of_the_run() -> Non
 def test_a_member_of_the_run_moved_from_the_variant_keeps_its_link() -> None:
     # The old rule is the frosted-symbol rule itself, standing in the variant section and
     # moved to the run: it says nearly all the new rule says, so the link stands.
-    from rulediff.align import _rests_on_sibling_frame, _solve, _withdraw_frame_matches
+    from rulediff.matching import _rests_on_sibling_frame, _solve
     from rulediff.pairing import MIN_TOTAL
+    from rulediff.sentences import _withdraw_frame_matches
 
     moved = (
         "If an effect would pour water shown by one or more frosted water symbols into a "
@@ -3431,14 +3427,9 @@ def test_a_short_rule_that_is_mostly_a_run_s_clause_is_left_out_above_the_weak_b
     # Paraphrase of the shape: "riddles have no flavours" (its section kept elsewhere)
     # scores above WEAK_FUZZY against "lantern cards have no flavours" on the clause
     # alone, which the run's other members say too. The link is withdrawn.
-    from rulediff.align import (
-        CONFIDENT_TOTAL,
-        WEAK_FUZZY,
-        _rests_on_sibling_frame,
-        _solve,
-        _withdraw_frame_matches,
-    )
+    from rulediff.matching import CONFIDENT_TOTAL, WEAK_FUZZY, _rests_on_sibling_frame, _solve
     from rulediff.pairing import MIN_TOTAL
+    from rulediff.sentences import _withdraw_frame_matches
 
     p = _flavour_run_pairing("Riddles have no flavours.")
     ratios = {(3, j): fuzz.ratio(p.old[3].lower, p.new[j].lower) for j in (2, 3, 4)}
@@ -3453,8 +3444,9 @@ def test_a_short_rule_that_is_mostly_a_run_s_clause_is_left_out_above_the_weak_b
 def test_a_reworded_member_of_the_run_above_the_weak_band_keeps_its_link() -> None:
     # The old rule is the lantern rule itself, reworded and moved into the run: it says
     # all the new rule says, so the link stands.
-    from rulediff.align import WEAK_FUZZY, _rests_on_sibling_frame, _solve, _withdraw_frame_matches
+    from rulediff.matching import WEAK_FUZZY, _rests_on_sibling_frame, _solve
     from rulediff.pairing import MIN_TOTAL
+    from rulediff.sentences import _withdraw_frame_matches
 
     p = _flavour_run_pairing("Lantern cards never have flavours.")
     ratios = {(3, j): fuzz.ratio(p.old[3].lower, p.new[j].lower) for j in (2, 3, 4)}
@@ -3487,8 +3479,10 @@ def test_free_parallel_twin_joins_the_general_rule_its_twin_holds() -> None:
     # every league. The free twin is one more source, unless the new rule names only the
     # held twin's league, or the free twin's league is gone from the new edition. (The
     # step is run by itself: on a toy edition later passes may pair the free rule anyway.)
-    from rulediff.align import _join_parallel_twins, _match_rules, _rule_nodes
+    from rulediff.align import _rule_nodes
+    from rulediff.matching import _match_rules
     from rulediff.pairing import _Pairing
+    from rulediff.sentences import _join_parallel_twins
 
     field = "from the hall to the field and raises it."
     red = f"300.1a As a round of a red league starts, each captain moves the red banner {field}"
@@ -3546,7 +3540,8 @@ def matched_pairing(old: str, new: str, taken: tuple[str, str] | None = None):
     """The rule pairing of two toy edition texts once rules and headings are matched:
     where a late step is run by itself. ``taken``: (old, new) ids linked as some other
     pass would have, each side's earlier link undone."""
-    from rulediff.align import _match_headings, _match_rules, _rule_nodes
+    from rulediff.align import _rule_nodes
+    from rulediff.matching import _match_headings, _match_rules
     from rulediff.pairing import _Pairing
 
     p = _Pairing(_rule_nodes(edition(old)), _rule_nodes(edition(new)))
@@ -3571,7 +3566,7 @@ def _merges_made_by(step, old: str, new: str) -> dict[str, list[str]]:
 
 
 def _emptied_container_merges(old: str, new: str) -> dict[str, list[str]]:
-    from rulediff.align import _join_emptied_containers
+    from rulediff.sentences import _join_emptied_containers
 
     return _merges_made_by(_join_emptied_containers, old, new)
 
@@ -3649,7 +3644,7 @@ def test_heading_joins_the_held_rule_naming_it_not_a_broader_heading() -> None:
 
 
 def _restated_merges(old: str, new: str) -> dict[str, list[str]]:
-    from rulediff.align import _join_restated_siblings
+    from rulediff.sentences import _join_restated_siblings
 
     return _merges_made_by(_join_restated_siblings, old, new)
 
@@ -3807,7 +3802,7 @@ def test_a_keyword_variant_goes_to_the_member_saying_its_variant_words() -> None
     # template, said by the plain ability). Its variant words (limit, what it may be
     # aimed at) are said only by the new limit rule; the pond variant, closer on the whole
     # text, says only "variant" of them. The free limit rule takes the old variant.
-    from rulediff.align import _own_words_in_sibling, _variant_words_lead
+    from rulediff.matching import _own_words_in_sibling, _variant_words_lead
 
     p = _variant_run_pairing()
     i = next(k for k, n in enumerate(p.old) if n.id == "702.6c")
@@ -3825,7 +3820,7 @@ def test_a_lone_rule_has_no_variant_words_to_tell_the_run_apart() -> None:
     # Guard: the same old rule with no siblings has no run template to set apart (all
     # its words are its own), so the variant test is not asked; the own-word test alone
     # decides, as before.
-    from rulediff.align import _variant_words_lead
+    from rulediff.matching import _variant_words_lead
 
     p = _variant_run_pairing(with_siblings=False)
     i = next(k for k, n in enumerate(p.old) if n.id == "702.6c")
@@ -3876,7 +3871,9 @@ def test_piece_that_only_restates_the_match_is_no_piece_of_a_split() -> None:
     # Old: a rule that a card may award the win (with a pointer aside). New: the same rule
     # without the aside, plus its converse (a card may award the loss) as a free rule. The
     # converse shares the old frame but says nothing of the old rule the match does not.
-    from rulediff.align import _match_rules, _restates_match, _rule_nodes
+    from rulediff.align import _rule_nodes
+    from rulediff.matching import _match_rules
+    from rulediff.sentences import _restates_match
 
     win = "100.2d A card may declare that a player wins the game."
     lose = "100.2e A card may declare that a player loses the game."
@@ -3925,7 +3922,7 @@ def test_closest_is_the_highest_ratio_of_any_key() -> None:
     from rapidfuzz import fuzz
 
     from rulediff import provenance
-    from rulediff.align import _closest
+    from rulediff.sentences import _closest
 
     # paraphrased sentences
     keys = ["a player draws two cards", "each opponent loses one life", "draw a card"]
@@ -3941,10 +3938,12 @@ def test_closest_is_the_highest_ratio_of_any_key() -> None:
 
 
 def _shared_opening_pairs(old: str, new: str) -> dict[str, str]:
-    """The links :func:`rulediff.align._pair_by_shared_opening` makes by itself once rules
+    """The links :func:`rulediff.sentences._pair_by_shared_opening` makes by itself once rules
     and headings are matched."""
-    from rulediff.align import _match_headings, _match_rules, _pair_by_shared_opening, _rule_nodes
+    from rulediff.align import _rule_nodes
+    from rulediff.matching import _match_headings, _match_rules
     from rulediff.pairing import _Pairing
+    from rulediff.sentences import _pair_by_shared_opening
 
     p = _Pairing(_rule_nodes(edition(old)), _rule_nodes(edition(new)))
     _match_rules(p)
@@ -4118,8 +4117,9 @@ _TWIN_NEW = f"""
 def _withheld_placed(old_text: str, new_text: str, *, free: tuple[str, ...] = ()) -> dict:
     """Old 200.1a withheld from new 101.2 (merged there with old 101.2, then undone):
     where :func:`_place_withheld_in_twins` puts it. ``free``: new rules left unpaired."""
-    from rulediff.align import _place_withheld_in_twins, _rule_nodes
+    from rulediff.align import _rule_nodes
     from rulediff.pairing import _Pairing
+    from rulediff.sentences import _place_withheld_in_twins
 
     p = _Pairing(_rule_nodes(edition(old_text)), _rule_nodes(edition(new_text)))
     old_at = {n.id: i for i, n in enumerate(p.old)}
@@ -4331,7 +4331,8 @@ def _crossed(olds: tuple[str, str], news: tuple[str, str], *, apart: bool = Fals
     """Old 100.2 and 100.3 matched crossed to the two new rules (weak fuzzy pairs, as
     best-first matching left them): where :func:`_uncross_weak_pairs` puts them.
     ``apart``: the second new rule is a subrule of the first (100.2a), not its sibling."""
-    from rulediff.align import WEAK_FUZZY, _rule_nodes, _uncross_weak_pairs
+    from rulediff.align import _rule_nodes
+    from rulediff.matching import WEAK_FUZZY, _uncross_weak_pairs
 
     second = "100.2a" if apart else "100.3."
 
@@ -4403,7 +4404,7 @@ def test_the_generic_mana_rule_is_not_crossed_with_the_colorless_symbol_in_the_c
 def test_short_sentence_said_inside_a_free_rule_makes_it_a_source() -> None:
     # Round 39: a new rule taken by one old rule ends on a short sentence that a free old
     # rule says word for word inside a longer sentence; nothing else says it.
-    from rulediff.align import _follow_kept_clauses_into_taken_rules
+    from rulediff.sentences import _follow_kept_clauses_into_taken_rules
 
     first = "100.1. A widget game is played by two or more players, each with a widget."
     clause = "Every widget has a painted number"
@@ -4459,8 +4460,10 @@ def test_one_kept_sentence_pairs_free_rules_only_when_it_opens_both() -> None:
     # A toy: an old rule and a new rule in other chapters share one sentence word for word
     # and nothing else of note (too little for the text matching). Opening both, it is
     # their statement and pairs them; closing the old rule, it does not.
-    from rulediff.align import _match_rules, _pair_by_kept_sentences, _Provenance, _rule_nodes
+    from rulediff.align import _rule_nodes
+    from rulediff.matching import _match_rules
     from rulediff.pairing import _Pairing
+    from rulediff.sentences import _pair_by_kept_sentences, _Provenance
 
     kept = "Each token in a pile counts once toward the total of that pile."
     old_rest = (

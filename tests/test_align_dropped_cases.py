@@ -1,5 +1,5 @@
 """A sentence its counterpart keeps but for some of the cases it names goes on in the
-one free rule beside that names them (rulediff.align._add_pieces_naming_dropped_cases).
+one free rule beside that names them (rulediff.sentences._add_pieces_naming_dropped_cases).
 
 Real data, read from the corpus at run time (no rule text here); every id below was
 checked by reading both editions.

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from rulediff.align import _add_pieces_holding_dropped_words, align
+from rulediff.align import align
+from rulediff.sentences import _add_pieces_holding_dropped_words
 
 from .conftest import corpus_edition
 from .test_align import BASE, by_old

@@ -1,5 +1,5 @@
 """A free old rule written on its sibling's frame goes to the free new twin of where that
-sibling went (rulediff.align._place_free_twins).
+sibling went (rulediff.sentences._place_free_twins).
 
 Real data, read from the corpus at run time (no rule text here); every id below was
 checked by reading both editions.

@@ -1,5 +1,5 @@
 """A rule that grew where it stood keeps its place against a copy of its statement
-elsewhere (``align._opening_kept_in_place``, issue 9)."""
+elsewhere (``matching._opening_kept_in_place``, issue 9)."""
 
 from __future__ import annotations
 

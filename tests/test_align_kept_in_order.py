@@ -3,13 +3,13 @@ words in order (a trailing exception or a list of new cases added)."""
 
 from __future__ import annotations
 
-from rulediff.align import (
+from rulediff.align import _rule_nodes_of
+from rulediff.pairing import _ALNUM_WORD, _Pairing
+from rulediff.sentences import (
     KEPT_IN_ORDER_SHARE,
     _pair_subrules_kept_in_order,
-    _rule_nodes_of,
     _words_kept_in_order,
 )
-from rulediff.pairing import _ALNUM_WORD, _Pairing
 
 from .conftest import corpus_edition
 from .test_align import BASE, aligned, by_old, edition

@@ -35,9 +35,9 @@ def _new(golden: str, *more: str) -> str:
 
 
 def _pieces(old: str, new: str) -> dict[str, list[str]]:
-    """The splits :func:`rulediff.align._add_pieces_opening_on_its_subject` makes by itself
+    """The splits :func:`rulediff.sentences._add_pieces_opening_on_its_subject` makes by itself
     once rules and headings are matched, the old golden rule matched to the new check."""
-    from rulediff.align import _add_pieces_opening_on_its_subject
+    from rulediff.sentences import _add_pieces_opening_on_its_subject
 
     p = matched_pairing(old, new)
     i, j = p.old_by_place["300.2"], p.new_by_place["300.2"]
@@ -111,8 +111,8 @@ def test_free_rules_opening_on_one_phrase_under_matched_parents_need_no_rare_wor
     permission and renumbered within its rule. Its opening phrase stands in no other rule,
     but every content word of it stands in many: the free-to-free pass asks a rare word
     of rules placed nowhere, not of two rules under matched parents."""
-    from rulediff.align import SHARED_OPENING_RARE
     from rulediff.pairing import _content_words
+    from rulediff.sentences import SHARED_OPENING_RARE
     from rulediff.textkeys import letter_words
 
     old_rule, new_rule = corpus_edition(old).rule("601.5"), corpus_edition(new).rule("601.3")

@@ -40,9 +40,9 @@ NEW_SECTION = (
 def _opening_run_links(
     old: str, new: str, taken: tuple[str, str] | None = None
 ) -> dict[str, list[str]]:
-    """What :func:`rulediff.align._pair_by_opening_run` does by itself once rules and
+    """What :func:`rulediff.sentences._pair_by_opening_run` does by itself once rules and
     headings are matched: old id → the new ids it was paired with or split into."""
-    from rulediff.align import _pair_by_opening_run
+    from rulediff.sentences import _pair_by_opening_run
 
     p = matched_pairing(old, new, taken)  # taken: a link made before, by another pass
     before = {i for i, j in enumerate(p.o2n) if j >= 0}
@@ -165,9 +165,9 @@ def _wounds(*subrules: str) -> str:
 
 
 def _merges(old: str, new: str) -> dict[str, list[str]]:
-    """What :func:`rulediff.align._join_sibling_opening_on_one_run` does by itself once
+    """What :func:`rulediff.sentences._join_sibling_opening_on_one_run` does by itself once
     the rules are matched: new id → its old sources."""
-    from rulediff.align import _join_sibling_opening_on_one_run
+    from rulediff.sentences import _join_sibling_opening_on_one_run
 
     return _merges_made_by(_join_sibling_opening_on_one_run, old, new)
 

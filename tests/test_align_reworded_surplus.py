@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from rulediff.align import _add_reworded_surplus_pieces, _add_twin_pieces, _rule_nodes_of, align
+from rulediff.align import _rule_nodes_of, align
 from rulediff.pairing import _Pairing
+from rulediff.sentences import _add_reworded_surplus_pieces, _add_twin_pieces
 
 from .conftest import corpus_edition
 from .test_align import BASE, by_new, by_old, edition

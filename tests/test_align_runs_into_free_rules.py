@@ -1,5 +1,5 @@
 """A free new rule holding a run of a matched old rule's words is one more piece of it
-(rulediff.align._follow_runs_into_free_rules).
+(rulediff.sentences._follow_runs_into_free_rules).
 
 Real data, read from the corpus at run time (no rule text here); every id below was
 checked by reading both editions.
