@@ -20,9 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from rapidfuzz import fuzz
 
 from . import provenance, rescue
-from .classify import (
-    changes_meaning,
-)
+from .classify import changes_meaning
 from .lastused import LastUsed
 from .matches import Method
 from .pairing import (
@@ -42,9 +40,7 @@ from .pairing import (
     _title_words,
     _written_for_new_subject,
 )
-from .textkeys import (
-    letter_words,
-)
+from .textkeys import letter_words
 
 #: A runner-up within this many points of the chosen pair makes the match ambiguous.
 AMBIGUITY_MARGIN = 2.0
@@ -54,7 +50,7 @@ SAME_PLACE_SIMILARITY = 40.0
 #: First fuzzy round: only confident pairs, so the second round sees their parents.
 CONFIDENT_TOTAL = 80.0
 #: A rule freed from a variant's copy of it takes a free new text this close to its own
-#: (:func:`_pair_with_own_copy`).
+#: (:func:`rulediff.sentences._pair_with_own_copy`).
 WITHDRAWN_COPY = 80.0
 #: Candidates per old text taken from the bigram index.
 INDEX_CANDIDATES = 8
