@@ -4,6 +4,7 @@ makes (:mod:`rulediff.pairing`), on texts written for each test."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -391,3 +392,43 @@ def test_runs_are_every_maximal_shared_run_in_the_order_they_end(
             if n >= least:
                 expected.append(tuple(a[x - n + 1 : x + 1]))
     assert _runs(a, b, least) == expected
+
+
+# --- the aligner's modules import one way -----------------------------------------------
+
+
+def _rulediff_imports(module: str) -> set[str]:
+    """The rulediff modules ``module`` imports anywhere in its source (inside functions
+    too, where an import would hide a cycle)."""
+    import ast
+    import importlib
+
+    source = Path(importlib.import_module(f"rulediff.{module}").__file__).read_text("utf-8")
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            if node.module:
+                found.add(node.module.split(".")[0])
+            else:
+                found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("rulediff."):
+            found.add(node.module.split(".")[1])
+    return found
+
+
+@pytest.mark.parametrize(
+    ("module", "above"),
+    [
+        ("pairing", {"matching", "sentences", "rescue", "align"}),
+        ("rescue", {"matching", "sentences", "align"}),
+        ("matching", {"sentences", "align"}),
+        ("sentences", {"align"}),
+    ],
+)
+def test_the_aligner_modules_import_one_way(module: str, above: set[str]) -> None:
+    # pairing -> matching -> sentences -> align, and rescue -> align: a pass module that
+    # imported one above it would bring back the imports inside functions that hid the
+    # cycle between align and rescue.
+    imported = _rulediff_imports(module)
+    assert imported, module  # the walk finds imports at all
+    assert not imported & above, (module, imported & above)
