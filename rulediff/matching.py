@@ -29,6 +29,7 @@ from .pairing import (
     MIN_TOTAL,
     SLOT_HELD,
     SLOT_LEAD,
+    _ancestor_places,
     _content_words,
     _heading_over,
     _in_own_section,
@@ -803,11 +804,8 @@ def _match_siblings_by_words(p: _Pairing, sweeps: Iterable[tuple[str, str]]) -> 
     for j, new_node in enumerate(p.new):
         if p.n2o[j] >= 0 or new_node.heading:
             continue
-        parent = new_node.parent
-        while parent is not None:
-            under[parent].append(j)
-            k = p.new_by_place.get(parent)
-            parent = p.new[k].parent if k is not None else None
+        for place in _ancestor_places(p.new, p.new_by_place, j):
+            under[place].append(j)
     found: list[tuple[float, int, int]] = []
     options_of_old: dict[int, list[tuple[float, int]]] = defaultdict(list)
     options_of_new: dict[int, list[tuple[float, int]]] = defaultdict(list)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from rapidfuzz import fuzz, process
 
@@ -611,6 +611,16 @@ def _naming_roots(lower: str) -> frozenset[str]:
 
 def _is_section(node: _Node) -> bool:
     return node.id.isdigit() and len(node.id) == 1
+
+
+def _ancestor_places(nodes: Sequence[_Node], by_place: dict[str, int], i: int) -> Iterator[str]:
+    """The places of node ``i``'s ancestors, nearest first (a place naming no node of the
+    edition is the last one)."""
+    parent = nodes[i].parent
+    while parent is not None:
+        yield parent
+        k = by_place.get(parent)
+        parent = nodes[k].parent if k is not None else None
 
 
 def _heading_ancestors(nodes: Sequence[_Node], by_place: dict[str, int]) -> list[tuple[int, ...]]:

@@ -45,6 +45,7 @@ from .pairing import (
     FRAME_MARGIN,
     GRAFT_WORDS,
     MIN_TOTAL,
+    _ancestor_places,
     _content_stems,
     _content_stems_of,
     _content_words,
@@ -105,13 +106,7 @@ def _in_place(p: _Pairing, i: int, j: int) -> bool:
 
 def _new_under(p: _Pairing, j: int, target: str) -> bool:
     """New node ``j`` is a descendant of the new rule whose place is ``target``."""
-    parent = p.new[j].parent
-    while parent is not None:
-        if parent == target:
-            return True
-        k = p.new_by_place.get(parent)
-        parent = p.new[k].parent if k is not None else None
-    return False
+    return target in _ancestor_places(p.new, p.new_by_place, j)
 
 
 def _kept(p: _Pairing, i: int) -> bool:
@@ -3085,11 +3080,8 @@ def _pieces_in_place(
     for i, node in enumerate(p.old):
         if node.heading:
             continue
-        parent = node.parent
-        while parent is not None:
-            old_under[parent].append(i)
-            k = p.old_by_place.get(parent)
-            parent = p.old[k].parent if k is not None else None
+        for place in _ancestor_places(p.old, p.old_by_place, i):
+            old_under[place].append(i)
     old_keys: dict[int, list[str]] = {}
     kept_keys: dict[int, list[str]] = {}
     partial: dict[tuple[str, str], float] = {}
