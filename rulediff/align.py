@@ -149,6 +149,7 @@ from .sentences import (
     _pair_subrules_kept_in_order,
     _pieces_in_place,
     _place_free_twins,
+    _place_withheld_by_own_words,
     _place_withheld_in_twins,
     _Provenance,
     _sentence_splits,
@@ -330,6 +331,7 @@ def align(
     _add_pieces_naming_dropped_cases(rules, splits, merges)
     withheld = _drop_foreign_sources(rules, merges)
     _place_withheld_in_twins(rules, withheld, splits, merges)
+    _place_withheld_by_own_words(rules, withheld, splits, merges)
     _join_parallel_twins(rules, splits, merges)
     held_before_containers = _join_emptied_containers(rules, splits, merges)
     _pair_by_shared_opening(rules, splits, merges)

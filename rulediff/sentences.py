@@ -3331,6 +3331,62 @@ def _place_withheld_in_twins(
         p.pair(i, k, round(fuzz.ratio(p.old[i].lower, p.new[k].lower), 1), "content", rivals)
 
 
+def _place_withheld_by_own_words(
+    p: _Pairing,
+    withheld: Sequence[tuple[int, int]],
+    splits: dict[int, list[int]],
+    merges: dict[int, list[int]],
+) -> None:
+    """A source withheld from a merge for its own words goes to the one free rule beside
+    the rule it was withheld from that says them.
+
+    Parallel rules written on one frame for several subjects (a commander put into the
+    graveyard, or into exile, "… may put it into the command zone instead") may become
+    two new rules: one still on the frame, for another subject (hand or library), and one
+    reworded for the old subjects (a state-based action naming the graveyard and exile).
+    The frame draws the old rules to its new rule, :func:`_drop_foreign_sources` undoes
+    that (their own words are not there), and the rule that names them is left free. A
+    withheld source whose own words (those no other source of the undone group has, and
+    the rule it left lacks) one free sibling of that rule says, on the source's topic,
+    goes there; several sources that go to one rule are its merge. Two free siblings
+    saying them: the text does not decide, the source stays free.
+    """
+    if not withheld:
+        return
+    in_splits, in_merges = _grouped(splits, merges)
+    left: dict[int, list[int]] = {}
+    for i, j in withheld:
+        left.setdefault(j, []).append(i)
+    homes: dict[int, list[int]] = {}
+    for j, sources in sorted(left.items()):
+        # the undone group: the withheld sources and those the rule kept
+        group = {*sources, *merges.get(j, ()), p.n2o[j]} - {-1}
+        target = _words(p.new[j].lower)
+        for i in sources:
+            if not _free_old_text(p, i, splits, in_merges):
+                continue
+            own = _own_words(p.old[i], (p.old[k] for k in sorted(group) if k != i)) - target
+            sayers = [
+                k
+                for k, node in enumerate(p.new)
+                if k != j
+                and node.parent == p.new[j].parent
+                and not node.heading
+                and _free_new(p, k, in_splits, merges)
+                and own & _words(node.lower)
+                and p.same_topic(i, k)
+            ]
+            if len(sayers) == 1:
+                homes.setdefault(sayers[0], []).append(i)
+    for k, sources in sorted(homes.items()):
+        scores = {i: round(fuzz.ratio(p.old[i].lower, p.new[k].lower), 1) for i in sources}
+        first = max(sources, key=lambda i: (scores[i], -i))
+        rivals = tuple(r for r in p.alternatives.pop(first, ()) if r != ("new", k))
+        p.pair(first, k, scores[first], "content", rivals)
+        if len(sources) > 1:
+            merges[k] = sorted(sources)
+
+
 def _place_free_twins(
     p: _Pairing,
     splits: dict[int, list[int]],

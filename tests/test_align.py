@@ -501,7 +501,8 @@ EVAL_RECALL_FLOOR = {
     "2004-10-01_2026-06-19": 0.92,
     # held out (README, "Held-out pairs"): measured once before any change for it
     "2007-10-01_2018-01-19": 0.78,
-    "2011-07-15_2023-10-13": 0.92,
+    # 92 % until round 68, built from two of its misses (README, "Held-out pairs")
+    "2011-07-15_2023-10-13": EVAL_GOAL_RECALL,
 }
 #: Pairs of consecutive editions, held to 100 %.
 EVAL_NEIGHBOURS = {("2021-06-18", "2021-07-23")}
