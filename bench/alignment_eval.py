@@ -33,6 +33,7 @@ from rulediff.history import Through, build_lineage  # noqa: E402
 from tests.test_align import (  # noqa: E402
     EVAL_DIR,
     EVAL_GOAL_RECALL,
+    EVAL_PRECISION_FLOOR,
     eval_recall_floor,
     eval_scores,
 )
@@ -69,9 +70,11 @@ def main() -> None:
         precision, recall, misses = eval_scores(data, align(old, new, through=through))
         seconds = time.perf_counter() - start
         floor = eval_recall_floor(path.stem, data)
+        held = EVAL_PRECISION_FLOOR.get(path.stem)
+        held_note = f" (floor {held:.0%})" if held is not None else ""
         print(
             f"{path.stem}{' (--through)' if args.through else ''}:"
-            f" precision {precision:.1%}, recall {recall:.1%}"
+            f" precision {precision:.1%}{held_note}, recall {recall:.1%}"
             f" (goal {EVAL_GOAL_RECALL:.0%}, floor {floor:.0%}), {len(data['rule'])} sampled,"
             f" {seconds:.1f} s"
         )
