@@ -24,6 +24,7 @@ from .classify import (
     _word_for_word,
     changes_meaning,
 )
+from .clauses import list_lead, lists
 from .lastused import LastUsed
 from .matching import (
     _ASIDE,
@@ -68,6 +69,7 @@ from .pairing import (
     _written_for_new_subject,
 )
 from .textkeys import (
+    comparison_key,
     letter_words,
     placeholder_references,
     references,
@@ -3242,6 +3244,66 @@ def _says_again_what_is_kept(
     )
 
 
+#: A word said by at most this share of the new edition's texts names a subject (double
+#: faced); a more common one ("card", "each") names none.
+KIND_NAME_SHARE = 0.05
+
+
+class _Kinds:
+    """The lists of the new edition that may name kinds of a subject ("there are three
+    kinds of double-faced cards: …, meld cards"), read only in the rules that say the
+    words asked about, each rule once per pairing."""
+
+    def __init__(self, p: _Pairing) -> None:
+        self.p = p
+        self.read: dict[int, list[tuple[frozenset[str], tuple[frozenset[str], ...]]]] = {}
+
+    def rare(self, words: frozenset[str]) -> frozenset[str]:
+        """Those of ``words`` that some, and at most ``KIND_NAME_SHARE``, of the new
+        texts say (the rescue pass's word index, built once per pairing)."""
+        _old, new, _index, _idf = rescue._weights(self.p)
+        most = KIND_NAME_SHARE * len(new.stems)
+        return frozenset(w for w in words if 0 < len(new.postings.get(w, ())) <= most)
+
+    def saying(
+        self, rare: frozenset[str], own: frozenset[str]
+    ) -> Iterator[tuple[frozenset[str], tuple[frozenset[str], ...]]]:
+        """Each list of a new rule that says one of the ``rare`` words (found by the word
+        index) and one of ``own``: the words of its lead-in and each item's words."""
+        _old, new, _index, _idf = rescue._weights(self.p)
+        for k in sorted({k for w in rare for k in new.postings.get(w, ())}):
+            node = self.p.new[k]
+            if node.heading or not own & _words(node.lower):
+                continue
+            if k not in self.read:
+                self.read[k] = [
+                    (
+                        _content_stems_of(comparison_key(list_lead(node.text, clause)).lower()),
+                        tuple(
+                            _content_stems_of(comparison_key(item.value or "").lower())
+                            for item in clause.children
+                        ),
+                    )
+                    for clause in lists(node.text)
+                ]
+            yield from self.read[k]
+
+
+def _a_kind_of_what_it_names(
+    p: _Pairing, i: int, own: frozenset[str], j: int, kinds: _Kinds
+) -> bool:
+    """New ``j`` names a subject (a rare word of a list's lead-in that old ``i`` does not
+    say) of which the new edition lists ``i``'s own subject as a kind: the meld card's
+    face-down rule joined the double-faced cards' one when the new edition made meld
+    cards one of three kinds of double-faced card. ``j`` then speaks of ``i``'s subject
+    too, by the general name."""
+    named = kinds.rare(_words(p.new[j].lower) - _words(p.old[i].lower))
+    return bool(named) and any(
+        lead & named and any(own & item for item in items)
+        for lead, items in kinds.saying(named, own)
+    )
+
+
 def _drop_foreign_sources(p: _Pairing, merges: dict[int, list[int]]) -> list[tuple[int, int]]:
     """Parallel rules join one new rule only if each leaves its own subject there.
 
@@ -3251,11 +3313,13 @@ def _drop_foreign_sources(p: _Pairing, merges: dict[int, list[int]]) -> list[tup
     rule. Such a source is withheld (it stays removed, unless
     :func:`_place_withheld_in_twins` finds it a place); a duplicate, with no words of its
     own, is kept, and so is a source one of whose statements another source says again
-    and the new rule keeps (:func:`_says_again_what_is_kept`). Headings are matched by
-    their subrules, not their titles. Returns the withheld sources, each with the rule it
-    was withheld from.
+    and the new rule keeps (:func:`_says_again_what_is_kept`), and so is a source whose
+    subject the new edition lists as a kind of what the new rule names
+    (:func:`_a_kind_of_what_it_names`). Headings are matched by their subrules, not
+    their titles. Returns the withheld sources, each with the rule it was withheld from.
     """
     withheld: list[tuple[int, int]] = []
+    kinds = _Kinds(p)
     for j in sorted(merges):
         group = merges[j]
         if len(group) < 2 or p.new[j].heading:
@@ -3273,6 +3337,7 @@ def _drop_foreign_sources(p: _Pairing, merges: dict[int, list[int]]) -> list[tup
             and (own := _own_words(p.old[i], (p.old[k] for k in group if k != i)))
             and not own & target
             and not _says_again_what_is_kept(p, i, [k for k in group if k != i], j, merges)
+            and not _a_kind_of_what_it_names(p, i, own, j, kinds)
         ]
         if not foreign:
             continue
