@@ -116,6 +116,60 @@ def test_alignment_eval_prints_each_pairs_figures(capsys, monkeypatch):
     assert exc.value.code == 2
 
 
+def test_alignment_eval_marks_misses_left_undecided(capsys, monkeypatch):
+    """A sampled rule the aligner leaves removed while naming the hand answer among its
+    undecided candidates is reported as such (an abstention), and still counted missed:
+    on 2004-10-01 -> 2026-06-19 the old rule on game actions not using the stack
+    (408.2g) is left between the two new stack-list entries, one of them the hand's."""
+    import re
+
+    report = _load("alignment_eval")
+    monkeypatch.setattr("sys.argv", ["alignment_eval.py", "--pair", "2004-10-01_2026-06-19"])
+    report.main()
+    out = capsys.readouterr().out
+    first, *lines = out.splitlines()
+    counted = re.search(r"; (\d+) of (\d+) missed left undecided", first)
+    assert counted, first
+    undecided, missed = map(int, counted.groups())
+    listed = [line for line in lines if re.match(r"  missed .*: aligner - \(undecided: ", line)]
+    assert 1 <= undecided == len(listed) <= missed, out
+    assert any(
+        line.startswith("  missed old 408.2g: aligner - (undecided: ") and "405.6e" in line
+        for line in listed
+    ), out
+
+
+def test_undecided_candidates_need_the_hand_answer_among_them():
+    """Only an undecided removed or added rule whose candidates hold the hand answer is an
+    abstention; a paired rule, or candidates all other than the answer, are not."""
+    from rulediff.matches import Alignment, Match
+
+    report = _load("alignment_eval")
+    a = Alignment(
+        old=None,
+        new=None,
+        rules=(
+            Match(
+                "rule", "removed", ("1.1",), (), 0.0, ambiguous=True, alternatives=("2.1", "2.2")
+            ),
+            Match(
+                "rule",
+                "renumbered",
+                ("1.2",),
+                ("2.3",),
+                100.0,
+                ambiguous=True,
+                alternatives=("2.4",),
+            ),
+        ),
+        examples=(),
+        glossary=(),
+    )
+    assert report.undecided_candidates(a, "old", "1.1", ["2.2"]) == ["2.1", "2.2"]
+    assert report.undecided_candidates(a, "old", "1.1", ["2.5"]) == []
+    assert report.undecided_candidates(a, "old", "1.2", ["2.4"]) == []
+
+
 def test_alignment_eval_scores_the_diff_through_the_lineage(capsys, monkeypatch):
     """``--through`` scores the lineage-following alignment and says so (on a neighbouring
     pair the lineage is the pair's own step: the same figures)."""
