@@ -514,7 +514,7 @@ EVAL_RECALL_FLOOR = {
     "2006-05-01_2019-06-14": 0.81,
 }
 #: Pairs of consecutive editions, held to 100 %.
-EVAL_NEIGHBOURS = {("2021-06-18", "2021-07-23")}
+EVAL_NEIGHBOURS = {("2021-06-18", "2021-07-23"), ("2023-06-16", "2023-09-01")}
 
 
 def eval_recall_floor(stem: str, data: dict) -> float:
