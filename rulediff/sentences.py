@@ -1832,7 +1832,10 @@ def _add_surplus_pieces(
     the counterpart says at least :data:`SURPLUS_LEAD` less closely) is said nearly whole
     (:data:`SURPLUS_SAID`) by one free new rule among the counterpart's siblings, parent
     and subrules, more closely than by any other free rule there (two saying it: a stock
-    ending, the text does not decide). Not a piece: a free rule that adds none of the old
+    ending, the text does not decide) and than by any rule there already paired (the
+    stock ending of a run whose other members are paired: each special action "may be
+    taken any time the player has priority", which the old rule on special actions said
+    once for them all). Not a piece: a free rule that adds none of the old
     rule's words its counterpart lacks (the counterpart written again for another
     subject), one a free old rule beside it says as closely (that rule's counterpart),
     one written for a subject the old edition lacks. Sentences several rules of either
@@ -1859,11 +1862,15 @@ def _add_surplus_pieces(
         ]
         if not surplus:
             continue
+        family = sorted(_family_of(p, group))
         free = [
             (x, [key for key in _unit_keys(p.new, x, None) if key not in stock])
-            for x in sorted(_family_of(p, group))
+            for x in family
             if not p.new[x].heading and _free_new(p, x, in_splits, merges)
         ]
+        # every rule beside the counterpart, taken ones too: a sentence the free rule
+        # says no more closely than a taken one beside it is stock wording of the run
+        beside = [(x, _unit_keys(p.new, x, None)) for x in family if not p.new[x].heading]
         for key, said_kept in surplus:
             scored = sorted(
                 ((fuzz.ratio(key, theirs), x, theirs) for x, keys in free for theirs in keys),
@@ -1879,6 +1886,8 @@ def _add_surplus_pieces(
             second = next((s for s, y, _t in scored if y != x), 0.0)
             if second >= score or _says_nothing_more(p, i, x, group):
                 continue  # said as closely by two free rules, or a copy of the counterpart
+            if any(y != x and _closest(key, keys) >= score for y, keys in beside):
+                continue  # said as closely by a rule already taken: the run's stock wording
             if _other_variant(p, i, x):
                 continue  # another variant of the run, on the template both say
             if any(

@@ -93,3 +93,32 @@ def test_a_variant_copy_of_the_counterpart_is_no_piece_in_the_corpus() -> None:
     a = align(corpus_edition("2007-05-01"), corpus_edition("2018-07-13"))
     assert by_old(a, "215.4").new_ids == ("118.4",)
     assert by_new(a, "118.4a").kind == "added"
+
+
+# A run of subrules that each end on one stock sentence (each kind of foul "may be
+# called whenever the player holds the turn"): the old rule said it once for them all.
+ANY_TIME = "A player may call a foul whenever they hold the turn."
+FOUL = "100.3a A foul ends the turn at once."
+STOCK = "A player may call this foul whenever they hold the turn."
+
+
+def test_a_sentence_a_taken_rule_beside_says_as_closely_makes_no_piece() -> None:
+    """A dropped sentence that a rule already paired beside the counterpart says as
+    closely as the free rule does is the run's stock wording: the free rule is no piece.
+    Fails before the guard: the free rule was taken as a piece."""
+    old = BASE.replace(RULE, f"{RULE} {ANY_TIME}\n\n{FOUL}")
+    free = "100.3b Calling a foul on a wobbling widget is a special action. " + STOCK
+    stock_beside = BASE.replace(RULE, f"{RULE}\n\n{FOUL} {STOCK}\n\n{free}")
+    assert pieces_added_by(_add_surplus_pieces, old, stock_beside) == {}
+    # Said by the free rule alone, the sentence went there: a piece.
+    alone = BASE.replace(RULE, f"{RULE}\n\n{FOUL}\n\n{free}")
+    assert pieces_added_by(_add_surplus_pieces, old, alone) == {"100.3": ["100.3", "100.3b"]}
+
+
+def test_the_special_actions_rule_keeps_no_piece_for_its_stock_sentence() -> None:
+    """2003-07-01 -> 2022-10-07: old 408.1i (special actions) goes to 116.2, the list of
+    special actions; 116.2e, one listed action whose last sentence says what 408.1i's
+    second did and what the paired 116.2d says word for word, stays added."""
+    a = align(corpus_edition("2003-07-01"), corpus_edition("2022-10-07"))
+    assert by_old(a, "408.1i").new_ids == ("116.2",)
+    assert by_new(a, "116.2e").kind == "added"
