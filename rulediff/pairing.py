@@ -265,10 +265,14 @@ class _Pairing:
         speaking of that kind (:meth:`denies_definition`).
         """
         old, new = self.old[i], self.new[j]
-        if self.denies_definition(i, j, lines=lines) or (
-            # opposite cases negate different conditions (the cheap test first)
-            old.negated_conditions() != new.negated_conditions()
-            and _opposite_conditions(old.lower, new.lower)
+        if (
+            self.denies_definition(i, j, lines=lines)
+            or (
+                # opposite cases negate different conditions (the cheap test first)
+                old.negated_conditions() != new.negated_conditions()
+                and _opposite_conditions(old.lower, new.lower)
+            )
+            or _opposite_zones(old.lower, new.lower)
         ):
             return False
         if self.withdrawn_from(i, j):
@@ -687,6 +691,35 @@ def _opposite_conditions(old: str, new: str) -> bool:
         return False
     (neg_old, stated_old), (neg_new, stated_new) = _conditions(old), _conditions(new)
     return bool((neg_old - neg_new) & stated_new or (neg_new - neg_old) & stated_old)
+
+
+#: The zones a rule's scope names: "in any zone other than the stack", "on the stack".
+_ZONE = r"(stack|battlefield|graveyard|library|hand|exile|command zone|play)"
+#: A zone a text leaves out of its scope ("in any zone other than the stack", "in every
+#: zone except the battlefield"); a "not in play" said in passing draws no scope ...
+_ZONE_LEFT_OUT = re.compile(
+    r"\b(?:other than|except(?: for)?) (?:the |a |its owner's |their |your )?" + _ZONE + r"\b"
+)
+#: ... and one it names as its scope ("on the stack", "in a graveyard").
+_ZONE_NAMED = re.compile(r"\b(?:on|in|onto|into) (?:the |a )?" + _ZONE + r"\b")
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _zone_scope(lower: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The zones ``lower`` leaves out of its scope, and those it names otherwise."""
+    left_out = frozenset(m.group(1) for m in _ZONE_LEFT_OUT.finditer(lower))
+    rest = _ZONE_LEFT_OUT.sub(" ", lower) if left_out else lower
+    return left_out, frozenset(m.group(1) for m in _ZONE_NAMED.finditer(rest))
+
+
+def _opposite_zones(old: str, new: str) -> bool:
+    """One text applies everywhere but a zone, the other in that zone alone ("in a zone
+    other than the stack" against "a fused split spell on the stack"): a rule and its
+    opposite case. A text naming the zone both ways (a rule for both cases) is neither."""
+    if not any("other than" in text or "except" in text for text in (old, new)):
+        return False  # the cheap test first: most texts leave no zone out
+    (out_old, in_old), (out_new, in_new) = _zone_scope(old), _zone_scope(new)
+    return bool((out_old - in_old) & (in_new - out_new) or (out_new - in_new) & (in_old - out_old))
 
 
 @functools.lru_cache(maxsize=1 << 12)

@@ -432,3 +432,50 @@ def test_the_aligner_modules_import_one_way(module: str, above: set[str]) -> Non
     imported = _rulediff_imports(module)
     assert imported, module  # the walk finds imports at all
     assert not imported & above, (module, imported & above)
+
+
+def test_a_rule_for_every_zone_but_one_is_not_the_rule_for_that_zone() -> None:
+    """A text that leaves a zone out of its scope and one that applies in that zone alone
+    are a rule and its opposite case; a text naming the zone both ways, or leaving the
+    same zone out, is not (``_opposite_zones``, read by ``same_topic``)."""
+    from rulediff.pairing import _opposite_zones
+
+    outside = "a widget in any zone other than the stack has both its colours."
+    inside = "a widget spun on the stack has the colour of its upper half only."
+    assert _opposite_zones(outside, inside)
+    assert _opposite_zones(inside, outside)
+    assert _opposite_zones(
+        "a widget in a zone other than the battlefield is face up.",
+        "on the battlefield, widgets tap.",
+    )
+    # "not in play" said in passing draws no scope
+    assert not _opposite_zones("a widget not on the battlefield is face up.", inside)
+    assert not _opposite_zones(
+        "a widget that is not on the stack can be spun.", "on the stack, widgets are spun."
+    )
+    # the same scope said another way
+    assert not _opposite_zones(
+        outside, "in every zone except the stack, a widget has both colours."
+    )
+    # a rule for both cases names the zone both ways
+    both = "in every zone except the stack a widget has both colours; on the stack it has one."
+    assert not _opposite_zones(both, inside)
+    assert not _opposite_zones(inside, "a widget on the stack can be countered.")
+    # "not" without a zone after it leaves nothing out
+    assert not _opposite_zones("a widget does not spin on the stack.", inside)
+
+
+def test_the_split_card_rule_for_zones_but_the_stack_goes_to_its_heir() -> None:
+    """2003-07-01 -> 2022-10-07: old 505.5 (a split card's characteristics asked for outside
+    the stack combine both halves) goes to 709.4 (in every zone but the stack, the two
+    halves combined), not to 709.4d (a fused split spell on the stack); the colour rule
+    505.3 then goes to 709.4b (colours from the combined mana cost), as the blind set
+    answers."""
+    from rulediff.align import align
+
+    old, new = corpus_edition("2003-07-01"), corpus_edition("2022-10-07")
+    assert "other than the stack" in old.rule("505.5").text
+    assert "on the stack" in new.rule("709.4d").text
+    a = align(old, new)
+    assert a.match_for_old("505.5").new_ids == ("709.4",)
+    assert a.match_for_old("505.3").new_ids == ("709.4b",)
