@@ -716,8 +716,9 @@ def _opposite_zones(old: str, new: str) -> bool:
     """One text applies everywhere but a zone, the other in that zone alone ("in a zone
     other than the stack" against "a fused split spell on the stack"): a rule and its
     opposite case. A text naming the zone both ways (a rule for both cases) is neither."""
-    if not any("other than" in text or "except" in text for text in (old, new)):
-        return False  # the cheap test first: most texts leave no zone out
+    if "other than" not in old and "except" not in old:
+        if "other than" not in new and "except" not in new:
+            return False  # the cheap test first: most texts leave no zone out
     (out_old, in_old), (out_new, in_new) = _zone_scope(old), _zone_scope(new)
     return bool((out_old - in_old) & (in_new - out_new) or (out_new - in_new) & (in_old - out_old))
 
