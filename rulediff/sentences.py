@@ -1868,8 +1868,8 @@ def _add_surplus_pieces(
             for x in family
             if not p.new[x].heading and _free_new(p, x, in_splits, merges)
         ]
-        # every rule beside the counterpart, taken ones too: a sentence the free rule
-        # says no more closely than a taken one beside it is stock wording of the run
+        # every rule beside the counterpart, free or taken, with all its sentences: one
+        # saying the sentence as closely as the free rule does leaves it undecided
         beside = [(x, _unit_keys(p.new, x, None)) for x in family if not p.new[x].heading]
         for key, said_kept in surplus:
             scored = sorted(
@@ -1883,11 +1883,10 @@ def _add_surplus_pieces(
                 continue
             if _loses_a_word_of_short_sentence(key, theirs):
                 continue  # "X is a triggered ability" is not said by "X is a static ability"
-            second = next((s for s, y, _t in scored if y != x), 0.0)
-            if second >= score or _says_nothing_more(p, i, x, group):
-                continue  # said as closely by two free rules, or a copy of the counterpart
             if any(y != x and _closest(key, keys) >= score for y, keys in beside):
-                continue  # said as closely by a rule already taken: the run's stock wording
+                continue  # said as closely by another rule there, free or taken: stock wording
+            if _says_nothing_more(p, i, x, group):
+                continue  # a copy of the counterpart
             if _other_variant(p, i, x):
                 continue  # another variant of the run, on the template both say
             if any(
