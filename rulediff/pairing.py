@@ -1301,12 +1301,19 @@ def _opens_with_new_subject(p: _Pairing, j: int) -> bool:
     a rule under that heading would be. A word the pair's recurring wording changes
     bring in is an old subject's new name ("on the battlefield" for "in play", "cast"
     for "played"), not a new subject, even where its five-letter stem is a new
-    heading's ("Battle Cry")."""
+    heading's ("Battle Cry"); so is a word of the rule's own heading when that heading
+    has an old counterpart (exiled cards under "Exile", once "Removed from the Game",
+    though a new keyword action is titled "Exile" too)."""
     opening = _opening(p.new[j].lower)
     unheard = _words(opening) - p.old_words()
     if unheard:  # an old subject's new name ("on the battlefield") is no new subject
         renamed = _swept_in(p)
         unheard &= {w[:5] for w in letter_words(opening) if _root(w) not in renamed}
+        topic = p.new_topic[j]
+        if unheard and topic >= 0 and topic != j and p.n2o[topic] >= 0:
+            # its own heading, matched, names the word: an old subject's new name ("Exile"
+            # for "Removed from the Game"), though a new heading elsewhere has it too
+            unheard -= {w[:5] for w in letter_words(p.new[topic].lower)}
     if not unheard:
         return False
     return any(

@@ -479,3 +479,49 @@ def test_the_split_card_rule_for_zones_but_the_stack_goes_to_its_heir() -> None:
     a = align(old, new)
     assert a.match_for_old("505.5").new_ids == ("709.4",)
     assert a.match_for_old("505.3").new_ids == ("709.4b",)
+
+
+def test_a_word_of_the_rules_own_matched_heading_is_no_new_subject() -> None:
+    """Synthetic: a free new rule opening with a word the old edition never uses, which
+    also titles a new heading with no old counterpart, opens with a new subject; unless
+    its own heading has an old counterpart and says the word: then the word is the old
+    subject's new name (``_opens_with_new_subject``)."""
+    from rulediff.pairing import _opens_with_new_subject
+
+    old = [
+        _Node("101", "Sidelined", None, True, 0),
+        _Node("101.1", "Sidelined widgets are kept face up in a row.", "101", False, 1),
+        _Node("102", "Actions", None, True, 2),
+    ]
+    new = [
+        _Node("101", "Benched", None, True, 0),
+        _Node("101.1", "Benched widgets are kept face up in a row, by default.", "101", False, 1),
+        _Node("102", "Actions", None, True, 2),
+        _Node("102.1", "Benched widgets may be swapped at any time.", "102", False, 3),
+        _Node("103", "Bench", None, True, 4),
+    ]
+    unmatched = _Pairing(old, new)
+    unmatched.pair(2, 2, 100.0, "anchor")
+    assert _opens_with_new_subject(unmatched, 1)  # "bench": a new heading's word
+    assert _opens_with_new_subject(unmatched, 3)
+    renamed = _Pairing(old, new)
+    renamed.pair(2, 2, 100.0, "anchor")
+    renamed.pair(0, 0, 40.0, "structure")  # "Sidelined" is now called "Benched"
+    assert not _opens_with_new_subject(renamed, 1)  # under its renamed heading
+    assert _opens_with_new_subject(renamed, 3)  # under another heading: still new
+
+
+def test_a_rule_of_a_renamed_zone_is_found_under_the_new_name() -> None:
+    """2001-07-23 -> 2017-06-05: old 217.7b (what may be seen of cards in the
+    removed-from-the-game zone) goes to 406.3 (the same for exiled cards, grown by three
+    sentences), under the zone heading renamed "Exile", though a new keyword action is
+    titled "Exile" too; as the blind set of that pair answers."""
+    from rulediff.align import align
+
+    old, new = corpus_edition("2001-07-23"), corpus_edition("2017-06-05")
+    assert "exile" not in old.rule("217.7").title.lower()
+    assert new.rule("406").title == new.rule("701.10").title == "Exile"
+    assert new.rule("406.3").text.lower().startswith("exiled cards")
+    a = align(old, new)
+    assert a.match_for_old("217.7").new_ids == ("406",)
+    assert a.match_for_old("217.7b").new_ids == ("406.3",)
