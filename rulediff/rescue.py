@@ -22,7 +22,7 @@ import itertools
 import math
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz, process
@@ -1519,21 +1519,29 @@ def _named_by(p: _Pairing, heading: _Node, votes: Counter, sources_of: dict, sha
     heading taken only by headings whose own naming words are all in the title
     ("Countering …" and the keyword action "Counter") and that holds ``share`` of the
     heading's matched texts (a word of a title names less than the whole title); -1 when
-    none or several."""
+    none or several. Only when no rule holds the title's five-letter stems, a free
+    heading whose title holds its roots is asked for: "Card Type" said by "Card Types" (a
+    four-letter word's plural has another stem, not another root). Not a rule with text:
+    roots fold more ("timing" and "time"), and a text says many words besides a title."""
 
     title = _title_words(heading.lower)
     if not title:
         return -1
     found = []
+    free = []
     for g in sorted(votes):
         owners = sources_of.get(g)
         if not owners:
+            free.append(g)
             if title <= _words(p.new[g].lower):
                 found.append(g)
         elif votes[g] >= share and p.new[g].heading and all(p.old[k].heading for k in owners):
             words = _title_words(p.new[g].lower)
             if words and words <= title:
                 found.append(g)
+    if not found:
+        roots = _naming_roots(heading.lower)
+        found = [g for g in free if p.new[g].heading and roots <= _text_roots(p.new[g].lower)]
     return found[0] if len(found) == 1 else -1
 
 
@@ -1696,13 +1704,20 @@ def recover(
         if j >= 0 and not _is_section_id(p.old[i].id) and p.old_children.get(p.old[i].place)
     ]
     containers.sort(key=lambda t: (-p.old[t[0]].id.count("."), -len(p.old[t[0]].id), t))
+    merged_into = {i: t for t, group in merges.items() for i in group}
+
+    def placed(k: int) -> list[int]:
+        """Where old ``k`` went (matched, a piece of a split, a merge source)."""
+        return [p.o2n[k], merged_into.get(k, -1), *splits.get(k, ())]
+
     for h, g in containers:
+        inside = _with_subrules(p.new_children, p.new, [g])
         olds = sorted(
-            i for i in _with_subrules(p.old_children, p.old, [h]) if i != h and free_old(i)
+            i
+            for i in _with_subrules(p.old_children, p.old, [h])
+            if i != h and free_old(i) and not _family_left(p, i, h, inside, placed)
         )
-        news = sorted(
-            j for j in _with_subrules(p.new_children, p.new, [g]) if j != g and free_new(j)
-        )
+        news = sorted(j for j in inside if j != g and free_new(j))
         if not olds or not news or len(olds) > RECOVERY_GROUP or len(news) > RECOVERY_GROUP:
             continue
         table = {(i, j): similarity(i, j) for i in olds for j in news if p.same_topic(i, j)}
@@ -1738,6 +1753,23 @@ def recover(
             if best_elsewhere("new", j, set(olds)) > score + RECOVERY_ELSEWHERE:
                 continue
             p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "structure")
+
+
+def _family_left(
+    p: _Pairing, i: int, top: int, inside: set[int], placed: Callable[[int], Iterable[int]]
+) -> bool:
+    """Old ``i``'s parent rule (not ``top``, the placed rule above it; not a heading)
+    found no place among the new rules ``inside`` (``top``'s counterpart and its
+    subrules), and its subrules that found one (``placed``) all went elsewhere: the
+    rule's family left, and ``i`` is no text of ``top`` to place there (a note on
+    subtypes beside the list of card types)."""
+    k = p.old_by_place.get(p.old[i].parent or "", top)
+    if k == top or p.old[k].heading or any(j in inside for j in placed(k)):
+        return False
+    went = [
+        j for c in p.old_children.get(p.old[k].place, ()) if c != i for j in placed(c) if j >= 0
+    ]
+    return bool(went) and not any(j in inside for j in went)
 
 
 def _restated_in_taken_rule(
@@ -1934,14 +1966,18 @@ def pair_placed_both_ways(
     free_new_set, free_old_set = set(free_new), set(free_old)
     new_place = {j: _placed_ancestor(p.new, p.new_by_place, j, sources_of) for j in free_new}
     sections: dict[int, list[int]] = {}
+    insides: dict[int, set[int]] = {}
     pairs = []
     for i in free_old:
         a = _placed_ancestor(p.old, p.old_by_place, i, targets_of)
         if a is None:
             continue
         if a not in sections:
-            found = _with_subrules(p.new_children, p.new, targets_of[a]) & free_new_set
+            insides[a] = _with_subrules(p.new_children, p.new, targets_of[a])
+            found = insides[a] & free_new_set
             sections[a] = sorted(j for j in found if new_place[j] is not None)
+        if _family_left(p, i, a, insides[a], lambda k: targets_of.get(k, ())):
+            continue  # its parent rule's family went elsewhere: no text of that section
         lineage = lineage_of(p.old, p.old_by_place, i)
         placed = [j for j in sections[a] if lineage.intersection(sources_of[new_place[j]])]
         scores = [(_plain(old, new, idf, p, i, j), j) for j in placed]

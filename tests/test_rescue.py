@@ -2068,3 +2068,70 @@ def test_a_template_within_one_top_level_rule_is_not_said_twice() -> None:
     # under the same rule 613: a template, not a restatement; it does not join 613.1g.
     a = align(corpus_edition("2009-10-01"), corpus_edition("2026-06-19"))
     assert by_old(a, "613.1g").old_ids == ("613.1g",)
+
+
+def test_a_heading_is_named_by_its_plural_only_where_no_rule_says_its_stems() -> None:
+    """Synthetic (``_named_by``): a free heading "Widget Types" names the old heading
+    "Widget Type" (a four-letter word's plural has another five-letter stem, not another
+    root), when no rule among the votes holds the title's stems; a free rule with text
+    holding only the roots is not asked for (roots fold "time" and "timing")."""
+    from collections import Counter
+
+    from rulediff.pairing import _Node, _Pairing
+    from rulediff.rescue import _named_by
+
+    old = [_Node("212", "Widget Type", None, True, 0)]
+    new = [
+        _Node("205", "Widget Line", None, True, 0),
+        _Node("205.2", "Widget Types", "205", True, 1),
+        _Node("205.2b", "Some objects have more than one widget kind.", "205.2", False, 2),
+        _Node("205.3", "Each widget type is printed on its line.", "205", False, 3),
+        _Node("205.4", "Widget types are printed in bold.", "205", False, 4),
+    ]
+    p = _Pairing(old, new)
+    owned = {2: [0]}
+    # the stems of the title in a rule's text: that rule, as before
+    assert _named_by(p, old[0], Counter({1: 1, 2: 1, 3: 1}), owned, 0.7) == 3
+    # no stems anywhere: the free heading whose title holds the roots
+    assert _named_by(p, old[0], Counter({1: 1, 2: 1}), owned, 0.7) == 1
+    # a rule with text holding the roots only is not named
+    assert _named_by(p, old[0], Counter({2: 1, 4: 1}), owned, 0.7) == -1
+    # two headings holding the roots: neither
+    twin = [*new, _Node("206", "Widget Types and Kinds", None, True, 5)]
+    q = _Pairing(old, twin)
+    assert _named_by(q, old[0], Counter({1: 1, 5: 1}), owned, 0.7) == -1
+
+
+def test_the_card_type_heading_goes_to_the_card_types_heading() -> None:
+    """2001-07-23 -> 2017-06-05: the old heading "Card Type" (212), whose first rule went
+    to 205.2b, goes to the heading "Card Types" (205.2) above it, as the blind set of that
+    pair answers."""
+    old, new = corpus_edition("2001-07-23"), corpus_edition("2017-06-05")
+    assert old.rule("212").title == "Card Type"
+    assert new.rule("205.2").title == "Card Types"
+    a = align(old, new)
+    assert a.match_for_old("212.1").new_ids == ("205.2b",)
+    assert a.match_for_old("212").new_ids == ("205.2",)
+
+
+def test_a_subrule_whose_family_left_is_not_recovered_under_the_grandparents_heir() -> None:
+    """2001-07-23 -> 2009-07-11: with the heading "Card Type" (212) matched to "Card
+    Types" (204.2), recovery pairs the free texts under the two; the old note that some
+    card types have no subtypes (212.2d) is not one of them, since its parent rule on
+    subtypes (212.2) found no place under 204.2 and its matched subrule went to chapter 3:
+    it does not go to the list of card types (204.2a), nor, in 2008-02-01, by the pass
+    for a rule whose place both editions give (205.2a). A subrule whose siblings stayed
+    under the heir is still recovered (2004-10-01 -> 2016-08-26: 310.2b → 510.1b)."""
+    old, new = corpus_edition("2001-07-23"), corpus_edition("2009-07-11")
+    assert str(old.rule("212.2d").parent) == "212.2"
+    a = align(old, new)
+    assert a.match_for_old("212").new_ids == ("204.2",)
+    assert a.match_for_old("212.2a").new_ids[0].startswith("3")
+    assert a.match_for_old("212.2d").kind == "removed"
+    assert a.match_for_new("204.2a").kind == "added"
+    # nor by the pass that pairs a rule placed by both editions (2008: 205.2 / 205.2a)
+    c = align(old, corpus_edition("2008-02-01"))
+    assert c.match_for_old("212").new_ids == ("205.2",)
+    assert c.match_for_old("212.2d").kind == "removed"
+    b = align(corpus_edition("2004-10-01"), corpus_edition("2016-08-26"))
+    assert b.match_for_old("310.2b").new_ids == ("510.1b",)
