@@ -1707,7 +1707,8 @@ def recover(
     merged_into = {i: t for t, group in merges.items() for i in group}
 
     def placed(k: int) -> list[int]:
-        """Where old ``k`` went (matched, a piece of a split, a merge source)."""
+        """Where old ``k`` went (matched, a piece of a split, a merge source), read as
+        recovery pairs: ``_links`` would be a snapshot taken before the first pair."""
         return [p.o2n[k], merged_into.get(k, -1), *splits.get(k, ())]
 
     for h, g in containers:
