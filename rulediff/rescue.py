@@ -53,6 +53,7 @@ from .pairing import (
 )
 from .provenance import SENTENCE_KEPT
 from .textkeys import letter_words
+from .textkeys import references as written_references
 
 if TYPE_CHECKING:
     from .matches import Method
@@ -92,6 +93,21 @@ GAP_BONUS = 0.05
 GAP_WIDTH = 12
 #: Close candidates named for a free rule the text does not decide about.
 UNDECIDED_SHOWN = 3
+#: An undecided old rule goes to the free close candidate that, with the rules it cites,
+#: holds this share (IDF) of the old rule's words ...
+CITED_HELD = 0.8
+#: ... when the candidate's own text holds less than this share (the citation, not the
+#: wording, carries the old rule's content) ...
+CITED_OWN = 0.5
+#: ... and every other close candidate, read the same way, holds this much less.
+CITED_LEAD = 0.4
+#: A cited rule with more rules than this under it (a whole chapter) says too much to
+#: count: only its own text is read.
+CITED_SUBTREE = 30
+#: The cited rules must bring at least this many of the old rule's rare words (in at
+#: most ``MAX_POSTINGS`` texts) that the candidate's own text lacks: the names of the
+#: cases, not the stock words every rule says ("player", "stack", "damage").
+CITED_RARE_WORDS = 4
 #: An undecided rule goes to its best free candidate when that keeps one of its sentences
 #: (the closest two sentences at ``SENTENCE_KEPT``) this far ahead of every other free
 #: close candidate.
@@ -693,7 +709,9 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
     # An undecided rule whose best free candidate keeps one of its sentences (reworded
     # at most a little) that no other free close candidate keeps: the sentence decides
     # ("the active player gets priority" kept as the step's closing rule, the rest of
-    # the old rule rewritten elsewhere).
+    # the old rule rewritten elsewhere). Else, for an old rule, the rules each candidate
+    # cites may decide (:func:`_held_through_citations`: a list of cases now a class
+    # citing the rule that lists them).
     for side, found, taken in (("old", targets_of, sources_of), ("new", sources_of, targets_of)):
         mine, theirs = (p.old, p.new) if side == "old" else (p.new, p.old)
         for a, scored in sorted(ranked[side].items()):
@@ -705,9 +723,14 @@ def rescue(p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int
             if len(close) < 2:
                 continue  # not undecided: decided, or a close call against a taken rule
             kept = [_kept_sentence(mine[a], theirs[b]) for b in close]
+            choice = close[0]
             if kept[0] < SENTENCE_KEPT or max(kept[1:]) > kept[0] - SENTENCE_LEAD:
-                continue
-            i, j = (a, close[0]) if side == "old" else (close[0], a)
+                if side != "old":
+                    continue
+                choice = _held_through_citations(p, a, close, found, taken)
+                if choice < 0:
+                    continue
+            i, j = (a, choice) if side == "old" else (choice, a)
             _take(p, i, j, "content", targets_of, sources_of)
     _decide_by_subrules(p, old, new, ranked["old"], targets_of, sources_of)
 
@@ -1190,6 +1213,71 @@ def _content_sentences(node: _Node) -> list[str]:
     return [x for x in _sentences(node) if not _POINTS_ELSEWHERE.search(x)]
 
 
+def _held_through_citations(
+    p: _Pairing,
+    a: int,
+    close: list[int],
+    targets_of: Mapping[int, list[int]],
+    sources_of: Mapping[int, list[int]],
+) -> int:
+    """The close candidate of undecided old ``a`` whose own text says little of it but
+    which, with the rules it cites, holds nearly all its words, far more than any other
+    close candidate read the same way; ``-1`` when none. A rule listing cases by name
+    ("phasing, untapping, drawing … don't use the stack") may live on as a rule naming
+    their class and citing the rule that lists them ("turn-based actions don't use the
+    stack … see rule 703"): the class name shares none of the case names."""
+    old, new, postings, idf = _weights(p)
+    # where the rules ``a`` cites went: a rule citing them (or their subrules) shares
+    # its references, and what they say is theirs, not ``a``'s
+    references_went = _with_subrules(
+        p.new_children,
+        p.new,
+        [t for c in cited_rules(p.old, p.old_by_place, a) for t in targets_of.get(c, ())],
+    )
+    words = old.stems[a]
+    total = math.fsum(map(idf.__getitem__, words))
+    if not total:
+        return -1
+
+    def share(held: set[str]) -> float:
+        return math.fsum(map(idf.__getitem__, held)) / total
+
+    def cited_texts(b: int) -> list[int]:
+        found: list[int] = []
+        for c in sorted(cited_rules(p.new, p.new_by_place, b)):
+            subtree = _with_subrules(p.new_children, p.new, [c])
+            found += sorted(subtree) if len(subtree) <= CITED_SUBTREE else [c]
+        return [k for k in found if k not in references_went]
+
+    cited = [cited_texts(b) for b in close]
+    held = [
+        words & set().union(new.stems[b], *(new.stems[k] for k in ks))
+        for b, ks in zip(close, cited, strict=True)
+    ]
+    shares = [share(x) for x in held]
+    best = max(range(len(close)), key=lambda t: (shares[t], -t))
+    rest = [x for t, x in enumerate(shares) if t != best]
+    if shares[best] < CITED_HELD or max(rest) > shares[best] - CITED_LEAD:
+        return -1
+    b = close[best]
+    own = words & new.stems[b]
+    if share(own) >= CITED_OWN:
+        return -1  # the wording says it already: no case for the citation to decide
+    if any(share(words & new.stems[k]) >= CITED_OWN for k in cited[best] if not sources_of.get(k)):
+        return -1  # a free cited rule says it by itself: the old rule's own place, maybe
+    rare = [
+        w
+        for w in held[best] - own
+        if len(postings["old"].get(w, ())) + len(postings["new"].get(w, ())) <= MAX_POSTINGS
+    ]
+    return b if len(rare) >= CITED_RARE_WORDS else -1
+
+
+def cited_rules(nodes: Sequence[_Node], by_place: Mapping[str, int], k: int) -> set[int]:
+    """The rules ``nodes[k]`` cites (other than itself)."""
+    return {by_place[r] for r in written_references(nodes[k].text) if r in by_place} - {k}
+
+
 def _kept_sentence(a: _Node, b: _Node) -> float:
     """How well ``b`` keeps the best-kept sentence of ``a`` (token-set similarity of the
     closest two units of at least ``provenance.MIN_UNIT_WORDS`` words each)."""
@@ -1363,6 +1451,9 @@ def _links(
 HEADING_SHARE = 0.35
 #: ... the title deciding between equally deep ones only by this many points (0–100).
 HEADING_TITLE_MARGIN = 10.0
+#: A heading saying the title competes with this share of ``HEADING_SHARE`` when no
+#: eligible place says it (:func:`_titled_runners_up`).
+HEADING_RUNNER_UP = 0.8
 
 
 def rescue_headings(
@@ -1403,6 +1494,7 @@ def rescue_headings(
                 c for c in containers if c not in excluded and not _is_section_id(p.new[c].id)
             )
         eligible = [g for g, c in votes.items() if c >= 2 and c >= HEADING_SHARE * total]
+        eligible += _titled_runners_up(p, h, votes, eligible, total)
         if not all(p.new[g].heading or _says_title(p, h, g) for g in eligible):
             # Its texts went into a rule on another subject (one that does not say the
             # title): where they went no longer names the heading, only the title can.
@@ -1445,6 +1537,27 @@ def rescue_headings(
         ):
             _join_merge(p, h, g, owners, merges, targets_of, sources_of)
     _follow_titled_rules(p, splits, merges, targets_of, sources_of)
+
+
+def _titled_runners_up(
+    p: _Pairing, h: int, votes: Counter, eligible: list[int], total: int
+) -> list[int]:
+    """New headings that say old heading ``h``'s title and received nearly the share of
+    its ``total`` texts that makes a place eligible, when no eligible place says the
+    title: the heading's texts split among a few places ("Timing of Spells and
+    Abilities" among "Stack", "Special Actions" and "Timing and Priority"), and one text
+    more or less found must not put the title out of the running."""
+    if any(_title_said(p, h, g) for g in eligible):
+        return []
+    return sorted(
+        g
+        for g, c in votes.items()
+        if g not in eligible
+        and c >= 2
+        and c >= HEADING_RUNNER_UP * HEADING_SHARE * total
+        and p.new[g].heading
+        and _title_said(p, h, g)
+    )
 
 
 def _follow_titled_rules(

@@ -4140,8 +4140,8 @@ def _withdraw_crossed_pointers(
             continue
         if not (_is_pointer(p.old[i]) and _is_pointer(p.new[j])):
             continue
-        cited_old = _cited(p.old, p.old_by_place, i)
-        cited_new = _cited(p.new, p.new_by_place, j)
+        cited_old = rescue.cited_rules(p.old, p.old_by_place, i)
+        cited_new = rescue.cited_rules(p.new, p.new_by_place, j)
         went = {k for c in cited_old for k in targets_of.get(c, ())}
         if not went or not cited_new:
             continue  # nothing to read the pointers by
@@ -4193,11 +4193,6 @@ def _is_pointer(node: _Node) -> bool:
         return False
     words = letter_words(placeholder_references(node.lower))
     return len([w for w in words if w not in ("see", "rule", "rules")]) <= POINTER_WORDS
-
-
-def _cited(nodes: list[_Node], by_place: dict[str, int], k: int) -> set[int]:
-    """The rules ``nodes[k]`` cites (other than itself)."""
-    return {by_place[r] for r in references(nodes[k].text) if r in by_place} - {k}
 
 
 def _same_family(nodes: list[_Node], by_place: dict[str, int], a: int, b: int) -> bool:

@@ -509,7 +509,8 @@ EVAL_PRECISION_FLOOR = {
 #: as recall improves. Pairs not listed are held to the goal.
 EVAL_GOAL_RECALL = 0.95
 EVAL_RECALL_FLOOR = {
-    "2004-10-01_2026-06-19": 0.92,
+    # 93.8 % from round 60 to round 73; 94.8 % since round 74 (408.2g, citations)
+    "2004-10-01_2026-06-19": 0.94,
     # held out (README, "Held-out pairs"): measured once before any change for it
     "2007-10-01_2018-01-19": 0.78,
     # 92 % until round 68, built from two of its misses (README, "Held-out pairs")

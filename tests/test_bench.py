@@ -119,8 +119,8 @@ def test_alignment_eval_prints_each_pairs_figures(capsys, monkeypatch):
 def test_alignment_eval_marks_misses_left_undecided(capsys, monkeypatch):
     """A sampled rule the aligner leaves removed while naming the hand answer among its
     undecided candidates is reported as such (an abstention), and still counted missed:
-    on 2004-10-01 -> 2026-06-19 the old rule on game actions not using the stack
-    (408.2g) is left between the two new stack-list entries, one of them the hand's."""
+    on 2004-10-01 -> 2026-06-19 the old loop rule on independent optional actions of
+    each player (421.5) is left between three new loop rules, one of them the hand's."""
     import re
 
     report = _load("alignment_eval")
@@ -134,7 +134,7 @@ def test_alignment_eval_marks_misses_left_undecided(capsys, monkeypatch):
     listed = [line for line in lines if re.match(r"  missed .*: aligner - \(undecided: ", line)]
     assert 1 <= undecided == len(listed) <= missed, out
     assert any(
-        line.startswith("  missed old 408.2g: aligner - (undecided: ") and "405.6e" in line
+        line.startswith("  missed old 421.5: aligner - (undecided: ") and "732.3" in line
         for line in listed
     ), out
 

@@ -1753,7 +1753,9 @@ def test_the_game_actions_entry_goes_to_the_turn_based_actions_entry_in_the_corp
     assert "game actions" in old.rule("408.2g").text.lower()
     assert "turn-based actions" in new.rule("405.6e").text.lower()
     m = align(old, new).match_for_old("408.2g")
-    assert m is not None and m.new_ids == ("405.6e",) and m.method == "structure", m
+    # found by the rescue pass: the new entry cites the rule listing the turn-based
+    # actions, which holds the old entry's cases (recovery under the list found it too)
+    assert m is not None and m.new_ids == ("405.6e",) and m.method == "content", m
 
 
 def _far_pairing(far_text: str):
@@ -2135,3 +2137,139 @@ def test_a_subrule_whose_family_left_is_not_recovered_under_the_grandparents_hei
     assert c.match_for_old("212.2d").kind == "removed"
     b = align(corpus_edition("2004-10-01"), corpus_edition("2016-08-26"))
     assert b.match_for_old("310.2b").new_ids == ("510.1b",)
+
+
+def _chores_pairing(old_cites: str = ""):
+    """An old rule naming four chores that need no ladder; new rules naming a class of
+    chores each, one citing the rules that list the routine chores (paraphrases)."""
+    from rulediff.pairing import _Node, _Pairing
+
+    old = [
+        _Node("300", "Chores", None, True, 0),
+        _Node(
+            "300.1",
+            "Sweeping the porch, watering the ferns, feeding the parrot and winding the "
+            "clock need no ladder." + old_cites,
+            "300",
+            False,
+            1,
+        ),
+        _Node("300.2", "Fixing the gutter is a special chore (see rule 300.1).", "300", False, 2),
+    ]
+    new = [
+        _Node("500", "Ladders", None, True, 0),
+        _Node("500.4", "Routine chores need no ladder. See rule 700.", "500", False, 1),
+        _Node("500.5", "Special chores need no ladder. See rule 600.", "500", False, 2),
+        _Node("600", "Special Chores", None, True, 3),
+        _Node("600.1", "Fixing the gutter is a special chore.", "600", False, 4),
+        _Node("700", "Routine Chores", None, True, 5),
+        _Node("700.1", "Sweeping the porch each morning is a routine chore.", "700", False, 6),
+        _Node("700.2", "Watering the ferns is a routine chore.", "700", False, 7),
+        _Node("700.3", "Feeding the parrot is a routine chore.", "700", False, 8),
+        _Node("700.4", "Winding the clock is a routine chore.", "700", False, 9),
+    ]
+    return _Pairing(old, new)
+
+
+def test_an_undecided_rule_goes_to_the_class_rule_citing_its_cases() -> None:
+    """Synthetic (``_held_through_citations``): the old rule lists chores by name; of two
+    close candidates saying only a class of chores, the one citing the rules that name
+    those chores holds them; the other does not. Its own wording holds little: the
+    citation decides."""
+    from rulediff.rescue import _held_through_citations
+
+    p = _chores_pairing()
+    assert _held_through_citations(p, 1, [1, 2], {}, {}) == 1
+    # the rule the old rule cites went elsewhere: the citation still decides ...
+    q = _chores_pairing(" (See rule 300.2.)")
+    assert _held_through_citations(q, 1, [1, 2], {2: [4]}, {}) == 1
+    # ... but not when it went to the routine chores (or among them): what the rules
+    # there say is the cited rule's, not the old rule's
+    assert _held_through_citations(q, 1, [1, 2], {2: [5]}, {}) == -1
+    assert _held_through_citations(q, 1, [1, 2], {2: [6, 7, 8]}, {}) == -1
+
+
+def test_a_citation_decides_nothing_when_a_free_cited_rule_says_the_rule_alone() -> None:
+    """Synthetic: when one rule cited by the candidate holds the old rule by itself and
+    has no counterpart, that rule may be the old rule's own place: no pick. A cited
+    rule taken by its own counterpart is only content."""
+    from rulediff.pairing import _Node, _Pairing
+    from rulediff.rescue import _held_through_citations
+
+    p = _chores_pairing()
+    p.new[9] = _Node(
+        "700.4",
+        "Sweeping the porch, watering the ferns, feeding the parrot and winding the clock "
+        "are routine.",
+        "700",
+        False,
+        9,
+    )
+    p = _Pairing(p.old, p.new)
+    assert _held_through_citations(p, 1, [1, 2], {}, {}) == -1
+    assert _held_through_citations(p, 1, [1, 2], {}, {9: [2]}) == 1
+
+
+def test_a_citation_bringing_only_stock_words_decides_nothing() -> None:
+    """Synthetic: the cited rules hold the old rule's words, but the house rules say
+    them too, in more than ``MAX_POSTINGS`` texts: words every rule says are no cases
+    named, and the citation decides nothing."""
+    from rulediff.pairing import _Node, _Pairing
+    from rulediff.rescue import MAX_POSTINGS, _held_through_citations
+
+    p = _chores_pairing()
+    stock = [
+        _Node(
+            f"900.{k}",
+            f"House {k}: sweeping the porch, watering the ferns, feeding the parrot and "
+            "winding the clock need no ladder.",
+            None,
+            False,
+            10 + k,
+        )
+        for k in range(1, MAX_POSTINGS + 2)
+    ]
+    q = _Pairing(p.old, [*p.new, *stock])
+    assert _held_through_citations(q, 1, [1, 2], {}, {}) == -1
+    # the same words rare (no house rules): the citation decides
+    assert _held_through_citations(p, 1, [1, 2], {}, {}) == 1
+
+
+def test_the_game_actions_entry_and_its_heading_in_the_far_corpus_pair() -> None:
+    """2004-10-01 -> 2026-06-19: the old entry listing game actions that don't use the
+    stack (408.2g) names its cases; the turn-based actions entry (405.6e) names their
+    class and cites the rule listing them (703), which holds them: the citation decides,
+    as the blind set of the pair answers. Its heading, "Timing of Spells and Abilities"
+    (408), whose texts split between "Stack" and "Timing and Priority", still goes by its
+    title to the latter (117), with its first subheading (texts read at run time)."""
+    old, new = corpus_edition("2004-10-01"), corpus_edition("2026-06-19")
+    assert "phasing" in old.rule("408.2g").text.lower()
+    assert "turn-based actions" in new.rule("405.6e").text.lower()
+    assert "703" in new.rule("405.6e").text
+    a = align(old, new)
+    m = a.match_for_old("408.2g")
+    assert m is not None and m.new_ids == ("405.6e",) and m.method == "content", m
+    assert a.match_for_old("408").new_ids == ("117",)
+    assert set(a.match_for_new("117").old_ids) == {"408", "408.1"}
+
+
+def test_a_titled_heading_nearly_eligible_competes_with_an_untitled_one() -> None:
+    """Synthetic (``_titled_runners_up``): of an old heading's 15 texts, 6 went under a
+    heading not saying its title and 5 under one that does: the latter competes; not
+    when an eligible place says the title, nor with too few texts."""
+    from collections import Counter
+
+    from rulediff.pairing import _Node, _Pairing
+    from rulediff.rescue import _titled_runners_up
+
+    old = [_Node("408", "Timing of Chores", None, True, 0)]
+    new = [
+        _Node("405", "Ladders", None, True, 0),
+        _Node("117", "Timing and Order", None, True, 1),
+        _Node("118", "Chores at Night", None, True, 2),
+    ]
+    p = _Pairing(old, new)
+    assert _titled_runners_up(p, 0, Counter({0: 6, 1: 5}), [0], 15) == [1]
+    assert _titled_runners_up(p, 0, Counter({0: 5, 1: 5}), [], 15) == [1]
+    assert _titled_runners_up(p, 0, Counter({0: 6, 1: 3}), [0], 15) == []
+    assert _titled_runners_up(p, 0, Counter({0: 6, 1: 5, 2: 6}), [0, 2], 15) == []
