@@ -143,6 +143,7 @@ from .sentences import (
     _join_statements_to_split_pieces,
     _match_by_sentences,
     _named_by_each_other,
+    _pair_by_held_opening,
     _pair_by_kept_sentences,
     _pair_by_opening_run,
     _pair_by_shared_opening,
@@ -337,6 +338,7 @@ def align(
     _pair_by_shared_opening(rules, splits, merges)
     _pair_by_kept_sentences(rules, prov, splits, merges)
     _pair_by_opening_run(rules, splits, merges)
+    _pair_by_held_opening(rules, splits, merges)
     _add_pieces_opening_on_its_subject(rules, splits, merges)
     _place_free_twins(rules, splits, merges)
     _withdraw_new_subject_matches(rules, splits)

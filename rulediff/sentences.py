@@ -2240,6 +2240,80 @@ def _pair_by_shared_opening(
             p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "structure")
 
 
+#: A free new rule's opening sentence is held whole when one old rule says at least this
+#: share of its content stems (all of them) ...
+HELD_OPENING = 1.0
+#: ... of at least this many stems ...
+HELD_OPENING_STEMS = 6
+#: ... and every other old rule says less than this share.
+HELD_OPENING_OTHERS = 0.9
+#: A closing sentence sending the reader to another rule ("See rule 506.5.").
+_CLOSING_POINTER = re.compile(r"\bsee rules? [^.]*\.?\)?\s*$")
+_NUMBER = re.compile(r"\b\d+\b")
+
+
+def _pair_by_held_opening(
+    p: _Pairing, splits: dict[int, list[int]], merges: dict[int, list[int]]
+) -> None:
+    """A free new rule whose opening sentence one free old rule says whole, and no other
+    old rule nearly so, is that old rule rewritten: the new rule states the subject the
+    old rule spoke of in passing ("spell abilities are abilities followed as
+    instructions while an instant or sorcery spell resolves", from "instants and sorceries
+    have abilities … followed when the spells resolve"), its words spread over two of
+    the old rule's sentences, so no sentence pair is close.
+
+    The old rule says no other free new rule's opening whole (the same sentence copied
+    into two variants' rules: neither); the numbers of the opening are the old rule's
+    (a life total of 40 is not one of 20); the new rule does not close by sending the
+    reader to another rule (a keyword's restatement of a general rule, "attacks alone …
+    See rule 506.5"); the pair keeps its topic and the new rule is not written for a
+    subject the old edition lacks.
+    """
+    in_splits, in_merges = _grouped(splits, merges)
+    olds = {i for i in range(len(p.old)) if _free_old_text(p, i, splits, in_merges)}
+    if not olds:
+        return
+    old_side = rescue._weights(p)[0]
+    found: dict[int, list[int]] = defaultdict(list)
+    for j, node in enumerate(p.new):
+        if node.heading or not _free_new(p, j, in_splits, merges):
+            continue
+        if _CLOSING_POINTER.search(node.lower):
+            continue
+        units = provenance.unit_keys(node.text)
+        if not units:
+            continue
+        stems = rescue._stems(units[0])
+        if len(stems) < HELD_OPENING_STEMS:
+            continue
+        # an old rule saying HELD_OPENING_OTHERS of the stems misses at most ``missed``
+        # of them, so it says one of the ``missed + 1`` rarest: only those are read
+        missed = len(stems) - math.ceil(HELD_OPENING_OTHERS * len(stems) - 1e-9)
+        rarest = sorted(stems, key=lambda w: (len(old_side.postings.get(w, ())), w))
+        readers = {k for w in rarest[: missed + 1] for k in old_side.postings.get(w, ())}
+        held = sorted(
+            ((len(stems & old_side.stems[k]) / len(stems), k) for k in readers),
+            key=lambda t: (-t[0], t[1]),
+        )
+        if not held or held[0][0] < HELD_OPENING or held[0][1] not in olds:
+            continue
+        i = held[0][1]
+        if len(held) > 1 and held[1][0] >= HELD_OPENING_OTHERS:
+            continue
+        if not set(_NUMBER.findall(units[0])) <= set(_NUMBER.findall(p.old[i].lower)):
+            continue
+        found[i].append(j)
+    for i, news in sorted(found.items()):
+        if len(news) != 1:
+            continue  # one opening said in two new rules: neither is the old rule's
+        j = news[0]
+        if p.o2n[i] >= 0 or p.n2o[j] >= 0:
+            continue
+        if not p.same_topic(i, j) or _for_subject_old_lacks(p, i, j):
+            continue
+        p.pair(i, j, round(fuzz.ratio(p.old[i].lower, p.new[j].lower), 1), "content")
+
+
 def _shared_openings(
     p: _Pairing,
     old_ok: Callable[[int], bool],
