@@ -2247,8 +2247,6 @@ HELD_OPENING = 1.0
 HELD_OPENING_STEMS = 6
 #: ... and every other old rule says less than this share.
 HELD_OPENING_OTHERS = 0.9
-#: A closing sentence sending the reader to another rule ("See rule 506.5.").
-_CLOSING_POINTER = re.compile(r"\bsee rules? [^.]*\.?\)?\s*$")
 _NUMBER = re.compile(r"\b\d+\b")
 
 
@@ -2278,8 +2276,9 @@ def _pair_by_held_opening(
     for j, node in enumerate(p.new):
         if node.heading or not _free_new(p, j, in_splits, merges):
             continue
-        if _CLOSING_POINTER.search(node.lower):
-            continue
+        cut = provenance.units(j, node.text)
+        if cut and cut[-1].points_elsewhere:
+            continue  # it closes by sending the reader to another rule: a restatement
         units = provenance.unit_keys(node.text)
         if not units:
             continue
